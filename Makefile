@@ -1,0 +1,33 @@
+# Memorizer: top-level build. See README.md.
+# Every target first makes sure the Debian packages it needs are installed
+# (scripts/deps.sh: installs them as root, names them otherwise).
+
+.PHONY: all deps kernel initramfs patch check demo clean distclean
+
+all: kernel initramfs
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/build-kernel.sh
+
+initramfs: kernel
+	@scripts/build-initramfs.sh
+
+patch:
+	@scripts/make-patch.sh
+
+check: kernel initramfs
+	@tests/run
+
+demo: kernel initramfs
+	@rm -rf out/demo
+	@vm/run --smp 2 --out out/demo vm/demo.sh
+	@echo "demo: results in out/demo/:"; ls -l out/demo
+
+clean:
+	rm -rf out
+
+distclean: clean
+	rm -rf build

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Build the Memorizer kernel: Debian's linux-source-6.12, the kernel/ overlay
+# and patch series, kernel/memorizer.config over x86_64 tinyconfig, out of
+# tree with ccache. Outputs land in out/. With no input changed since the
+# last build, nothing is run at all.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+build=$top/build
+src=$build/linux-source-6.12
+obj=$build/obj
+out=$top/out
+applied=$src/.memorizer-patches
+jobs=${JOBS:-$(($(nproc) + 1))}
+
+log() { printf 'build-kernel: %s\n' "$*"; }
+die() { printf 'build-kernel: error: %s\n' "$*" >&2; exit 1; }
+
+[ -r "$tarball" ] || die "$tarball missing (apt-get install linux-source-6.12)"
+deb_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+	deb_version=unknown
+mkdir -p "$build" "$out"
+
+# 1. Unpack, once per Debian package version; new sources mean new objects.
+if [ "$(cat "$src/.memorizer-unpacked" 2>/dev/null)" != "$tarball $deb_version" ]; then
+	log "unpacking $tarball"
+	rm -rf "$src" "$obj"
+	tar -xf "$tarball" -C "$build"
+	echo "$tarball $deb_version" > "$src/.memorizer-unpacked"
+fi
+kversion=$(make -s -C "$src" kernelversion)
+log "Linux $kversion (Debian linux-source-6.12 $deb_version)"
+
+# Everything the kernel build depends on, as one hash.
+inputs=$( {
+	echo "$deb_version"
+	cat "$0"
+	(cd "$top/kernel" && find . -type f -print0 | LC_ALL=C sort -z |
+		xargs -0 sha256sum)
+} | sha256sum | cut -d' ' -f1)
+outputs="bzImage vmlinux System.map kernel.config"
+up_to_date=1
+for f in $outputs; do [ -e "$out/$f" ] || up_to_date=0; done
+if [ $up_to_date = 1 ] && [ "$(cat "$out/.kernel-inputs" 2>/dev/null)" = "$inputs" ]; then
+	log "up to date, nothing to do"
+	exit 0
+fi
+
+# 2. Overlay the project's new files. --checksum leaves unchanged files
+# (and so their objects) alone; a changed file gets a new mtime.
+(cd "$top/kernel" && find . -type f ! -path './patches/*' \
+	! -name memorizer.config ! -name '*.md' -print0) |
+	rsync -r --checksum --from0 --files-from=- "$top/kernel/" "$src/"
+
+# 3. Patch series: undo the series applied last time if it differs.
+mkdir -p "$applied"
+if ! diff -qr "$applied" "$top/kernel/patches" >/dev/null 2>&1; then
+	for p in $(ls "$applied"/*.patch 2>/dev/null | LC_ALL=C sort -r); do
+		log "reverting $(basename "$p")"
+		patch -d "$src" -p1 -R -s --no-backup-if-mismatch < "$p"
+		rm "$p"
+	done
+	for p in $(ls "$top"/kernel/patches/*.patch | LC_ALL=C sort); do
+		log "applying $(basename "$p")"
+		patch -d "$src" -p1 -s -N --no-backup-if-mismatch < "$p"
+		cp "$p" "$applied/"
+	done
+fi
+
+kmake() {
+	make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=memorizer KBUILD_BUILD_HOST=build \
+		-j"$jobs" "$@"
+}
+
+# 4. Configuration: tinyconfig plus the fragment, then check that Kconfig
+# kept every option the fragment asks for.
+fragment=$top/kernel/memorizer.config
+config_inputs=$(cat "$fragment" "$0" | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$obj/.memorizer-config" 2>/dev/null)" != "$config_inputs" ]; then
+	log "configuring: tinyconfig + kernel/memorizer.config"
+	mkdir -p "$obj"
+	kmake -s tinyconfig >/dev/null
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		.config "$fragment" >/dev/null)
+	kmake -s olddefconfig >/dev/null
+	bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$obj/.config" ||
+				{ log "Kconfig dropped: $line"; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			! grep -q "^$opt=" "$obj/.config" ||
+				{ log "Kconfig kept: $(grep "^$opt=" "$obj/.config")"; bad=1; } ;;
+		esac
+	done < "$fragment"
+	[ $bad = 0 ] || die "configuration does not match kernel/memorizer.config"
+	echo "$config_inputs" > "$obj/.memorizer-config"
+fi
+
+# 5. Build.
+log "make -j$jobs bzImage modules"
+kmake bzImage modules
+rm -rf "$out/modules"
+kmake -s modules_install INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 >/dev/null
+
+install -m 644 "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+install -m 644 "$obj/vmlinux" "$out/vmlinux"
+install -m 644 "$obj/System.map" "$out/System.map"
+install -m 644 "$obj/.config" "$out/kernel.config"
+echo "$kversion" > "$out/kernel.release"
+echo "$inputs" > "$out/.kernel-inputs"
+log "built Linux $kversion: out/bzImage out/vmlinux out/System.map out/kernel.config"
