@@ -70,12 +70,12 @@ static void parse_pid_limit_test(struct kunit *test)
 	struct memorizer_target target = {};
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%u\n", PID_MAX_LIMIT - 1);
+	snprintf(buf, sizeof(buf), "%u\n", (unsigned int)PID_MAX_LIMIT - 1);
 	KUNIT_EXPECT_EQ(test, memorizer_parse_enabled(buf, &target), 0);
 	KUNIT_EXPECT_EQ(test, target.mode, MEMORIZER_PID);
 	KUNIT_EXPECT_EQ(test, target.pid, PID_MAX_LIMIT - 1);
 
-	snprintf(buf, sizeof(buf), "%u", PID_MAX_LIMIT);
+	snprintf(buf, sizeof(buf), "%u", (unsigned int)PID_MAX_LIMIT);
 	KUNIT_EXPECT_EQ(test, memorizer_parse_enabled(buf, &target), -EINVAL);
 	KUNIT_EXPECT_EQ(test, target.pid, PID_MAX_LIMIT - 1);
 }
