@@ -11,7 +11,7 @@ echo 3 > $m/memorizer_enabled
 echo "demo: memorizer_enabled=$(cat $m/memorizer_enabled) (this shell and its children)"
 tar zcf /tmp/sample.tar.gz sample
 echo 0 > $m/memorizer_enabled
-echo "demo: traced 'tar zcf sample.tar.gz sample' ($(wc -c < /tmp/sample.tar.gz) bytes written)"
+echo "demo: ran 'tar zcf sample.tar.gz sample' under memorizer_enabled=3 ($(wc -c < /tmp/sample.tar.gz) bytes)"
 
 for f in $m/*; do
 	[ -f "$f" ] && cat "$f" > "/out/$(basename "$f")"
