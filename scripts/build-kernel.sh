@@ -56,6 +56,16 @@ fi
 # 3. Patch series: undo the series applied last time if it differs.
 mkdir -p "$applied"
 if ! diff -qr "$applied" "$top/kernel/patches" >/dev/null 2>&1; then
+	# Files whose content comes out the same keep their mtime, so that
+	# changing one patch does not rebuild what the others touch.
+	saved=$(mktemp -d)
+	touched=$(cat "$applied"/*.patch "$top"/kernel/patches/*.patch 2>/dev/null |
+		sed -n 's|^+++ b/||p' | LC_ALL=C sort -u)
+	for f in $touched; do
+		[ -f "$src/$f" ] || continue
+		mkdir -p "$saved/$(dirname "$f")"
+		cp -p "$src/$f" "$saved/$f"
+	done
 	for p in $(ls "$applied"/*.patch 2>/dev/null | LC_ALL=C sort -r); do
 		log "reverting $(basename "$p")"
 		patch -d "$src" -p1 -R -s --no-backup-if-mismatch < "$p"
@@ -66,6 +76,12 @@ if ! diff -qr "$applied" "$top/kernel/patches" >/dev/null 2>&1; then
 		patch -d "$src" -p1 -s -N --no-backup-if-mismatch < "$p"
 		cp "$p" "$applied/"
 	done
+	for f in $touched; do
+		if [ -f "$saved/$f" ] && cmp -s "$saved/$f" "$src/$f"; then
+			touch -r "$saved/$f" "$src/$f"
+		fi
+	done
+	rm -rf "$saved"
 fi
 
 kmake() {

@@ -5,6 +5,11 @@
 #ifndef _MM_MEMORIZER_MEMORIZER_H
 #define _MM_MEMORIZER_MEMORIZER_H
 
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/list_bl.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 /*
@@ -25,5 +30,121 @@ struct memorizer_target {
 };
 
 int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
+int memorizer_parse_bool(const char *buf, bool *val);
+
+/* Which allocator an object came from. */
+enum memorizer_kind {
+	MEMORIZER_KIND_KMALLOC,		/* kmalloc() from a kmalloc-* cache */
+	MEMORIZER_KIND_CACHE,		/* kmem_cache_alloc() */
+	MEMORIZER_KIND_KMALLOC_LARGE,	/* kmalloc() straight from pages */
+	MEMORIZER_KIND_VMALLOC,
+	MEMORIZER_KIND_NR,
+};
+
+extern const char *const memorizer_kind_names[MEMORIZER_KIND_NR];
+
+/*
+ * The address → record index: a hash keyed by an object's start address,
+ * and for multi-page vmalloc areas by each further page, so that any
+ * address inside an object finds it in O(1) expected time.
+ */
+struct memorizer_key {
+	struct hlist_bl_node node;
+	unsigned long addr;
+	struct memorizer_obj *obj;
+	struct memorizer_key *next_alias;	/* the record's further pages */
+};
+
+/* Loads and stores to one object by one instruction in one pid. */
+struct memorizer_access {
+	struct memorizer_access *next;
+	unsigned long ip;
+	pid_t pid;
+	atomic_t writes;
+	atomic_t reads;
+};
+
+#define MEMORIZER_FREE_IP_MISSED	0xdeadbeefUL
+
+/* Bits of memorizer_obj.lock. */
+#define MEMORIZER_OBJ_LOCK_ACCESSES	0	/* inserting a counter */
+#define MEMORIZER_OBJ_LOCK_CLOSING	1	/* set by whoever closes it */
+
+/* The record of one kernel object. */
+struct memorizer_obj {
+	struct memorizer_key key;		/* in the index while live */
+	struct list_head list;			/* on its CPU's record list */
+	struct memorizer_key *aliases;		/* vmalloc: pages after the first */
+	struct memorizer_access *accesses;	/* newest first */
+	unsigned long alloc_ip;
+	unsigned long free_ip;			/* 0 while live */
+	unsigned long alloc_jiffies;
+	unsigned long free_jiffies;		/* 0 while live */
+	u64 alloc_ns;
+	u64 free_ns;
+	unsigned int size;			/* as requested */
+	unsigned int size_alloc;		/* as allocated */
+	pid_t pid;
+	u16 cpu;
+	u8 kind;				/* enum memorizer_kind */
+	u8 state;				/* enum memorizer_obj_state */
+	char comm[TASK_COMM_LEN];
+	unsigned long lock;			/* bit 0: accesses list insert */
+};
+
+enum memorizer_obj_state {
+	MEMORIZER_OBJ_LIVE,
+	MEMORIZER_OBJ_FREED,
+};
+
+/* objects.c */
+int memorizer_objects_init(unsigned long pool_size);
+int memorizer_hooks_start(void);
+void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
+			   size_t size, size_t size_alloc, unsigned long ip);
+void memorizer_track_free(const void *ptr, unsigned long ip);
+struct memorizer_obj *memorizer_lookup(unsigned long addr);
+unsigned int memorizer_clear_dead(void);
+void memorizer_records_get(void);
+void memorizer_records_put(void);
+struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj);
+bool memorizer_enter(void);
+void memorizer_exit(void);
+
+/* Figures show_stats reports. */
+enum memorizer_stat {
+	MEMORIZER_STAT_ACCESSES,		/* recorded */
+	MEMORIZER_STAT_UNTRACKED_ACCESSES,	/* to no tracked object */
+	MEMORIZER_STAT_DROPPED_OBJECTS,		/* pool full */
+	MEMORIZER_STAT_DROPPED_ACCESSES,	/* pool full for a new counter */
+	MEMORIZER_STAT_MISSED_FREES,		/* closed with 0xdeadbeef */
+	MEMORIZER_STAT_NR,
+};
+
+struct memorizer_stats {
+	unsigned long allocs[MEMORIZER_KIND_NR];
+	unsigned long frees[MEMORIZER_KIND_NR];
+	unsigned long cleared[MEMORIZER_KIND_NR];
+	unsigned long counters[MEMORIZER_STAT_NR];
+};
+
+DECLARE_PER_CPU(struct memorizer_stats, memorizer_stats);
+
+static inline void memorizer_stat_inc(enum memorizer_stat stat)
+{
+	this_cpu_inc(memorizer_stats.counters[stat]);
+}
+
+
+/* control.c */
+bool memorizer_context_selected(void);
+void memorizer_control_get(struct memorizer_target *target, bool *log_access);
+int memorizer_control_set(const struct memorizer_target *target,
+			  bool log_access);
+extern bool memorizer_log_access;
+
+/* kmap.c */
+struct dentry;
+void memorizer_kmap_debugfs_init(struct dentry *dir);
 
 #endif /* _MM_MEMORIZER_MEMORIZER_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memorizer: record kernel object lifetimes and the accesses to them.
+ * The hooks other kernel code calls. Each costs one static branch while
+ * Memorizer is off. See Documentation/dev-tools/memorizer.rst.
+ */
+#ifndef _LINUX_MEMORIZER_H
+#define _LINUX_MEMORIZER_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+struct kmem_cache;
+
+#ifdef CONFIG_MEMORIZER
+
+DECLARE_STATIC_KEY_FALSE(memorizer_access_key);
+DECLARE_STATIC_KEY_FALSE(memorizer_alloc_key);
+DECLARE_STATIC_KEY_FALSE(memorizer_free_key);
+
+void __memorizer_access(unsigned long addr, size_t size, bool write,
+			unsigned long ip);
+void __memorizer_alloc_bulk(struct kmem_cache *s, size_t nr, void **p,
+			    unsigned long ip);
+void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip);
+void __memorizer_vmalloc(const void *addr, unsigned long size,
+			 unsigned long ip);
+void __memorizer_vfree(const void *addr, unsigned long ip);
+
+/* A load or store KASAN checked: @size bytes at @addr, by the code at @ip. */
+static __always_inline void memorizer_access(const void *addr, size_t size,
+					     bool write, unsigned long ip)
+{
+	if (static_branch_unlikely(&memorizer_access_key))
+		__memorizer_access((unsigned long)addr, size, write, ip);
+}
+
+static __always_inline void memorizer_alloc_bulk(struct kmem_cache *s,
+						 size_t nr, void **p,
+						 unsigned long ip)
+{
+	if (static_branch_unlikely(&memorizer_alloc_key))
+		__memorizer_alloc_bulk(s, nr, p, ip);
+}
+
+static __always_inline void memorizer_free_bulk(size_t nr, void **p,
+						unsigned long ip)
+{
+	if (static_branch_unlikely(&memorizer_free_key))
+		__memorizer_free_bulk(nr, p, ip);
+}
+
+static __always_inline void memorizer_vmalloc(const void *addr,
+					      unsigned long size,
+					      unsigned long ip)
+{
+	if (static_branch_unlikely(&memorizer_alloc_key))
+		__memorizer_vmalloc(addr, size, ip);
+}
+
+static __always_inline void memorizer_vfree(const void *addr, unsigned long ip)
+{
+	if (static_branch_unlikely(&memorizer_free_key))
+		__memorizer_vfree(addr, ip);
+}
+
+struct task_struct;
+void memorizer_mark_process(struct task_struct *task, bool mark);
+bool memorizer_process_marked(struct task_struct *task);
+extern const struct file_operations proc_memorizer_enabled_operations;
+
+#else /* CONFIG_MEMORIZER */
+
+static inline void memorizer_access(const void *addr, size_t size, bool write,
+				    unsigned long ip) { }
+static inline void memorizer_alloc_bulk(struct kmem_cache *s, size_t nr,
+					void **p, unsigned long ip) { }
+static inline void memorizer_free_bulk(size_t nr, void **p,
+				       unsigned long ip) { }
+static inline void memorizer_vmalloc(const void *addr, unsigned long size,
+				     unsigned long ip) { }
+static inline void memorizer_vfree(const void *addr, unsigned long ip) { }
+
+#endif /* CONFIG_MEMORIZER */
+
+#endif /* _LINUX_MEMORIZER_H */

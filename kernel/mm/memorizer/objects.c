@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memorizer's object records: creating them as the kernel allocates,
+ * closing them as it frees, finding the record that covers an address, and
+ * dropping the records of freed objects on request.
+ *
+ * Records live in the pool (pool.c). Each CPU keeps a list of the records
+ * created on it; kmap readers walk those lists without locks. A live
+ * record is also in the index, a hash of start addresses (and, for
+ * vmalloc areas, of every further page), which is how an access finds its
+ * object in O(1) expected time:
+ *
+ *   slab object:   virt_to_slab() -> nearest_obj() -> index
+ *   large kmalloc: folio_address()                  -> index
+ *   vmalloc area:  page address                     -> index
+ *
+ * Lifetimes: lookups run with preemption disabled, which is an RCU
+ * read-side section; freeing a record waits for a grace period, and for
+ * kmap readers to close, since they keep a cursor into the lists.
+ */
+
+#define pr_fmt(fmt) "memorizer: " fmt
+
+#include <linux/bitops.h>
+#include <linux/hash.h>
+#include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/list_bl.h>
+#include <linux/log2.h>
+#include <linux/memorizer.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/rculist_bl.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include <trace/events/kmem.h>
+
+#include "../slab.h"
+#include "memorizer.h"
+#include "pool.h"
+
+const char *const memorizer_kind_names[MEMORIZER_KIND_NR] = {
+	[MEMORIZER_KIND_KMALLOC] = "kmalloc",
+	[MEMORIZER_KIND_CACHE] = "kmem_cache",
+	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
+	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
+};
+
+DEFINE_PER_CPU(struct memorizer_stats, memorizer_stats);
+
+struct record_list {
+	raw_spinlock_t lock;		/* writers; readers use RCU */
+	struct list_head head;
+};
+static DEFINE_PER_CPU(struct record_list, record_lists);
+
+static struct hlist_bl_head *index_table;
+static unsigned int index_bits;
+
+/* Unlinked records wait here until no kmap reader can hold them. */
+static DEFINE_MUTEX(reap_lock);
+static struct memorizer_obj *reap_pending;	/* under reap_lock */
+static unsigned int records_readers;		/* under reap_lock */
+
+/*
+ * Memorizer must not observe itself: whatever it calls (RCU, timekeeping)
+ * may be instrumented. One flag per CPU and context level (task, softirq,
+ * hardirq, NMI) stops the recursion. Callers have preemption disabled.
+ */
+struct memorizer_busy {
+	u8 level[4];
+};
+static DEFINE_PER_CPU(struct memorizer_busy, memorizer_busy);
+
+bool memorizer_enter(void)
+{
+	u8 *busy = &this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()];
+
+	if (*busy)
+		return false;
+	WRITE_ONCE(*busy, 1);
+	barrier();
+	return true;
+}
+
+void memorizer_exit(void)
+{
+	barrier();
+	WRITE_ONCE(this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()], 0);
+}
+
+static struct hlist_bl_head *index_bucket(unsigned long addr)
+{
+	return &index_table[hash_long(addr, index_bits)];
+}
+
+/* Under the bucket lock, or in an RCU read-side section. */
+static struct memorizer_key *index_find(struct hlist_bl_head *head,
+					unsigned long addr)
+{
+	struct hlist_bl_node *node;
+
+	node = (struct hlist_bl_node *)
+		((unsigned long)READ_ONCE(head->first) & ~LIST_BL_LOCKMASK);
+	for (; node; node = READ_ONCE(node->next)) {
+		struct memorizer_key *key;
+
+		key = container_of(node, struct memorizer_key, node);
+		if (READ_ONCE(key->addr) == addr)
+			return key;
+	}
+	return NULL;
+}
+
+/* Under the bucket lock. Lookups may still be walking past @key. */
+static void index_unlink(struct memorizer_key *key)
+{
+	__hlist_bl_del(&key->node);
+	key->node.pprev = NULL;		/* hlist_bl_unhashed() */
+}
+
+/*
+ * Bucket locks are bit spinlocks that interrupts also take (objects are
+ * allocated and freed in any context): IRQs stay off while one is held.
+ */
+static void bucket_lock(struct hlist_bl_head *head, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	hlist_bl_lock(head);
+}
+
+static void bucket_unlock(struct hlist_bl_head *head, unsigned long flags)
+{
+	hlist_bl_unlock(head);
+	local_irq_restore(flags);
+}
+
+/* Remove @key if it is still in the index. */
+static void index_remove(struct memorizer_key *key)
+{
+	struct hlist_bl_head *head = index_bucket(key->addr);
+	unsigned long flags;
+
+	bucket_lock(head, &flags);
+	if (!hlist_bl_unhashed(&key->node))
+		index_unlink(key);
+	bucket_unlock(head, flags);
+}
+
+/*
+ * Add @key. Whatever held its address before lost a free we did not see:
+ * its record is returned, for the caller to close.
+ */
+static struct memorizer_obj *index_insert(struct memorizer_key *key)
+{
+	struct hlist_bl_head *head = index_bucket(key->addr);
+	struct memorizer_obj *stale = NULL;
+	struct memorizer_key *old;
+	unsigned long flags;
+
+	bucket_lock(head, &flags);
+	old = index_find(head, key->addr);
+	if (old) {
+		index_unlink(old);
+		stale = old->obj;
+	}
+	hlist_bl_add_head_rcu(&key->node, head);
+	bucket_unlock(head, flags);
+	return stale;
+}
+
+static unsigned int nr_aliases(const struct memorizer_obj *obj)
+{
+	if (obj->kind != MEMORIZER_KIND_VMALLOC)
+		return 0;
+	return DIV_ROUND_UP(obj->size_alloc, PAGE_SIZE) - 1;
+}
+
+static void close_record(struct memorizer_obj *obj, unsigned long free_ip)
+{
+	struct memorizer_key *alias;
+
+	if (test_and_set_bit(MEMORIZER_OBJ_LOCK_CLOSING, &obj->lock))
+		return;		/* someone else closes it */
+
+	obj->free_ip = free_ip;
+	obj->free_jiffies = jiffies;
+	obj->free_ns = ktime_get_mono_fast_ns();
+	index_remove(&obj->key);
+	for (alias = obj->aliases; alias; alias = alias->next_alias)
+		index_remove(alias);
+	smp_store_release(&obj->state, MEMORIZER_OBJ_FREED);
+	this_cpu_inc(memorizer_stats.frees[obj->kind]);
+	if (free_ip == MEMORIZER_FREE_IP_MISSED)
+		memorizer_stat_inc(MEMORIZER_STAT_MISSED_FREES);
+}
+
+static void free_record(struct memorizer_obj *obj)
+{
+	struct memorizer_key *alias, *next_alias;
+	struct memorizer_access *a, *next;
+
+	for (a = obj->accesses; a; a = next) {
+		next = a->next;
+		memorizer_pool_free(MEMORIZER_POOL_SMALL, a);
+	}
+	for (alias = obj->aliases; alias; alias = next_alias) {
+		next_alias = alias->next_alias;
+		memorizer_pool_free(MEMORIZER_POOL_KEY, alias);
+	}
+	this_cpu_inc(memorizer_stats.cleared[obj->kind]);
+	memorizer_pool_free(MEMORIZER_POOL_OBJ, obj);
+}
+
+/* Give back a record that never got published, with its alias chain. */
+static void discard_record(struct memorizer_obj *obj,
+			   struct memorizer_key *aliases)
+{
+	struct memorizer_key *next;
+
+	for (; aliases; aliases = next) {
+		next = aliases->next_alias;
+		memorizer_pool_free(MEMORIZER_POOL_KEY, aliases);
+	}
+	memorizer_pool_free(MEMORIZER_POOL_OBJ, obj);
+	memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
+}
+
+static void fill_identity(struct memorizer_obj *obj)
+{
+	if (in_task()) {
+		obj->pid = current->pid;
+		/* Unlocked, as tracers do: task_lock() could be ours already. */
+		memcpy(obj->comm, current->comm, sizeof(obj->comm));
+		obj->comm[sizeof(obj->comm) - 1] = '\0';
+	} else {
+		obj->pid = 0;
+		strscpy(obj->comm, in_hardirq() ? "hardirq" : "softirq",
+			sizeof(obj->comm));
+	}
+}
+
+static void track_alloc_locked(enum memorizer_kind kind, unsigned long addr,
+			       size_t size, size_t size_alloc,
+			       unsigned long ip)
+{
+	struct memorizer_key *aliases = NULL, *alias;
+	struct memorizer_obj *obj, *stale;
+	struct record_list *rl;
+	unsigned long flags;
+	unsigned int i;
+
+	obj = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
+	if (!obj) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
+		return;
+	}
+	obj->key.addr = addr;
+	obj->key.obj = obj;
+	obj->alloc_ip = ip;
+	obj->alloc_jiffies = jiffies;
+	obj->alloc_ns = ktime_get_mono_fast_ns();
+	obj->size = min_t(size_t, size, UINT_MAX);
+	obj->size_alloc = min_t(size_t, size_alloc, UINT_MAX);
+	obj->cpu = raw_smp_processor_id();
+	obj->kind = kind;
+	obj->state = MEMORIZER_OBJ_LIVE;
+	fill_identity(obj);
+
+	/* Every page of a vmalloc area must find the record, or none. */
+	for (i = nr_aliases(obj); i > 0; i--) {
+		alias = memorizer_pool_alloc(MEMORIZER_POOL_KEY);
+		if (!alias) {
+			discard_record(obj, aliases);
+			return;
+		}
+		alias->addr = addr + i * PAGE_SIZE;
+		alias->obj = obj;
+		alias->next_alias = aliases;
+		aliases = alias;
+	}
+	obj->aliases = aliases;
+
+	rl = this_cpu_ptr(&record_lists);
+	raw_spin_lock_irqsave(&rl->lock, flags);
+	list_add_rcu(&obj->list, &rl->head);
+	raw_spin_unlock_irqrestore(&rl->lock, flags);
+	this_cpu_inc(memorizer_stats.allocs[kind]);
+
+	stale = index_insert(&obj->key);
+	if (stale)
+		close_record(stale, MEMORIZER_FREE_IP_MISSED);
+	for (alias = aliases; alias; alias = alias->next_alias) {
+		stale = index_insert(alias);
+		if (stale)
+			close_record(stale, MEMORIZER_FREE_IP_MISSED);
+	}
+}
+
+void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
+			   size_t size, size_t size_alloc, unsigned long ip)
+{
+	if (ZERO_OR_NULL_PTR(ptr) || in_nmi() || !memorizer_context_selected())
+		return;
+
+	preempt_disable_notrace();
+	if (memorizer_enter()) {
+		track_alloc_locked(kind, (unsigned long)ptr, size, size_alloc,
+				   ip);
+		memorizer_exit();
+	}
+	preempt_enable_notrace();
+}
+
+void memorizer_track_free(const void *ptr, unsigned long ip)
+{
+	unsigned long addr = (unsigned long)ptr;
+	struct memorizer_obj *obj = NULL;
+	struct hlist_bl_head *head;
+	struct memorizer_key *key;
+
+	if (ZERO_OR_NULL_PTR(ptr) || in_nmi())
+		return;
+
+	preempt_disable_notrace();
+	if (!memorizer_enter())
+		goto out;
+	head = index_bucket(addr);
+	key = index_find(head, addr);
+	/* Only the start address frees an object, not an alias page. */
+	if (key && key->obj && key == &key->obj->key)
+		obj = key->obj;
+	if (obj)
+		close_record(obj, ip);
+	memorizer_exit();
+out:
+	preempt_enable_notrace();
+}
+
+/*
+ * The live record whose object covers @addr, or NULL. Preemption must be
+ * disabled; the record stays valid until it is enabled again.
+ */
+struct memorizer_obj *memorizer_lookup(unsigned long addr)
+{
+	struct memorizer_key *key;
+	struct memorizer_obj *obj;
+	unsigned long start;
+
+	if (virt_addr_valid((void *)addr)) {
+		struct folio *folio = virt_to_folio((void *)addr);
+
+		if (folio_test_slab(folio)) {
+			struct slab *slab = folio_slab(folio);
+			struct kmem_cache *s = READ_ONCE(slab->slab_cache);
+
+			if (!s)
+				return NULL;
+			start = (unsigned long)nearest_obj(s, slab, (void *)addr);
+		} else {
+			start = (unsigned long)folio_address(folio);
+		}
+	} else if (is_vmalloc_addr((void *)addr)) {
+		start = addr & PAGE_MASK;
+	} else {
+		return NULL;
+	}
+
+	key = index_find(index_bucket(start), start);
+	if (!key)
+		return NULL;
+	obj = READ_ONCE(key->obj);
+	if (!obj || addr - obj->key.addr >= obj->size_alloc)
+		return NULL;
+	return obj;
+}
+
+/*
+ * Walk every record, CPU by CPU, newest first. Start with @obj NULL and
+ * *@cpu -1. The caller holds memorizer_records_get().
+ */
+struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj)
+{
+	struct list_head *head, *next;
+
+	for (;;) {
+		if (*cpu >= 0) {
+			head = &per_cpu_ptr(&record_lists, *cpu)->head;
+			next = obj ? READ_ONCE(obj->list.next) : READ_ONCE(head->next);
+			if (next != head)
+				return list_entry(next, struct memorizer_obj, list);
+		}
+		*cpu = cpumask_next(*cpu, cpu_possible_mask);
+		if (*cpu >= nr_cpu_ids)
+			return NULL;
+		obj = NULL;
+	}
+}
+
+static void reap(void)
+{
+	struct memorizer_obj *obj;
+
+	lockdep_assert_held(&reap_lock);
+	while (reap_pending) {
+		obj = reap_pending;
+		reap_pending = (struct memorizer_obj *)obj->list.prev;
+		free_record(obj);
+	}
+}
+
+void memorizer_records_get(void)
+{
+	mutex_lock(&reap_lock);
+	records_readers++;
+	mutex_unlock(&reap_lock);
+}
+
+void memorizer_records_put(void)
+{
+	mutex_lock(&reap_lock);
+	if (!--records_readers)
+		reap();
+	mutex_unlock(&reap_lock);
+}
+
+/*
+ * Drop the records of freed objects; live ones stay. Returns how many
+ * were dropped. Their memory goes back to the pool once no lookup and no
+ * kmap reader can see them.
+ */
+unsigned int memorizer_clear_dead(void)
+{
+	struct memorizer_obj *obj, *tmp;
+	unsigned int n = 0;
+	unsigned long flags;
+	int cpu;
+
+	mutex_lock(&reap_lock);
+	for_each_possible_cpu(cpu) {
+		struct record_list *rl = per_cpu_ptr(&record_lists, cpu);
+
+		raw_spin_lock_irqsave(&rl->lock, flags);
+		list_for_each_entry_safe(obj, tmp, &rl->head, list) {
+			if (smp_load_acquire(&obj->state) != MEMORIZER_OBJ_FREED)
+				continue;
+			list_del_rcu(&obj->list);
+			/* ->next must stay intact for readers; ->prev is free. */
+			obj->list.prev = (struct list_head *)reap_pending;
+			reap_pending = obj;
+			n++;
+		}
+		raw_spin_unlock_irqrestore(&rl->lock, flags);
+	}
+	synchronize_rcu();
+	if (!records_readers)
+		reap();
+	mutex_unlock(&reap_lock);
+	return n;
+}
+
+/* The kmem tracepoints carry the allocator's caller: our call site. */
+static void probe_kmalloc(void *ignore, unsigned long call_site,
+			  const void *ptr, size_t bytes_req,
+			  size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct folio *folio;
+
+	if (!static_branch_unlikely(&memorizer_alloc_key) || ZERO_OR_NULL_PTR(ptr))
+		return;
+	/* bytes_alloc counts KASAN's redzones; the usable size is wanted. */
+	folio = virt_to_folio(ptr);
+	if (folio_test_slab(folio))
+		memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, ptr, bytes_req,
+				      folio_slab(folio)->slab_cache->object_size,
+				      call_site);
+	else
+		memorizer_track_alloc(MEMORIZER_KIND_KMALLOC_LARGE, ptr,
+				      bytes_req, bytes_alloc, call_site);
+}
+
+static void probe_kmem_cache_alloc(void *ignore, unsigned long call_site,
+				   const void *ptr, struct kmem_cache *s,
+				   gfp_t gfp_flags, int node)
+{
+	if (!static_branch_unlikely(&memorizer_alloc_key))
+		return;
+	memorizer_track_alloc(MEMORIZER_KIND_CACHE, ptr, s->object_size,
+			      s->object_size, call_site);
+}
+
+static void probe_kfree(void *ignore, unsigned long call_site,
+			const void *ptr)
+{
+	memorizer_track_free(ptr, call_site);
+}
+
+static void probe_kmem_cache_free(void *ignore, unsigned long call_site,
+				  const void *ptr, const struct kmem_cache *s)
+{
+	memorizer_track_free(ptr, call_site);
+}
+
+void __memorizer_alloc_bulk(struct kmem_cache *s, size_t nr, void **p,
+			    unsigned long ip)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		memorizer_track_alloc(MEMORIZER_KIND_CACHE, p[i], s->object_size,
+				      s->object_size, ip);
+}
+
+void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		memorizer_track_free(p[i], ip);
+}
+
+void __memorizer_vmalloc(const void *addr, unsigned long size,
+			 unsigned long ip)
+{
+	memorizer_track_alloc(MEMORIZER_KIND_VMALLOC, addr, size,
+			      PAGE_ALIGN(size), ip);
+}
+
+void __memorizer_vfree(const void *addr, unsigned long ip)
+{
+	memorizer_track_free(addr, ip);
+}
+
+int __init memorizer_objects_init(unsigned long pool_size)
+{
+	int cpu, err;
+
+	BUILD_BUG_ON(sizeof(struct memorizer_obj) > MEMORIZER_POOL_OBJ_SIZE);
+	BUILD_BUG_ON(sizeof(struct memorizer_access) > MEMORIZER_POOL_SMALL_SIZE);
+	BUILD_BUG_ON(sizeof(struct memorizer_key) > MEMORIZER_POOL_KEY_SIZE);
+
+	err = memorizer_pool_init(pool_size);
+	if (err)
+		return err;
+
+	/* About one bucket per 2 KiB of pool, as objects average ~1 KiB. */
+	index_bits = clamp_t(unsigned int, ilog2(pool_size >> 11), 10, 22);
+	index_table = vcalloc(1UL << index_bits, sizeof(*index_table));
+	if (!index_table)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		struct record_list *rl = per_cpu_ptr(&record_lists, cpu);
+
+		raw_spin_lock_init(&rl->lock);
+		INIT_LIST_HEAD(&rl->head);
+	}
+	return 0;
+}
+
+/*
+ * Start observing allocations and frees, on first use only: a kernel
+ * booted with Memorizer off pays nothing for it until then. From here on
+ * frees are always recorded, so that every record's life completes.
+ */
+int memorizer_hooks_start(void)
+{
+	static DEFINE_MUTEX(start_lock);
+	static bool started;
+	int err = 0;
+
+	mutex_lock(&start_lock);
+	if (!started) {
+		err = register_trace_kmalloc(probe_kmalloc, NULL) ?:
+		      register_trace_kmem_cache_alloc(probe_kmem_cache_alloc,
+						      NULL) ?:
+		      register_trace_kfree(probe_kfree, NULL) ?:
+		      register_trace_kmem_cache_free(probe_kmem_cache_free,
+						     NULL);
+		if (!err) {
+			static_branch_enable(&memorizer_free_key);
+			started = true;
+		}
+	}
+	mutex_unlock(&start_lock);
+	return err;
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memorizer's memory: one region of memorizer.pool_size bytes, reserved at
+ * boot, carved into fixed-size chunks. Records never come from the kernel's
+ * allocators, so recording an allocation or an access can never recurse
+ * into, or deadlock with, the allocator it observes, whatever locks the
+ * observed code holds. When the region is used up, allocation fails and the
+ * caller counts a drop; cleared records give their chunks back.
+ */
+
+#define pr_fmt(fmt) "memorizer: " fmt
+
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "pool.h"
+
+/* Chunks a CPU keeps for itself, so most allocations take no shared lock. */
+#define CPU_BATCH 32
+
+struct pool_cpu {
+	void *free[MEMORIZER_POOL_NR];
+	unsigned int nr_free[MEMORIZER_POOL_NR];
+	long used;		/* bytes handed out from this CPU, net */
+};
+
+static const unsigned int chunk_size[MEMORIZER_POOL_NR] = {
+	[MEMORIZER_POOL_OBJ] = MEMORIZER_POOL_OBJ_SIZE,
+	[MEMORIZER_POOL_SMALL] = MEMORIZER_POOL_SMALL_SIZE,
+	[MEMORIZER_POOL_KEY] = MEMORIZER_POOL_KEY_SIZE,
+};
+
+static DEFINE_RAW_SPINLOCK(pool_lock);
+static void *global_free[MEMORIZER_POOL_NR];	/* under pool_lock */
+static char *region, *region_next, *region_end;	/* under pool_lock */
+static unsigned long region_size;
+static DEFINE_PER_CPU(struct pool_cpu, pool_cpu);
+
+int memorizer_pool_init(unsigned long size)
+{
+	region = vmalloc(size);
+	if (!region)
+		return -ENOMEM;
+	region_size = size;
+	region_next = region;
+	region_end = region + size;
+	return 0;
+}
+
+/* Move up to CPU_BATCH chunks of class @c to this CPU. IRQs are off. */
+static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
+{
+	unsigned int size = chunk_size[c];
+	unsigned int n;
+
+	raw_spin_lock(&pool_lock);
+	for (n = 0; n < CPU_BATCH; n++) {
+		void *p = global_free[c];
+
+		if (p) {
+			global_free[c] = *(void **)p;
+		} else if (region_next + size <= region_end) {
+			p = region_next;
+			region_next += size;
+		} else {
+			break;
+		}
+		*(void **)p = pc->free[c];
+		pc->free[c] = p;
+		pc->nr_free[c]++;
+	}
+	raw_spin_unlock(&pool_lock);
+}
+
+void *memorizer_pool_alloc(enum memorizer_pool_class c)
+{
+	struct pool_cpu *pc;
+	unsigned long flags;
+	void *p;
+
+	local_irq_save(flags);
+	pc = this_cpu_ptr(&pool_cpu);
+	if (!pc->free[c])
+		refill(pc, c);
+	p = pc->free[c];
+	if (p) {
+		pc->free[c] = *(void **)p;
+		pc->nr_free[c]--;
+		pc->used += chunk_size[c];
+	}
+	local_irq_restore(flags);
+
+	if (p)
+		memset(p, 0, chunk_size[c]);
+	return p;
+}
+
+void memorizer_pool_free(enum memorizer_pool_class c, void *p)
+{
+	struct pool_cpu *pc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pc = this_cpu_ptr(&pool_cpu);
+	*(void **)p = pc->free[c];
+	pc->free[c] = p;
+	pc->nr_free[c]++;
+	pc->used -= chunk_size[c];
+	if (pc->nr_free[c] >= 2 * CPU_BATCH) {
+		raw_spin_lock(&pool_lock);
+		while (pc->nr_free[c] > CPU_BATCH) {
+			p = pc->free[c];
+			pc->free[c] = *(void **)p;
+			pc->nr_free[c]--;
+			*(void **)p = global_free[c];
+			global_free[c] = p;
+		}
+		raw_spin_unlock(&pool_lock);
+	}
+	local_irq_restore(flags);
+}
+
+void memorizer_pool_usage(unsigned long *used, unsigned long *bound)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(&pool_cpu, cpu)->used;
+	*used = sum > 0 ? sum : 0;
+	*bound = region_size;
+}

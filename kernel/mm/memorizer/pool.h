@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _MM_MEMORIZER_POOL_H
+#define _MM_MEMORIZER_POOL_H
+
+enum memorizer_pool_class {
+	MEMORIZER_POOL_OBJ,	/* struct memorizer_obj */
+	MEMORIZER_POOL_SMALL,	/* struct memorizer_access */
+	MEMORIZER_POOL_KEY,	/* struct memorizer_key of vmalloc pages */
+	MEMORIZER_POOL_NR,
+};
+
+#define MEMORIZER_POOL_OBJ_SIZE		160
+#define MEMORIZER_POOL_SMALL_SIZE	32
+#define MEMORIZER_POOL_KEY_SIZE		40
+
+int memorizer_pool_init(unsigned long size);
+void *memorizer_pool_alloc(enum memorizer_pool_class c);
+void memorizer_pool_free(enum memorizer_pool_class c, void *p);
+void memorizer_pool_usage(unsigned long *used, unsigned long *bound);
+
+#endif /* _MM_MEMORIZER_POOL_H */
