@@ -352,7 +352,12 @@ struct memorizer_obj *memorizer_lookup(unsigned long addr)
 	struct memorizer_obj *obj;
 	unsigned long start;
 
-	if (virt_addr_valid((void *)addr)) {
+	/*
+	 * Not virt_addr_valid(): it is instrumented and takes RCU (lockdep),
+	 * far too much for every access. The direct map up to high_memory
+	 * is where slab and page-backed kmalloc objects live.
+	 */
+	if (addr >= PAGE_OFFSET && addr < (unsigned long)high_memory) {
 		struct folio *folio = virt_to_folio((void *)addr);
 
 		if (folio_test_slab(folio)) {
