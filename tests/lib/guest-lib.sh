@@ -14,7 +14,68 @@ check() {
 		checks_failed=$((checks_failed + 1))
 	fi
 }
+not() { ! "$@"; }
 finish() {
 	echo "$checks_run checks, $checks_failed failed"
 	[ "$checks_failed" -eq 0 ]
+}
+
+M=/sys/kernel/debug/memorizer
+
+# kmap_valid FILE: every line is an object line or an access line of the
+# kmap format (Documentation/dev-tools/memorizer.rst), access lines follow
+# an object line, a live object has free_jiffies and free_ip 0, and no
+# (access ip, pid) appears twice under one object. Prints the first bad
+# line as FILE:LINE: what is wrong.
+kmap_valid() {
+	awk -v f="$1" '
+	function bad(msg) { printf "%s:%d: %s: %s\n", f, NR, msg, $0; err = 1; exit 1 }
+	/^[0-9a-f]+,[0-9]+,[0-9a-f]+,[0-9]+,[0-9]+,[0-9]+,[0-9a-f]+,[^,]*$/ {
+		split($0, o, ",")
+		if ((o[6] == "0") != (o[7] == "0")) bad("free_jiffies and free_ip disagree")
+		objects++; delete seen; next
+	}
+	/^  [0-9a-f]+,[0-9]+,[0-9]+,[0-9]+$/ {
+		if (!objects) bad("access line before any object")
+		split(substr($0, 3), a, ",")
+		if ((a[1] "," a[2]) in seen) bad("duplicate (ip, pid)")
+		seen[a[1] "," a[2]] = 1
+		accesses++; next
+	}
+	{ bad("not a kmap line") }
+	END { if (!err) printf "%s: %d objects, %d access lines\n", f, objects, accesses }
+	' "$1"
+}
+
+# stat_value NAME: a figure from show_stats ("accesses recorded", ...).
+stat_value() {
+	sed -n "s/^$1: *//p" $M/show_stats
+}
+
+# only_after KMAP PIDFILE [COMMS]: once the first process of PIDFILE (one
+# pid a line, the traced tree) allocated, objects come only from the pids
+# in PIDFILE or from processes whose comm is in COMMS (space-separated: for
+# grandchildren whose pids the test cannot know), and every pid of PIDFILE
+# allocated something.
+only_after() {
+	awk -F, -v pidfile="$2" -v comms="${3:-}" '
+	BEGIN {
+		while ((getline p < pidfile) > 0) tree[p] = 1
+		n = split(comms, c, " "); for (i = 1; i <= n; i++) ok[c[i]] = 1
+	}
+	/^[0-9a-f]/ { obj[NR] = $0; if (($2 in tree) && (!first || $5 < first)) first = $5 }
+	END {
+		if (!first) { print "no object from the traced tree"; exit 1 }
+		for (i in obj) {
+			split(obj[i], o, ",")
+			if (o[5] <= first)
+				continue
+			if (!(o[2] in tree) && !(o[8] in ok)) {
+				print "outside the traced tree: " obj[i]; bad = 1
+			}
+			seen[o[2]] = 1
+		}
+		for (p in tree) if (!(p in seen)) { print "nothing from pid " p; bad = 1 }
+		exit bad
+	}' "$1"
 }

@@ -3,9 +3,12 @@
  * Memorizer's access path: every load and store KASAN checks comes here
  * (while access logging is on) and is counted on the object it falls in,
  * per accessing instruction and pid. No global lock: a lookup in the
- * index, a walk of the object's short counter list, an atomic increment.
+ * object index, a lookup in the counter hash, an atomic increment. Both
+ * lookups are O(1) expected, however many instructions and processes
+ * touch one object.
  */
 
+#include <linux/hash.h>
 #include <linux/irqflags.h>
 #include <linux/memorizer.h>
 #include <linux/preempt.h>
@@ -13,51 +16,129 @@
 #include <linux/bit_spinlock.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "memorizer.h"
 #include "pool.h"
 
 DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
 
-static struct memorizer_access *find_counter(struct memorizer_access *a,
+/*
+ * Counter buckets: a singly linked chain each, bit 0 of the head is the
+ * bucket's lock. Readers walk chains without it.
+ */
+#define BUCKET_LOCK 0
+static unsigned long *counter_table;
+static unsigned int counter_bits;
+
+int __init memorizer_counters_init(unsigned int bits)
+{
+	counter_bits = bits;
+	counter_table = vcalloc(1UL << bits, sizeof(*counter_table));
+	return counter_table ? 0 : -ENOMEM;
+}
+
+static unsigned long *counter_bucket(struct memorizer_obj *obj,
+				     unsigned long ip, pid_t pid)
+{
+	return &counter_table[hash_long((unsigned long)obj ^ hash_long(ip ^ pid,
+						BITS_PER_LONG), counter_bits)];
+}
+
+static struct memorizer_access *bucket_first(unsigned long *bucket)
+{
+	return (struct memorizer_access *)(READ_ONCE(*bucket) &
+					   ~BIT(BUCKET_LOCK));
+}
+
+static struct memorizer_access *find_counter(unsigned long *bucket,
+					     struct memorizer_obj *obj,
 					     unsigned long ip, pid_t pid)
 {
-	for (; a; a = READ_ONCE(a->next))
-		if (a->ip == ip && a->pid == pid)
+	struct memorizer_access *a;
+
+	for (a = bucket_first(bucket); a; a = READ_ONCE(a->hash_next))
+		if (a->obj == obj && a->ip == ip && a->pid == pid)
 			return a;
 	return NULL;
 }
 
 /*
- * Counters are only ever added, at the head; the insertion lock keeps one
- * counter per (ip, pid) when two CPUs see a new pair at once.
+ * The counter for (@obj, @ip, @pid), made on first use. NULL when the pool
+ * is used up or the object has been freed. New counters are made under the
+ * object's lock, so that there is one per (ip, pid) and none is added
+ * after memorizer_counters_close().
  */
 static struct memorizer_access *get_counter(struct memorizer_obj *obj,
 					    unsigned long ip, pid_t pid)
 {
-	struct memorizer_access *a, *head;
+	unsigned long *bucket = counter_bucket(obj, ip, pid);
+	struct memorizer_access *a;
 	unsigned long flags;
 
-	head = smp_load_acquire(&obj->accesses);
-	a = find_counter(head, ip, pid);
+	a = find_counter(bucket, obj, ip, pid);
 	if (likely(a))
 		return a;
 
 	local_irq_save(flags);
 	bit_spin_lock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
-	a = find_counter(obj->accesses, ip, pid);
-	if (!a) {
-		a = memorizer_pool_alloc(MEMORIZER_POOL_SMALL);
-		if (a) {
-			a->ip = ip;
-			a->pid = pid;
-			a->next = obj->accesses;
-			smp_store_release(&obj->accesses, a);
+	if (!test_bit(MEMORIZER_OBJ_COUNTERS_CLOSED, &obj->lock)) {
+		bit_spin_lock(BUCKET_LOCK, bucket);
+		a = find_counter(bucket, obj, ip, pid);
+		if (!a) {
+			a = memorizer_pool_alloc(MEMORIZER_POOL_SMALL);
+			if (a) {
+				a->obj = obj;
+				a->ip = ip;
+				a->pid = pid;
+				a->next = obj->accesses;
+				a->hash_next = bucket_first(bucket);
+				smp_store_release(&obj->accesses, a);
+				/* Publish, keeping the lock bit set. */
+				smp_store_release(bucket, (unsigned long)a |
+						  BIT(BUCKET_LOCK));
+			} else {
+				memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+			}
 		}
+		bit_spin_unlock(BUCKET_LOCK, bucket);
 	}
 	bit_spin_unlock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
 	local_irq_restore(flags);
 	return a;
+}
+
+/*
+ * @obj was freed: take its counters out of the hash. They stay on the
+ * object's list for kmap and are freed with the record.
+ */
+void memorizer_counters_close(struct memorizer_obj *obj)
+{
+	struct memorizer_access *a, *cur, *prev;
+	unsigned long *bucket;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	bit_spin_lock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
+	set_bit(MEMORIZER_OBJ_COUNTERS_CLOSED, &obj->lock);
+	bit_spin_unlock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
+
+	for (a = obj->accesses; a; a = a->next) {
+		bucket = counter_bucket(obj, a->ip, a->pid);
+		bit_spin_lock(BUCKET_LOCK, bucket);
+		prev = NULL;
+		for (cur = bucket_first(bucket); cur && cur != a;
+		     cur = cur->hash_next)
+			prev = cur;
+		/* Readers on @a still reach what follows it. */
+		if (cur && prev)
+			WRITE_ONCE(prev->hash_next, a->hash_next);
+		else if (cur)
+			WRITE_ONCE(*bucket, (unsigned long)a->hash_next |
+				   BIT(BUCKET_LOCK));
+		bit_spin_unlock(BUCKET_LOCK, bucket);
+	}
+	local_irq_restore(flags);
 }
 
 void __memorizer_access(unsigned long addr, size_t size, bool write,
@@ -81,9 +162,7 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 		memorizer_stat_inc(MEMORIZER_STAT_UNTRACKED_ACCESSES);
 	} else {
 		a = get_counter(obj, ip, in_task() ? current->pid : 0);
-		if (!a) {
-			memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
-		} else {
+		if (a) {
 			atomic_inc(write ? &a->writes : &a->reads);
 			memorizer_stat_inc(MEMORIZER_STAT_ACCESSES);
 		}

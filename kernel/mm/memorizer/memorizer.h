@@ -55,9 +55,15 @@ struct memorizer_key {
 	struct memorizer_key *next_alias;	/* the record's further pages */
 };
 
-/* Loads and stores to one object by one instruction in one pid. */
+/*
+ * Loads and stores to one object by one instruction in one pid. Found by
+ * the access path in a hash of (object, ip, pid); listed on the object
+ * for kmap.
+ */
 struct memorizer_access {
-	struct memorizer_access *next;
+	struct memorizer_access *hash_next;	/* in its bucket */
+	struct memorizer_access *next;		/* the object's, newest first */
+	struct memorizer_obj *obj;
 	unsigned long ip;
 	pid_t pid;
 	atomic_t writes;
@@ -69,6 +75,7 @@ struct memorizer_access {
 /* Bits of memorizer_obj.lock. */
 #define MEMORIZER_OBJ_LOCK_ACCESSES	0	/* inserting a counter */
 #define MEMORIZER_OBJ_LOCK_CLOSING	1	/* set by whoever closes it */
+#define MEMORIZER_OBJ_COUNTERS_CLOSED	2	/* no new counter: freed */
 
 /* The record of one kernel object. */
 struct memorizer_obj {
@@ -89,7 +96,7 @@ struct memorizer_obj {
 	u8 kind;				/* enum memorizer_kind */
 	u8 state;				/* enum memorizer_obj_state */
 	char comm[TASK_COMM_LEN];
-	unsigned long lock;			/* bit 0: accesses list insert */
+	unsigned long lock;			/* MEMORIZER_OBJ_* bits */
 };
 
 enum memorizer_obj_state {
@@ -142,6 +149,10 @@ void memorizer_control_get(struct memorizer_target *target, bool *log_access);
 int memorizer_control_set(const struct memorizer_target *target,
 			  bool log_access);
 extern bool memorizer_log_access;
+
+/* access.c */
+int memorizer_counters_init(unsigned int bits);
+void memorizer_counters_close(struct memorizer_obj *obj);
 
 /* kmap.c */
 struct dentry;

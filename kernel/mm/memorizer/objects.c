@@ -194,6 +194,7 @@ static void close_record(struct memorizer_obj *obj, unsigned long free_ip)
 	index_remove(&obj->key);
 	for (alias = obj->aliases; alias; alias = alias->next_alias)
 		index_remove(alias);
+	memorizer_counters_close(obj);
 	smp_store_release(&obj->state, MEMORIZER_OBJ_FREED);
 	this_cpu_inc(memorizer_stats.frees[obj->kind]);
 	if (free_ip == MEMORIZER_FREE_IP_MISSED)
@@ -558,6 +559,9 @@ int __init memorizer_objects_init(unsigned long pool_size)
 	index_table = vcalloc(1UL << index_bits, sizeof(*index_table));
 	if (!index_table)
 		return -ENOMEM;
+	err = memorizer_counters_init(index_bits + 1);
+	if (err)
+		return err;
 
 	for_each_possible_cpu(cpu) {
 		struct record_list *rl = per_cpu_ptr(&record_lists, cpu);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The control files: root-only modes, every accepted value reads back,
+# bad input gets EINVAL and changes nothing, the unprivileged can do
+# nothing, the seeds' names exist at the debugfs root, and
+# /proc/<pid>/memorizer_enabled follows ptrace's rule.
+. /vmrun/guest-lib.sh
+f=$M/memorizer_enabled
+l=$M/memorizer_log_access
+
+is() { [ "$(cat "$1")" = "$2" ]; }
+accepts() { printf '%s' "$2" > "$1" && is "$1" "$3"; }
+rejects() {	# FILE VALUE: the write fails with EINVAL, the value stays
+	before=$(cat "$1" 2>/dev/null)
+	err=$(echo -n "$2" 2>&1 > "$1") && return 1
+	echo "$err" | grep -q 'Invalid argument' || return 1
+	[ "$(cat "$1" 2>/dev/null)" = "$before" ]
+}
+as_nobody_denied() {	# COMMAND fails as user nobody with EACCES or EPERM
+	err=$(su -s /bin/sh nobody -c "$1" 2>&1) && return 1
+	echo "$err" | grep -qE 'Permission denied|Operation not permitted'
+}
+mode_is() { [ "$(stat -c '%a %u %g' "$1")" = "$2 0 0" ]; }
+
+check "memorizer_enabled 0600" mode_is $f 600
+check "memorizer_log_access 0600" mode_is $l 600
+check "clear_object_list 0200" mode_is $M/clear_object_list 200
+check "clear_dead_objects 0200" mode_is $M/clear_dead_objects 200
+check "kmap 0400" mode_is $M/kmap 400
+check "show_stats 0400" mode_is $M/show_stats 400
+for n in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
+	check "/sys/kernel/debug/$n -> memorizer/$n" \
+		[ "$(readlink /sys/kernel/debug/$n)" = "memorizer/$n" ]
+done
+check "tracking on from boot (memorizer_enabled_boot=yes)" is $f 1
+check "access logging off from boot (mem_log_boot=no)" is $l 0
+
+for v in 2 3 0 1; do
+	check "enabled accepts $v" accepts $f "$v" "$v"
+	check "enabled accepts $v with newline" accepts $f "$v
+" "$v"
+done
+sleep 1000 &
+pid=$!
+check "enabled accepts live pid $pid" accepts $f "$pid" "$pid"
+echo 3 > $f
+for bad in abc -1 +1 1x "1 2" " 1" 0x3 "3
+
+" 99999999999 4194304; do
+	check "enabled rejects '$bad'" rejects $f "$bad"
+done
+kill $pid; wait $pid 2>/dev/null
+check "enabled rejects exited pid $pid" rejects $f "$pid"
+check "enabled kept after rejects" is $f 3
+
+for v in 1:1 0:0 yes:1 no:0 on:1 off:0 true:1 false:0 Y:1 N:0; do
+	check "log_access accepts ${v%:*}" accepts $l "${v%:*}" "${v#*:}"
+done
+echo 1 > $l
+for bad in 2 -1 maybe ye onn "1 " "" x; do
+	[ -n "$bad" ] || continue
+	check "log_access rejects '$bad'" rejects $l "$bad"
+done
+check "log_access kept after rejects" is $l 1
+echo 0 > $l
+
+for c in clear_object_list clear_dead_objects; do
+	check "$c accepts 1" sh -c "echo 1 > $M/$c"
+	for bad in 0 2 yes 11 x; do
+		check "$c rejects '$bad'" sh -c "err=\$(echo -n $bad 2>&1 > $M/$c) && exit 1; echo \"\$err\" | grep -q 'Invalid argument'"
+	done
+done
+
+# /proc/<pid>/memorizer_enabled
+echo 0 > $f
+sleep 1000 &
+pid=$!
+p=/proc/$pid/memorizer_enabled
+check "/proc: unmarked reads 0" is $p 0
+check "/proc: accepts 1" accepts $p 1 1
+check "/proc: accepts 0" accepts $p 0 0
+for bad in 2 x 10 "1 "; do
+	check "/proc: rejects '$bad'" rejects $p "$bad"
+done
+check "/proc: nobody cannot mark root's process" as_nobody_denied "echo 1 > $p"
+check "/proc: still unmarked" is $p 0
+check "/proc: nobody can mark its own process" \
+	su -s /bin/sh nobody -c 'echo 1 > /proc/self/memorizer_enabled && grep -qx 1 /proc/$$/memorizer_enabled'
+kill $pid
+
+# The unprivileged see nothing and change nothing.
+echo 3 > $f
+for file in memorizer_enabled memorizer_log_access kmap show_stats; do
+	check "nobody cannot read $file" as_nobody_denied "cat $M/$file"
+done
+for file in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
+	check "nobody cannot write $file" as_nobody_denied "echo 0 > $M/$file"
+	check "nobody cannot write /sys/kernel/debug/$file" \
+		as_nobody_denied "echo 0 > /sys/kernel/debug/$file"
+done
+check "enabled kept after nobody" is $f 3
+echo 0 > $f
+finish

@@ -1,0 +1,22 @@
+#!/bin/sh
+# With a pool far too small, the system keeps running through a workload,
+# show_stats counts the drops, and kmap stays well-formed.
+# vm/run: --append "memorizer.pool_size=256K mem_log_boot=yes"
+. /vmrun/guest-lib.sh
+cd /tmp
+check "the bound is the boot parameter" [ "$(stat_value 'memory bound (bytes)')" = 262144 ]
+check "access logging on from boot (mem_log_boot=yes)" [ "$(cat $M/memorizer_log_access)" = 1 ]
+check "workload runs to the end" sh -c 'tar zcf /tmp/a.tgz /etc /bin && tar ztf /tmp/a.tgz > /dev/null'
+cat $M/show_stats
+check "objects dropped" [ "$(stat_value 'objects dropped (no memory)')" -gt 0 ]
+check "memory used within the bound" [ "$(stat_value 'memory used (bytes)')" -le 262144 ]
+cat $M/kmap > /out/kmap
+check "kmap parses" kmap_valid /out/kmap
+echo 0 > $M/memorizer_log_access
+echo 1 > $M/clear_dead_objects
+check "after clearing, new objects are tracked again" sh -c '
+	before=$(sed -n "s/^kmalloc *\([0-9]*\).*/\1/p" /sys/kernel/debug/memorizer/show_stats)
+	cat /etc/passwd > /dev/null
+	after=$(sed -n "s/^kmalloc *\([0-9]*\).*/\1/p" /sys/kernel/debug/memorizer/show_stats)
+	[ "$after" -gt "$before" ]'
+finish
