@@ -23,8 +23,8 @@ check: kernel initramfs
 
 demo: kernel initramfs
 	@rm -rf out/demo
-	@vm/run --smp 2 --out out/demo vm/demo.sh
-	@echo "demo: results in out/demo/:"; ls -l out/demo
+	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
+	@echo "demo: results in out/demo/ (tar.kmap, show_stats, uname)"
 
 clean:
 	rm -rf out

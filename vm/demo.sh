@@ -1,20 +1,23 @@
 #!/bin/sh
-# make demo, guest side: trace a sample command with Memorizer and copy out
-# everything Memorizer offers about it.
+# make demo, guest side: trace a sample command (tar over /etc and /bin)
+# with Memorizer, objects and accesses, and copy out the kmap and stats.
 set -e
 m=/sys/kernel/debug/memorizer
 cd /tmp
 mkdir -p sample
 cp -r /etc /bin sample/ 2>/dev/null
 
-echo 3 > $m/memorizer_enabled
-echo "demo: memorizer_enabled=$(cat $m/memorizer_enabled) (this shell and its children)"
-tar zcf /tmp/sample.tar.gz sample
 echo 0 > $m/memorizer_enabled
-echo "demo: ran 'tar zcf sample.tar.gz sample' under memorizer_enabled=3 ($(wc -c < /tmp/sample.tar.gz) bytes)"
+echo 1 > $m/clear_dead_objects
+echo 1 > $m/memorizer_log_access
+sh -c 'echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled &&
+	tar zcf /tmp/sample.tar.gz sample'
+echo 0 > $m/memorizer_enabled
+echo 0 > $m/memorizer_log_access
 
-for f in $m/*; do
-	[ -f "$f" ] && cat "$f" > "/out/$(basename "$f")"
-done
+cat $m/kmap > /out/tar.kmap
+cat $m/show_stats > /out/show_stats
 uname -a > /out/uname
-echo "demo: collected: $(cd /out && echo *)"
+objects=$(grep -c '^[0-9a-f]' /out/tar.kmap)
+accesses=$(grep -c '^  ' /out/tar.kmap)
+echo "demo: traced 'tar zcf sample.tar.gz sample' in mode 3: kmap of $objects objects and $accesses (ip, pid) access lines"

@@ -17,7 +17,7 @@ sleep 1
 echo 1 > $M/memorizer_log_access
 sh -c 'echo $$ > /tmp/marked.pid
 echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled
-cat /proc/$$/memorizer_enabled > /tmp/marked.proc
+read v < /proc/$$/memorizer_enabled; echo $v > /tmp/marked.proc
 for i in 1 2 3 4 5; do
 	/tmp/bin/sha1sum /bin/busybox >/dev/null &
 	echo $! >> /tmp/marked.pid
