@@ -47,6 +47,11 @@ kmap_valid() {
 	' "$1"
 }
 
+# tracked KIND: objects of KIND (kmalloc, kmem_cache, ...) tracked so far.
+tracked() {
+	awk -v k="$1" '$1 == k { print $2 }' $M/show_stats
+}
+
 # stat_value NAME: a figure from show_stats ("accesses recorded", ...).
 stat_value() {
 	sed -n "s/^$1: *//p" $M/show_stats

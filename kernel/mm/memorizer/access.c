@@ -93,6 +93,7 @@ static struct memorizer_access *get_counter(struct memorizer_obj *obj,
 				a->pid = pid;
 				a->next = obj->accesses;
 				a->hash_next = bucket_first(bucket);
+				/* Pairs with kmap's acquire: a whole counter. */
 				smp_store_release(&obj->accesses, a);
 				/* Publish, keeping the lock bit set. */
 				smp_store_release(bucket, (unsigned long)a |

@@ -61,6 +61,7 @@ static int kmap_show(struct seq_file *m, void *v)
 {
 	struct memorizer_obj *obj = v;
 	struct memorizer_access *a;
+	/* Pairs with close_record(): free_ip and free_jiffies are set. */
 	bool freed = smp_load_acquire(&obj->state) == MEMORIZER_OBJ_FREED;
 
 	seq_printf(m, "%lx,%d,%lx,%u,%lu,%lu,%lx,", obj->alloc_ip, obj->pid,
@@ -68,6 +69,7 @@ static int kmap_show(struct seq_file *m, void *v)
 		   freed ? obj->free_jiffies : 0, freed ? obj->free_ip : 0);
 	put_comm(m, obj->comm);
 	seq_putc(m, '\n');
+	/* Pairs with get_counter(): counters are whole when listed. */
 	for (a = smp_load_acquire(&obj->accesses); a; a = READ_ONCE(a->next))
 		seq_printf(m, "  %lx,%d,%u,%u\n", a->ip, a->pid,
 			   atomic_read(&a->writes), atomic_read(&a->reads));

@@ -195,6 +195,7 @@ static void close_record(struct memorizer_obj *obj, unsigned long free_ip)
 	for (alias = obj->aliases; alias; alias = alias->next_alias)
 		index_remove(alias);
 	memorizer_counters_close(obj);
+	/* Readers that see FREED see the free fields filled in. */
 	smp_store_release(&obj->state, MEMORIZER_OBJ_FREED);
 	this_cpu_inc(memorizer_stats.frees[obj->kind]);
 	if (free_ip == MEMORIZER_FREE_IP_MISSED)
@@ -453,6 +454,7 @@ unsigned int memorizer_clear_dead(void)
 
 		raw_spin_lock_irqsave(&rl->lock, flags);
 		list_for_each_entry_safe(obj, tmp, &rl->head, list) {
+			/* Pairs with close_record(): the close is complete. */
 			if (smp_load_acquire(&obj->state) != MEMORIZER_OBJ_FREED)
 				continue;
 			list_del_rcu(&obj->list);

@@ -23,7 +23,6 @@
 
 struct pool_cpu {
 	void *free[MEMORIZER_POOL_NR];
-	unsigned int nr_free[MEMORIZER_POOL_NR];
 	long used;		/* bytes handed out from this CPU, net */
 };
 
@@ -70,7 +69,6 @@ static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
 		}
 		*(void **)p = pc->free[c];
 		pc->free[c] = p;
-		pc->nr_free[c]++;
 	}
 	raw_spin_unlock(&pool_lock);
 }
@@ -88,7 +86,6 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
 	p = pc->free[c];
 	if (p) {
 		pc->free[c] = *(void **)p;
-		pc->nr_free[c]--;
 		pc->used += chunk_size[c];
 	}
 	local_irq_restore(flags);
@@ -98,29 +95,21 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
 	return p;
 }
 
+/*
+ * Freed chunks go straight back to the shared list, not to this CPU's
+ * cache: frees come in batches from process context (clearing records),
+ * and with a small pool a chunk stranded on one CPU is a record another
+ * CPU must drop.
+ */
 void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 {
-	struct pool_cpu *pc;
 	unsigned long flags;
 
-	local_irq_save(flags);
-	pc = this_cpu_ptr(&pool_cpu);
-	*(void **)p = pc->free[c];
-	pc->free[c] = p;
-	pc->nr_free[c]++;
-	pc->used -= chunk_size[c];
-	if (pc->nr_free[c] >= 2 * CPU_BATCH) {
-		raw_spin_lock(&pool_lock);
-		while (pc->nr_free[c] > CPU_BATCH) {
-			p = pc->free[c];
-			pc->free[c] = *(void **)p;
-			pc->nr_free[c]--;
-			*(void **)p = global_free[c];
-			global_free[c] = p;
-		}
-		raw_spin_unlock(&pool_lock);
-	}
-	local_irq_restore(flags);
+	raw_spin_lock_irqsave(&pool_lock, flags);
+	*(void **)p = global_free[c];
+	global_free[c] = p;
+	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	this_cpu_sub(pool_cpu.used, chunk_size[c]);
 }
 
 void memorizer_pool_usage(unsigned long *used, unsigned long *bound)
