@@ -163,23 +163,35 @@ static void trace_self_end(struct kunit *test, struct trace_state *st)
 			0);
 }
 
-/* Both loops are one load or one store site each: one ip per loop. */
-static noinline void write_words(unsigned long *p, size_t stride, int n)
+/*
+ * One store and one load site, each in a function of its own that the
+ * compiler cannot unroll into several sites: every access has one ip.
+ */
+static noinline void write_word(unsigned long *p, unsigned long v)
+{
+	WRITE_ONCE(*p, v);
+}
+
+static noinline unsigned long read_word(unsigned long *p)
+{
+	return READ_ONCE(*p);
+}
+
+static void write_words(unsigned long *p, size_t stride, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		WRITE_ONCE(p[(i % 3) * stride], i);
+		write_word(&p[(i % 3) * stride], i);
 }
 
-static noinline unsigned long read_words(unsigned long *p, size_t stride,
-					 int n)
+static unsigned long read_words(unsigned long *p, size_t stride, int n)
 {
 	unsigned long sum = 0;
 	int i;
 
 	for (i = 0; i < n; i++)
-		sum += READ_ONCE(p[(i % 3) * stride]);
+		sum += read_word(&p[(i % 3) * stride]);
 	return sum;
 }
 
@@ -280,8 +292,8 @@ static void expect_record(struct kunit *test, unsigned long va,
 static void kmem_cache_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_words", current->pid, WRITES, 0 },
-		{ "read_words", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
 	};
 	struct kmem_cache *cache;
 	struct trace_state st;
@@ -306,8 +318,8 @@ static void kmem_cache_record_test(struct kunit *test)
 static void kmalloc_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_words", current->pid, WRITES, 0 },
-		{ "read_words", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
 	};
 	struct trace_state st;
 	unsigned long *p;
@@ -328,8 +340,8 @@ static void kmalloc_record_test(struct kunit *test)
 static void kmalloc_large_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_words", current->pid, WRITES, 0 },
-		{ "read_words", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
 	};
 	size_t size = 3 * PAGE_SIZE + 8;
 	struct trace_state st;
@@ -352,8 +364,8 @@ static void kmalloc_large_record_test(struct kunit *test)
 static void vmalloc_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_words", current->pid, WRITES, 0 },
-		{ "read_words", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
 	};
 	size_t size = 5 * PAGE_SIZE - 100;
 	struct trace_state st;
@@ -376,7 +388,7 @@ static void vmalloc_record_test(struct kunit *test)
 static void bulk_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_words", current->pid, WRITES, 0 },
+		{ "write_word", current->pid, WRITES, 0 },
 	};
 	struct kmem_cache *cache;
 	struct trace_state st;
@@ -492,7 +504,7 @@ static void smp_counts_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, i, 2);
 
 	for (i = 0; i < 2; i++)
-		exp[i] = (struct expected_access){ "write_words", w[i].pid,
+		exp[i] = (struct expected_access){ "write_word", w[i].pid,
 						   SMP_WRITES, 0 };
 	expect_record(test, (unsigned long)p, MEMORIZER_KIND_KMALLOC, 64, 64,
 		      "smp_counts_test", exp, 2);
