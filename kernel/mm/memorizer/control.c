@@ -424,7 +424,8 @@ static int __init memorizer_init(void)
 		log_access_boot ? "on" : "off");
 	return 0;
 }
-early_initcall(memorizer_init);
+/* After smp_init(): secondary CPUs come up untraced. */
+core_initcall(memorizer_init);
 
 static int __init memorizer_debugfs_init(void)
 {
