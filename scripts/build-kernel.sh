@@ -67,8 +67,8 @@ if series_differs; then
 	# Files whose content comes out the same keep their mtime, so that
 	# changing one patch does not rebuild what the others touch.
 	saved=$(mktemp -d)
-	touched=$(cat "$applied"/*.patch "$top"/kernel/patches/*.patch 2>/dev/null |
-		sed -n 's|^+++ b/||p' | LC_ALL=C sort -u)
+	touched=$(find "$applied" "$top/kernel/patches" -name '*.patch' \
+		-exec sed -n 's|^+++ b/||p' {} + | LC_ALL=C sort -u)
 	for f in $touched; do
 		[ -f "$src/$f" ] || continue
 		mkdir -p "$saved/$(dirname "$f")"
