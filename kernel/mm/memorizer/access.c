@@ -149,13 +149,13 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	struct memorizer_obj *obj;
 	unsigned long ua_flags;
 
-	if (in_nmi())
+	if (in_nmi() || !memorizer_context_selected())
 		return;
 
 	/* KASAN checks run inside user-copy sections too. */
 	ua_flags = user_access_save();
 	preempt_disable_notrace();
-	if (!memorizer_context_selected() || !memorizer_enter())
+	if (!memorizer_enter())
 		goto out;
 
 	obj = memorizer_lookup(addr);

@@ -38,7 +38,7 @@ DEFINE_STATIC_KEY_FALSE(memorizer_free_key);
 
 static DEFINE_MUTEX(control_lock);
 static struct memorizer_target current_target;	/* under control_lock */
-static enum memorizer_mode active_mode;		/* read locklessly */
+enum memorizer_mode memorizer_active_mode;	/* read locklessly */
 bool memorizer_log_access;			/* under control_lock */
 static bool memorizer_ready;
 
@@ -106,24 +106,6 @@ int memorizer_parse_bool(const char *buf, bool *val)
 		}
 	}
 	return -EINVAL;
-}
-
-/* Is the code running now selected by memorizer_enabled? */
-bool memorizer_context_selected(void)
-{
-	switch (READ_ONCE(active_mode)) {
-	case MEMORIZER_SYSTEM:
-		return true;
-	case MEMORIZER_TREE_AND_IRQ:
-		if (!in_task())
-			return true;
-		fallthrough;
-	case MEMORIZER_TREE:
-	case MEMORIZER_PID:
-		return in_task() && READ_ONCE(current->memorizer_marked);
-	default:
-		return false;
-	}
 }
 
 /**
@@ -197,7 +179,7 @@ static int set_target(const struct memorizer_target *target)
 		}
 	}
 
-	WRITE_ONCE(active_mode, MEMORIZER_OFF);
+	WRITE_ONCE(memorizer_active_mode, MEMORIZER_OFF);
 	unmark_all();
 	if (target->mode == MEMORIZER_TREE ||
 	    target->mode == MEMORIZER_TREE_AND_IRQ)
@@ -207,7 +189,7 @@ static int set_target(const struct memorizer_target *target)
 		put_task_struct(task);
 	}
 	current_target = *target;
-	WRITE_ONCE(active_mode, target->mode);
+	WRITE_ONCE(memorizer_active_mode, target->mode);
 	update_keys();
 	return 0;
 }

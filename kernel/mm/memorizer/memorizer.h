@@ -9,6 +9,7 @@
 #include <linux/list.h>
 #include <linux/list_bl.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 
@@ -144,7 +145,29 @@ static inline void memorizer_stat_inc(enum memorizer_stat stat)
 
 
 /* control.c */
-bool memorizer_context_selected(void);
+extern enum memorizer_mode memorizer_active_mode;
+
+/*
+ * Is the code running now selected by memorizer_enabled? Inline: the
+ * access path asks it for every load and store in the system.
+ */
+static __always_inline bool memorizer_context_selected(void)
+{
+	switch (READ_ONCE(memorizer_active_mode)) {
+	case MEMORIZER_SYSTEM:
+		return true;
+	case MEMORIZER_TREE_AND_IRQ:
+		if (!in_task())
+			return true;
+		fallthrough;
+	case MEMORIZER_TREE:
+	case MEMORIZER_PID:
+		return in_task() && READ_ONCE(current->memorizer_marked);
+	default:
+		return false;
+	}
+}
+
 void memorizer_control_get(struct memorizer_target *target, bool *log_access);
 int memorizer_control_set(const struct memorizer_target *target,
 			  bool log_access);

@@ -413,8 +413,6 @@ static void bulk_record_test(struct kunit *test)
 }
 
 /* memset() and memcpy() count once per call, on each object they touch. */
-static volatile size_t intrinsic_len = 64;
-
 static void memintrinsics_record_test(struct kunit *test)
 {
 	const struct expected_access exp_src[] = {
@@ -425,14 +423,19 @@ static void memintrinsics_record_test(struct kunit *test)
 		{ "memintrinsics_record_test", current->pid, 1, 0 },
 	};
 	struct trace_state st;
+	size_t len = 64;
 	char *src, *dst;
 
+	/* A length the compiler cannot see, so that real calls are made. */
+	OPTIMIZER_HIDE_VAR(len);
 	trace_self_begin(test, &st);
 	src = kmalloc(64, GFP_KERNEL);
 	dst = kmalloc(64, GFP_KERNEL);
 	if (src && dst) {
-		memset(src, 0x5a, intrinsic_len);
-		memcpy(dst, src, intrinsic_len);
+		memset(src, 0x5a, len);
+		/* Or the compiler turns the copy into a second memset(). */
+		OPTIMIZER_HIDE_VAR(src);
+		memcpy(dst, src, len);
 	}
 	kfree(dst);
 	kfree(src);
