@@ -39,7 +39,7 @@ DEFINE_STATIC_KEY_FALSE(memorizer_free_key);
 static DEFINE_MUTEX(control_lock);
 static struct memorizer_target current_target;	/* under control_lock */
 enum memorizer_mode memorizer_active_mode;	/* read locklessly */
-bool memorizer_log_access;			/* under control_lock */
+static bool memorizer_log_access;		/* under control_lock */
 static bool memorizer_ready;
 
 static bool enabled_boot = true;
@@ -166,6 +166,7 @@ static int set_target(const struct memorizer_target *target)
 
 	lockdep_assert_held(&control_lock);
 	if (target->mode == MEMORIZER_PID) {
+		/* The pid as the writer sees it; gone is -EINVAL. */
 		task = find_get_task_by_vpid(target->pid);
 		if (!task)
 			return -EINVAL;
@@ -206,11 +207,15 @@ void memorizer_control_get(struct memorizer_target *target, bool *log_access)
 int memorizer_control_set(const struct memorizer_target *target,
 			  bool log_access)
 {
+	bool old_log_access;
 	int err;
 
 	mutex_lock(&control_lock);
+	old_log_access = memorizer_log_access;
 	memorizer_log_access = log_access;
 	err = set_target(target);
+	if (err)	/* set_target() left the keys as they were */
+		memorizer_log_access = old_log_access;
 	mutex_unlock(&control_lock);
 	return err;
 }
@@ -260,15 +265,6 @@ static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 		return err;
 	if (memorizer_parse_enabled(buf, &target))
 		return -EINVAL;
-	/* The pid is the writer's view; marks are made in set_target(). */
-	if (target.mode == MEMORIZER_PID) {
-		rcu_read_lock();
-		if (!pid_task(find_vpid(target.pid), PIDTYPE_PID))
-			err = -EINVAL;
-		rcu_read_unlock();
-		if (err)
-			return err;
-	}
 	if (!memorizer_ready)
 		return -ENOMEM;
 

@@ -171,7 +171,6 @@ static __always_inline bool memorizer_context_selected(void)
 void memorizer_control_get(struct memorizer_target *target, bool *log_access);
 int memorizer_control_set(const struct memorizer_target *target,
 			  bool log_access);
-extern bool memorizer_log_access;
 
 /* access.c */
 int memorizer_counters_init(unsigned int bits);
