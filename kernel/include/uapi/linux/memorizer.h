@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Memorizer's binary stream: the layout of its records, shared by the
+ * kernel and the userspace tools. See Documentation/dev-tools/memorizer.rst.
+ *
+ * A stream is one struct memorizer_stream_header followed by records. The
+ * kernel gives the header in debugfs memorizer/binary/header and each
+ * CPU's records in memorizer/binary/cpuN; a collector writes the header
+ * once and then the records of all CPUs as it reads them, whole records
+ * only. Everything is little-endian and naturally aligned; every record
+ * starts with struct memorizer_rec_hdr and its size is a multiple of 8.
+ *
+ * Compatibility. version changes only when a field changes place or
+ * meaning; a reader refuses a version it does not know. Within a version,
+ * records may grow at their end and new types may appear: a reader skips
+ * a record of a type it does not know (hdr.size says how far), ignores the
+ * bytes past the fields it knows, and rejects a record shorter than the
+ * layout below. rec_size[] in the header gives each type's size in this
+ * stream, so a reader can check before it parses.
+ */
+#ifndef _UAPI_LINUX_MEMORIZER_H
+#define _UAPI_LINUX_MEMORIZER_H
+
+#include <linux/types.h>
+
+#define MEMORIZER_STREAM_MAGIC		"MEMZSTRM"	/* 8 bytes, no NUL */
+#define MEMORIZER_STREAM_VERSION	1
+#define MEMORIZER_REC_TYPES_MAX		16
+
+enum memorizer_rec_type {
+	MEMORIZER_REC_ALLOC = 1,
+	MEMORIZER_REC_FREE = 2,
+	MEMORIZER_REC_ACCESS = 3,
+	MEMORIZER_REC_TASK = 4,
+	MEMORIZER_REC_CACHE = 5,
+	MEMORIZER_REC_LOST = 6,
+	MEMORIZER_REC_NR_TYPES,		/* one past the largest type */
+};
+
+/* Which allocator an object came from (memorizer_rec_alloc.kind). */
+enum memorizer_alloc_kind {
+	MEMORIZER_ALLOC_KMALLOC = 0,		/* kmalloc() from kmalloc-* */
+	MEMORIZER_ALLOC_CACHE = 1,		/* kmem_cache_alloc() */
+	MEMORIZER_ALLOC_KMALLOC_LARGE = 2,	/* kmalloc() from pages */
+	MEMORIZER_ALLOC_VMALLOC = 3,
+	MEMORIZER_ALLOC_PAGES = 4,		/* alloc_pages() and friends */
+};
+
+/* What was running when an object was allocated. */
+enum memorizer_alloc_context {
+	MEMORIZER_CONTEXT_TASK = 0,
+	MEMORIZER_CONTEXT_HARDIRQ = 1,
+	MEMORIZER_CONTEXT_SOFTIRQ = 2,
+};
+
+struct memorizer_stream_header {
+	char magic[8];			/* MEMORIZER_STREAM_MAGIC */
+	__u16 version;			/* MEMORIZER_STREAM_VERSION */
+	__u16 header_size;		/* sizeof(this), for later growth */
+	__u16 nr_types;			/* entries of rec_size[] in use */
+	__u16 nr_cpus;			/* CPUs the kernel may have */
+	__u32 hz;			/* jiffies per second */
+	__u32 page_size;
+	__u16 rec_size[MEMORIZER_REC_TYPES_MAX];  /* by type; 0: none */
+};
+
+struct memorizer_rec_hdr {
+	__u16 type;			/* enum memorizer_rec_type */
+	__u16 size;			/* the whole record, in bytes */
+	__u16 cpu;			/* that wrote it */
+	__u16 reserved;
+	__u64 ns;			/* local_clock() of the event */
+};
+
+/*
+ * An object was allocated. id identifies it for the rest of the boot; its
+ * FREE and ACCESS records carry the same id. The pid's command is the one
+ * of the newest TASK record for that pid on the same CPU (the kernel
+ * writes one whenever it changes, and again after lost records).
+ */
+struct memorizer_rec_alloc {
+	struct memorizer_rec_hdr hdr;
+	__u64 id;
+	__u64 addr;
+	__u64 call_site;
+	__u64 jiffies;
+	__u32 size;			/* as requested */
+	__u32 size_alloc;		/* as allocated */
+	__s32 pid;			/* 0 outside task context */
+	__u32 cache_id;			/* 0: none; see MEMORIZER_REC_CACHE */
+	__u8 kind;			/* enum memorizer_alloc_kind */
+	__u8 context;			/* enum memorizer_alloc_context */
+	__u8 reserved[6];
+};
+
+/* Which function freed an object (memorizer_rec_free.api). */
+enum memorizer_free_api {
+	MEMORIZER_FREE_KFREE = 0,		/* kfree(), kvfree() of slab */
+	MEMORIZER_FREE_CACHE = 1,		/* kmem_cache_free() */
+	MEMORIZER_FREE_VFREE = 2,
+	MEMORIZER_FREE_PAGES = 3,		/* __free_pages() and friends */
+	MEMORIZER_FREE_MISSED = 4,		/* not seen; see below */
+};
+
+/*
+ * An object was freed, after the ACCESS records of its counters. When a
+ * new allocation covered the object before its free was seen, api is
+ * MEMORIZER_FREE_MISSED and call_site 0xdeadbeef.
+ */
+struct memorizer_rec_free {
+	struct memorizer_rec_hdr hdr;
+	__u64 id;
+	__u64 call_site;
+	__u64 jiffies;
+	__u8 api;			/* enum memorizer_free_api */
+	__u8 reserved[7];
+};
+
+/* Loads and stores to object id by the instruction at ip in pid. */
+struct memorizer_rec_access {
+	struct memorizer_rec_hdr hdr;
+	__u64 id;
+	__u64 ip;
+	__s32 pid;
+	__u32 reserved;
+	__u64 writes;
+	__u64 reads;
+};
+
+/* From here on, on this CPU, pid's command is comm (NUL-padded). */
+struct memorizer_rec_task {
+	struct memorizer_rec_hdr hdr;
+	__s32 pid;
+	__u32 reserved;
+	char comm[16];
+};
+
+/* Cache id is named name (NUL-padded, cut at 31 bytes) for the boot. */
+struct memorizer_rec_cache {
+	struct memorizer_rec_hdr hdr;
+	__u32 cache_id;
+	__u32 reserved;
+	char name[32];
+};
+
+/*
+ * Records this CPU could not write, because its buffer was full, since its
+ * previous record: how many in all and of each type. hdr.ns is when the
+ * first was lost.
+ */
+struct memorizer_rec_lost {
+	struct memorizer_rec_hdr hdr;
+	__u64 records;
+	__u32 allocs;
+	__u32 frees;
+	__u32 accesses;
+	__u32 other;			/* TASK and CACHE records */
+};
+
+#endif /* _UAPI_LINUX_MEMORIZER_H */
