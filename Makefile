@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel initramfs patch check demo clean distclean
+.PHONY: all deps kernel initramfs tools patch check demo clean distclean
 
 all: kernel initramfs
 
@@ -15,10 +15,13 @@ kernel: deps
 initramfs: kernel
 	@scripts/build-initramfs.sh
 
+tools: deps
+	@$(MAKE) -s -C tools all static
+
 patch:
 	@scripts/make-patch.sh
 
-check: kernel initramfs
+check: kernel initramfs tools
 	@tests/run
 
 demo: kernel initramfs

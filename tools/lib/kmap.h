@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libkmap: read and write Memorizer's kmaps.
+ *
+ * Two formats, one library (every tool reads kmaps through it and nothing
+ * else):
+ *
+ *  - the text kmap of debugfs memorizer/kmap and kmap_stream, whose exact
+ *    formatting is ABI (kernel/Documentation/dev-tools/memorizer.rst):
+ *
+ *      alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable
+ *        access_ip,access_pid,write_count,read_count
+ *
+ *  - the binary stream of <linux/memorizer.h>: one struct
+ *    memorizer_stream_header, then records.
+ *
+ * Three levels:
+ *
+ *  1. record readers (kmap_text_*, kmap_bin_*): one line or one record at a
+ *     time, in constant memory per record. The text reader bounds a line at
+ *     KMAP_LINE_MAX bytes and checks every number for overflow; the binary
+ *     reader checks magic, version and sizes, skips records of unknown type
+ *     by their hdr.size and rejects short ones. Errors are one line,
+ *     "FILE:LINE: what is wrong" (text) or "FILE: byte OFFSET: what is
+ *     wrong" (binary), from kmap_*_error().
+ *  2. the object source (kmap_src_*): whole objects with their accesses,
+ *     from either format (told apart by the first bytes; zstd-compressed
+ *     binary streams are decompressed when libkmap was built with zstd).
+ *     Binary records are assembled per object id: an object comes out when
+ *     its FREE is read, live ones at the end of the stream.
+ *  3. writers (kmap_write_*): the text format, byte for byte as the kernel
+ *     writes it.
+ *
+ * No function here prints, exits or aborts; all return an error instead.
+ * Memory is bounded by the input's structure (a line, a record, one
+ * object's accesses, the live objects of a binary stream), never by a
+ * number the input claims.
+ */
+#ifndef KMAP_H
+#define KMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The longest text line accepted, newline included. */
+#define KMAP_LINE_MAX		512
+/* The longest executable field accepted (the kernel's comm is 15). */
+#define KMAP_COMM_MAX		64
+/* pids are below the kernel's PID_MAX_LIMIT. */
+#define KMAP_PID_MAX		4194304u
+/* free_ip of an object whose free was missed. */
+#define KMAP_FREE_IP_MISSED	0xdeadbeefull
+/* Errors are at most this long. */
+#define KMAP_ERR_MAX		512
+
+/* Which optional fields a struct kmap_object carries (has). */
+enum {
+	KMAP_HAS_SIZE_ALLOC	= 1 << 0,	/* size_alloc */
+	KMAP_HAS_CACHE		= 1 << 1,	/* cache_id, cache */
+	KMAP_HAS_KIND		= 1 << 2,	/* kind, context */
+	KMAP_HAS_CPU		= 1 << 3,	/* alloc_cpu (and free_cpu if freed) */
+	KMAP_HAS_FREE_API	= 1 << 4,	/* free_api (if freed) */
+	KMAP_HAS_NS		= 1 << 5,	/* alloc_ns (and free_ns if freed) */
+	KMAP_HAS_ID		= 1 << 6,	/* id */
+};
+
+/* One object: a text object line, or what binary records say about it. */
+struct kmap_object {
+	uint64_t alloc_ip;
+	uint64_t addr;
+	uint64_t size;			/* as requested */
+	uint64_t alloc_jiffies;
+	uint64_t free_jiffies;		/* 0 while live */
+	uint64_t free_ip;		/* 0 while live; KMAP_FREE_IP_MISSED */
+	uint32_t pid;
+	char comm[KMAP_COMM_MAX];	/* NUL-terminated, as in the kmap */
+	/* Binary streams only; see has. */
+	unsigned int has;
+	uint64_t id;
+	uint64_t size_alloc;
+	uint32_t cache_id;
+	const char *cache;		/* cache name, NULL if none known */
+	uint8_t kind;			/* enum memorizer_alloc_kind */
+	uint8_t context;		/* enum memorizer_alloc_context */
+	uint8_t free_api;		/* enum memorizer_free_api */
+	uint16_t alloc_cpu, free_cpu;
+	uint64_t alloc_ns, free_ns;
+};
+
+/* One access line: (ip, pid) and its counts. */
+struct kmap_access {
+	uint64_t ip;
+	uint32_t pid;
+	uint64_t writes;
+	uint64_t reads;
+};
+
+/* True when an object has been freed (free_jiffies or free_ip set). */
+static inline int kmap_object_freed(const struct kmap_object *o)
+{
+	return o->free_jiffies != 0 || o->free_ip != 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text kmap, line by line.                                           */
+
+enum kmap_line_type {
+	KMAP_LINE_OBJECT = 1,
+	KMAP_LINE_ACCESS = 2,
+};
+
+struct kmap_text_reader;
+
+/*
+ * Read text from f (not closed by kmap_text_close); name is used in error
+ * messages. Returns NULL only when out of memory.
+ */
+struct kmap_text_reader *kmap_text_open(FILE *f, const char *name);
+/* Reads up to len bytes into buf; returns the count, 0 at end, -1 on error. */
+typedef long (*kmap_read_fn)(void *ctx, void *buf, size_t len);
+
+/* The same, over a read function. */
+struct kmap_text_reader *kmap_text_open_fn(kmap_read_fn fn, void *ctx,
+					   const char *name);
+/* The same, over a buffer of len bytes (not copied; must outlive r). */
+struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
+					    const char *name);
+/*
+ * The next line: KMAP_LINE_OBJECT fills *obj, KMAP_LINE_ACCESS fills *acc.
+ * Returns 0 at the end of the input, -1 on error (kmap_text_error() says
+ * what; reading further returns -1 again). Checks the syntax and the
+ * ranges of one line; the order of lines is checked by the caller
+ * (memorizer check), except that an access line needs an object line
+ * before it.
+ */
+int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
+		   struct kmap_access *acc);
+/* The number of the line last returned (1-based). */
+unsigned long kmap_text_line(const struct kmap_text_reader *r);
+/* Bytes consumed so far. */
+uint64_t kmap_text_offset(const struct kmap_text_reader *r);
+const char *kmap_text_error(const struct kmap_text_reader *r);
+void kmap_text_close(struct kmap_text_reader *r);
+
+/*
+ * Parse one line (without its newline) into *obj or *acc. Returns the
+ * line type, or 0 with a description (no location) in err[KMAP_ERR_MAX].
+ */
+int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
+		    struct kmap_access *acc, char *err);
+
+/* ------------------------------------------------------------------ */
+/* Text kmap writer: the kernel's formatting exactly.                 */
+
+/* Returns 0, or -1 with errno set when the write failed. */
+int kmap_write_object(FILE *f, const struct kmap_object *o);
+int kmap_write_access(FILE *f, const struct kmap_access *a);
+/*
+ * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas
+ * and control characters become '?'; at most KMAP_COMM_MAX - 1 bytes.
+ */
+void kmap_sanitize_comm(char *out, const char *comm, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Binary stream, record by record.                                   */
+
+struct memorizer_stream_header;
+
+/* A record as decoded: the fields of <linux/memorizer.h>, host order. */
+struct kmap_bin_rec {
+	uint16_t type;			/* enum memorizer_rec_type */
+	uint16_t size;
+	uint16_t cpu;
+	uint64_t ns;
+	uint64_t offset;		/* of the record in the stream */
+	union {
+		struct {
+			uint64_t id, addr, call_site, jiffies;
+			uint32_t size, size_alloc;
+			int32_t pid;
+			uint32_t cache_id;
+			uint8_t kind, context;
+			/* The pid's command on this CPU, "" if unknown. */
+			char comm[17];
+		} alloc;
+		struct {
+			uint64_t id, call_site, jiffies;
+			uint8_t api;
+		} free;
+		struct {
+			uint64_t id, ip;
+			int32_t pid;
+			uint64_t writes, reads;
+		} access;
+		struct {
+			int32_t pid;
+			char comm[17];
+		} task;
+		struct {
+			uint32_t cache_id;
+			char name[33];
+		} cache;
+		struct {
+			uint64_t records;
+			uint32_t allocs, frees, accesses, other;
+		} lost;
+	} u;
+};
+
+struct kmap_bin_reader;
+
+/* Over a FILE (not closed by kmap_bin_close). NULL only when out of memory. */
+struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name);
+struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
+					  const char *name);
+struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
+					 const char *name);
+/*
+ * Read and check the stream header (done by the first kmap_bin_next() if
+ * not called). Returns 0 or -1.
+ */
+int kmap_bin_read_header(struct kmap_bin_reader *r);
+/* The header as read, or NULL before it was. */
+const struct memorizer_stream_header *
+kmap_bin_header(const struct kmap_bin_reader *r);
+/*
+ * The next record of a known type (unknown types are skipped and counted).
+ * Returns 1, 0 at a clean end of the stream, -1 on error (including a
+ * record cut short by the end). TASK records update the per-CPU command
+ * table that ALLOC records are resolved against; CACHE records the cache
+ * names (kmap_bin_cache_name()).
+ */
+int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec);
+const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id);
+uint64_t kmap_bin_offset(const struct kmap_bin_reader *r);
+uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r);
+const char *kmap_bin_error(const struct kmap_bin_reader *r);
+void kmap_bin_close(struct kmap_bin_reader *r);
+
+/*
+ * Check a stream header of len bytes; returns 0, or -1 with what is wrong
+ * in err[KMAP_ERR_MAX]. Used by the reader and by memorizer stream.
+ */
+int kmap_bin_check_header(const void *buf, size_t len, char *err);
+/* The smallest size of a record of each known type; 0 for others. */
+size_t kmap_bin_min_size(unsigned int type);
+
+/* ------------------------------------------------------------------ */
+/* Objects, from either format.                                       */
+
+enum kmap_format {
+	KMAP_FMT_TEXT = 1,
+	KMAP_FMT_BINARY = 2,
+	KMAP_FMT_BINARY_ZSTD = 3,
+};
+
+struct kmap_src;
+
+/*
+ * Open path ("-" is stdin) and tell its format from its first bytes.
+ * Returns NULL with err[KMAP_ERR_MAX] set when the file cannot be opened
+ * or is compressed and libkmap has no zstd.
+ */
+struct kmap_src *kmap_src_open(const char *path, char *err);
+enum kmap_format kmap_src_format(const struct kmap_src *s);
+/*
+ * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the
+ * next call. Returns 1, 0 at the end, -1 on error (kmap_src_error()).
+ * The object's has says which optional fields the input gave.
+ */
+int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
+		  const struct kmap_access **acc, size_t *nacc);
+/* For binary input: LOST records seen, the records they count. */
+uint64_t kmap_src_lost(const struct kmap_src *s);
+/*
+ * For binary input, at the end: objects with FREE or ACCESS records but no
+ * ALLOC (allocated before the stream began); they are not handed out.
+ */
+uint64_t kmap_src_orphans(const struct kmap_src *s);
+/* For binary input: the stream header's hz, else 0. */
+unsigned int kmap_src_hz(const struct kmap_src *s);
+const char *kmap_src_error(const struct kmap_src *s);
+void kmap_src_close(struct kmap_src *s);
+
+/* Whether this libkmap can read zstd-compressed streams. */
+int kmap_have_zstd(void);
+
+/* ------------------------------------------------------------------ */
+/* Small helpers the tools share.                                     */
+
+/* A hash map from nonzero-or-zero u64 keys to u64 values; grows. */
+struct kmap_map {
+	uint64_t *keys;
+	uint64_t *vals;
+	unsigned char *used;
+	size_t cap, len;
+};
+void kmap_map_init(struct kmap_map *m);
+/* A pointer to key's value (inserted as 0 when new), NULL when out of memory. */
+uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
+/* key's value or NULL; never inserts. */
+uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
+int kmap_map_del(struct kmap_map *m, uint64_t key);
+void kmap_map_free(struct kmap_map *m);
+
+/*
+ * Symbols: ip -> function+offset, and file:line where a vmlinux has DWARF.
+ * kmap_sym_open_map() reads System.map or /proc/kallsyms ("ADDR TYPE NAME
+ * [MODULE]" lines; text symbols only); kmap_sym_open_elf() reads a
+ * vmlinux's symbol table and DWARF with libdw (when built with it).
+ * Returns NULL with err set.
+ */
+struct kmap_sym;
+struct kmap_sym *kmap_sym_open_map(const char *path, char *err);
+struct kmap_sym *kmap_sym_open_elf(const char *path, char *err);
+/* Whether libkmap was built with libdw. */
+int kmap_have_dw(void);
+/*
+ * Describe ip: "func+0xOFF/0xSIZE" (and " at FILE:LINE" when known) into
+ * out. Returns 1 when ip is inside a known function, 0 otherwise (out is
+ * then the bare hex address).
+ */
+int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len);
+/*
+ * The function containing ip: its name (valid while s is open) and start,
+ * or NULL when unknown.
+ */
+const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
+			      uint64_t *start);
+void kmap_sym_close(struct kmap_sym *s);
+
+#endif /* KMAP_H */

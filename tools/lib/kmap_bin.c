@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libkmap: the binary stream of <linux/memorizer.h>, record by record. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "libkmap reads the little-endian stream on little-endian hosts only"
+#endif
+
+_Static_assert(sizeof(struct memorizer_stream_header) == 56, "header layout");
+_Static_assert(sizeof(struct memorizer_rec_hdr) == 16, "rec_hdr layout");
+_Static_assert(sizeof(struct memorizer_rec_alloc) == 72, "alloc layout");
+_Static_assert(sizeof(struct memorizer_rec_free) == 48, "free layout");
+_Static_assert(sizeof(struct memorizer_rec_access) == 56, "access layout");
+_Static_assert(sizeof(struct memorizer_rec_task) == 40, "task layout");
+_Static_assert(sizeof(struct memorizer_rec_cache) == 56, "cache layout");
+_Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
+
+/* (cpu, pid) commands and cache names kept at most: bounds the memory. */
+#define MAX_TASKS	(1u << 20)
+#define MAX_CACHES	(1u << 16)
+
+struct kmap_bin_reader {
+	kmap_read_fn fn;
+	void *ctx;
+	FILE *f;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+	const char *name;
+	uint64_t offset, skipped;
+	int have_header, failed;
+	struct memorizer_stream_header hdr;
+	unsigned char rec[65536];
+	struct kmap_map tasks;		/* cpu << 32 | pid -> comms index */
+	char (*comms)[16];
+	size_t ncomms, comms_cap;
+	struct kmap_map caches;		/* cache_id -> names index */
+	char (*names)[33];
+	size_t nnames, names_cap;
+	char err[KMAP_ERR_MAX];
+};
+
+static void set_err(struct kmap_bin_reader *r, uint64_t off, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+static void set_err(struct kmap_bin_reader *r, uint64_t off, const char *fmt,
+		    ...)
+{
+	char what[KMAP_ERR_MAX - 192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, sizeof(r->err), "%.150s: byte %llu: %s", r->name,
+		 (unsigned long long)off, what);
+	r->failed = 1;
+}
+
+size_t kmap_bin_min_size(unsigned int type)
+{
+	switch (type) {
+	case MEMORIZER_REC_ALLOC: return sizeof(struct memorizer_rec_alloc);
+	case MEMORIZER_REC_FREE: return sizeof(struct memorizer_rec_free);
+	case MEMORIZER_REC_ACCESS: return sizeof(struct memorizer_rec_access);
+	case MEMORIZER_REC_TASK: return sizeof(struct memorizer_rec_task);
+	case MEMORIZER_REC_CACHE: return sizeof(struct memorizer_rec_cache);
+	case MEMORIZER_REC_LOST: return sizeof(struct memorizer_rec_lost);
+	}
+	return 0;
+}
+
+static long file_read(void *ctx, void *buf, size_t len)
+{
+	FILE *f = ctx;
+	size_t n = fread(buf, 1, len, f);
+
+	if (n == 0 && ferror(f))
+		return -1;
+	return (long)n;
+}
+
+static long mem_read(void *ctx, void *buf, size_t len)
+{
+	struct kmap_bin_reader *r = ctx;
+	size_t n = r->mem_len - r->mem_pos;
+
+	if (n > len)
+		n = len;
+	memcpy(buf, r->mem + r->mem_pos, n);
+	r->mem_pos += n;
+	return (long)n;
+}
+
+struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
+					 const char *name)
+{
+	struct kmap_bin_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fn = fn;
+	r->ctx = ctx;
+	r->name = name;
+	kmap_map_init(&r->tasks);
+	kmap_map_init(&r->caches);
+	return r;
+}
+
+struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
+{
+	return kmap_bin_open_fn(file_read, f, name);
+}
+
+struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
+					  const char *name)
+{
+	struct kmap_bin_reader *r = kmap_bin_open_fn(mem_read, NULL, name);
+
+	if (!r)
+		return NULL;
+	r->ctx = r;
+	r->mem = buf;
+	r->mem_len = len;
+	return r;
+}
+
+void kmap_bin_close(struct kmap_bin_reader *r)
+{
+	if (!r)
+		return;
+	kmap_map_free(&r->tasks);
+	kmap_map_free(&r->caches);
+	free(r->comms);
+	free(r->names);
+	free(r);
+}
+
+const char *kmap_bin_error(const struct kmap_bin_reader *r)
+{
+	return r->err;
+}
+
+uint64_t kmap_bin_offset(const struct kmap_bin_reader *r)
+{
+	return r->offset;
+}
+
+uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r)
+{
+	return r->skipped;
+}
+
+const struct memorizer_stream_header *
+kmap_bin_header(const struct kmap_bin_reader *r)
+{
+	return r->have_header ? &r->hdr : NULL;
+}
+
+/* Read exactly len bytes; returns len, fewer at the end, -1 on error. */
+static long read_full(struct kmap_bin_reader *r, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		long n = r->fn(r->ctx, (char *)buf + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return (long)got;
+}
+
+int kmap_bin_check_header(const void *buf, size_t len, char *err)
+{
+	struct memorizer_stream_header h;
+	unsigned int t;
+
+	if (len < sizeof(h)) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "stream header cut short: %zu of %zu bytes", len,
+			 sizeof(h));
+		return -1;
+	}
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, MEMORIZER_STREAM_MAGIC, 8)) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "not a Memorizer binary stream (magic is not %s)",
+			 MEMORIZER_STREAM_MAGIC);
+		return -1;
+	}
+	if (h.version != MEMORIZER_STREAM_VERSION) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "stream version %u, this reader knows version %u only",
+			 h.version, MEMORIZER_STREAM_VERSION);
+		return -1;
+	}
+	if (h.header_size < sizeof(h) || h.header_size % 8) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "header_size %u: below %zu or not a multiple of 8",
+			 h.header_size, sizeof(h));
+		return -1;
+	}
+	if (h.nr_types > MEMORIZER_REC_TYPES_MAX) {
+		snprintf(err, KMAP_ERR_MAX, "nr_types %u above %u", h.nr_types,
+			 MEMORIZER_REC_TYPES_MAX);
+		return -1;
+	}
+	if (h.nr_cpus == 0) {
+		snprintf(err, KMAP_ERR_MAX, "nr_cpus is 0");
+		return -1;
+	}
+	if (h.hz == 0) {
+		snprintf(err, KMAP_ERR_MAX, "hz is 0");
+		return -1;
+	}
+	if (h.page_size < 512 || (h.page_size & (h.page_size - 1))) {
+		snprintf(err, KMAP_ERR_MAX, "page_size %u is not a power of two",
+			 h.page_size);
+		return -1;
+	}
+	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
+		unsigned int sz = h.rec_size[t];
+
+		if (t >= h.nr_types && sz) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u beyond nr_types %u", t, sz,
+				 h.nr_types);
+			return -1;
+		}
+		if (!sz)
+			continue;
+		if (sz % 8 || sz < sizeof(struct memorizer_rec_hdr)) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u: not a multiple of 8 of at least 16",
+				 t, sz);
+			return -1;
+		}
+		if (sz < kmap_bin_min_size(t)) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u, shorter than the %zu-byte layout",
+				 t, sz, kmap_bin_min_size(t));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int kmap_bin_read_header(struct kmap_bin_reader *r)
+{
+	unsigned char buf[sizeof(struct memorizer_stream_header)];
+	char err[KMAP_ERR_MAX];
+	long n;
+
+	if (r->failed)
+		return -1;
+	if (r->have_header)
+		return 0;
+	n = read_full(r, buf, sizeof(buf));
+	if (n < 0) {
+		set_err(r, 0, "read error: %s", strerror(errno));
+		return -1;
+	}
+	if (kmap_bin_check_header(buf, n, err)) {
+		set_err(r, 0, "%s", err);
+		return -1;
+	}
+	memcpy(&r->hdr, buf, sizeof(buf));
+	r->offset = n;
+	/* A later, longer header: skip what this reader does not know. */
+	if (r->hdr.header_size > sizeof(buf)) {
+		size_t extra = r->hdr.header_size - sizeof(buf);
+
+		n = read_full(r, r->rec, extra);
+		if (n < 0 || (size_t)n < extra) {
+			set_err(r, r->offset, "stream header cut short");
+			return -1;
+		}
+		r->offset += extra;
+	}
+	r->have_header = 1;
+	return 0;
+}
+
+static void copy_str(char *out, const char *in, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && in[i]; i++)
+		out[i] = in[i];
+	out[i] = 0;
+}
+
+static int set_comm(struct kmap_bin_reader *r, uint16_t cpu, int32_t pid,
+		    const char comm[16])
+{
+	int is_new;
+	uint64_t *slot;
+
+	if (!kmap_map_find(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid) &&
+	    r->ncomms >= MAX_TASKS) {
+		set_err(r, r->offset, "more than %u (cpu, pid) commands", MAX_TASKS);
+		return -1;
+	}
+	slot = kmap_map_get(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid,
+			    &is_new);
+	if (!slot)
+		goto oom;
+	if (is_new) {
+		if (r->ncomms == r->comms_cap) {
+			size_t cap = r->comms_cap ? 2 * r->comms_cap : 64;
+			void *p = realloc(r->comms, cap * sizeof(*r->comms));
+
+			if (!p) {
+				kmap_map_del(&r->tasks,
+					     (uint64_t)cpu << 32 | (uint32_t)pid);
+				goto oom;
+			}
+			r->comms = p;
+			r->comms_cap = cap;
+		}
+		*slot = r->ncomms++;
+	}
+	memcpy(r->comms[*slot], comm, 16);
+	return 0;
+oom:
+	set_err(r, r->offset, "out of memory");
+	return -1;
+}
+
+static int set_cache(struct kmap_bin_reader *r, uint32_t id,
+		     const char name[32])
+{
+	int is_new;
+	uint64_t *slot;
+
+	if (!kmap_map_find(&r->caches, id) && r->nnames >= MAX_CACHES) {
+		set_err(r, r->offset, "more than %u cache names", MAX_CACHES);
+		return -1;
+	}
+	slot = kmap_map_get(&r->caches, id, &is_new);
+	if (!slot)
+		goto oom;
+	if (is_new) {
+		if (r->nnames == r->names_cap) {
+			size_t cap = r->names_cap ? 2 * r->names_cap : 64;
+			void *p = realloc(r->names, cap * sizeof(*r->names));
+
+			if (!p) {
+				kmap_map_del(&r->caches, id);
+				goto oom;
+			}
+			r->names = p;
+			r->names_cap = cap;
+		}
+		*slot = r->nnames++;
+	}
+	copy_str(r->names[*slot], name, 32);
+	return 0;
+oom:
+	set_err(r, r->offset, "out of memory");
+	return -1;
+}
+
+const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id)
+{
+	uint64_t *slot = kmap_map_find(&r->caches, id);
+
+	return slot ? r->names[*slot] : NULL;
+}
+
+static const char *const type_name[] = {
+	[MEMORIZER_REC_ALLOC] = "ALLOC", [MEMORIZER_REC_FREE] = "FREE",
+	[MEMORIZER_REC_ACCESS] = "ACCESS", [MEMORIZER_REC_TASK] = "TASK",
+	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
+};
+
+static int check_pid(struct kmap_bin_reader *r, int32_t pid)
+{
+	if (pid < 0 || (uint32_t)pid >= KMAP_PID_MAX) {
+		set_err(r, r->offset, "pid %d out of range", pid);
+		return -1;
+	}
+	return 0;
+}
+
+int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
+{
+	struct memorizer_rec_hdr h;
+	long n;
+
+	if (kmap_bin_read_header(r))
+		return -1;
+	for (;;) {
+		unsigned int known;
+
+		n = read_full(r, r->rec, sizeof(h));
+		if (n < 0) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		if ((size_t)n < sizeof(h)) {
+			set_err(r, r->offset,
+				"record header cut short: %ld of %zu bytes", n,
+				sizeof(h));
+			return -1;
+		}
+		memcpy(&h, r->rec, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8) {
+			set_err(r, r->offset,
+				"record size %u: not a multiple of 8 of at least 16",
+				h.size);
+			return -1;
+		}
+		if (h.cpu >= r->hdr.nr_cpus) {
+			set_err(r, r->offset, "cpu %u, but the stream has %u CPUs",
+				h.cpu, r->hdr.nr_cpus);
+			return -1;
+		}
+		n = read_full(r, r->rec + sizeof(h), h.size - sizeof(h));
+		if (n < 0) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if ((size_t)n < h.size - sizeof(h)) {
+			set_err(r, r->offset,
+				"record cut short: %zu of %u bytes",
+				(size_t)n + sizeof(h), h.size);
+			return -1;
+		}
+		known = kmap_bin_min_size(h.type) != 0;
+		if (!known) {
+			r->offset += h.size;
+			r->skipped++;
+			continue;
+		}
+		if (h.size < kmap_bin_min_size(h.type)) {
+			set_err(r, r->offset,
+				"%s record of %u bytes, shorter than its %zu-byte layout",
+				type_name[h.type], h.size,
+				kmap_bin_min_size(h.type));
+			return -1;
+		}
+		if (h.type < MEMORIZER_REC_TYPES_MAX &&
+		    r->hdr.rec_size[h.type] != h.size) {
+			set_err(r, r->offset,
+				"%s record of %u bytes, but the header says %u",
+				type_name[h.type], h.size,
+				r->hdr.rec_size[h.type]);
+			return -1;
+		}
+		break;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->type = h.type;
+	rec->size = h.size;
+	rec->cpu = h.cpu;
+	rec->ns = h.ns;
+	rec->offset = r->offset;
+	switch (h.type) {
+	case MEMORIZER_REC_ALLOC: {
+		struct memorizer_rec_alloc a;
+		uint64_t *slot;
+
+		memcpy(&a, r->rec, sizeof(a));
+		if (check_pid(r, a.pid))
+			return -1;
+		rec->u.alloc.id = a.id;
+		rec->u.alloc.addr = a.addr;
+		rec->u.alloc.call_site = a.call_site;
+		rec->u.alloc.jiffies = a.jiffies;
+		rec->u.alloc.size = a.size;
+		rec->u.alloc.size_alloc = a.size_alloc;
+		rec->u.alloc.pid = a.pid;
+		rec->u.alloc.cache_id = a.cache_id;
+		rec->u.alloc.kind = a.kind;
+		rec->u.alloc.context = a.context;
+		slot = kmap_map_find(&r->tasks,
+				     (uint64_t)h.cpu << 32 | (uint32_t)a.pid);
+		if (slot)
+			copy_str(rec->u.alloc.comm, r->comms[*slot], 16);
+		break;
+	}
+	case MEMORIZER_REC_FREE: {
+		struct memorizer_rec_free f;
+
+		memcpy(&f, r->rec, sizeof(f));
+		rec->u.free.id = f.id;
+		rec->u.free.call_site = f.call_site;
+		rec->u.free.jiffies = f.jiffies;
+		rec->u.free.api = f.api;
+		break;
+	}
+	case MEMORIZER_REC_ACCESS: {
+		struct memorizer_rec_access a;
+
+		memcpy(&a, r->rec, sizeof(a));
+		if (check_pid(r, a.pid))
+			return -1;
+		rec->u.access.id = a.id;
+		rec->u.access.ip = a.ip;
+		rec->u.access.pid = a.pid;
+		rec->u.access.writes = a.writes;
+		rec->u.access.reads = a.reads;
+		break;
+	}
+	case MEMORIZER_REC_TASK: {
+		struct memorizer_rec_task t;
+
+		memcpy(&t, r->rec, sizeof(t));
+		if (check_pid(r, t.pid) || set_comm(r, h.cpu, t.pid, t.comm))
+			return -1;
+		rec->u.task.pid = t.pid;
+		copy_str(rec->u.task.comm, t.comm, 16);
+		break;
+	}
+	case MEMORIZER_REC_CACHE: {
+		struct memorizer_rec_cache c;
+
+		memcpy(&c, r->rec, sizeof(c));
+		if (set_cache(r, c.cache_id, c.name))
+			return -1;
+		rec->u.cache.cache_id = c.cache_id;
+		copy_str(rec->u.cache.name, c.name, 32);
+		break;
+	}
+	case MEMORIZER_REC_LOST: {
+		struct memorizer_rec_lost l;
+
+		memcpy(&l, r->rec, sizeof(l));
+		rec->u.lost.records = l.records;
+		rec->u.lost.allocs = l.allocs;
+		rec->u.lost.frees = l.frees;
+		rec->u.lost.accesses = l.accesses;
+		rec->u.lost.other = l.other;
+		break;
+	}
+	}
+	r->offset += h.size;
+	return 1;
+}

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libkmap: whole objects with their accesses, from a text kmap or a binary
+ * stream (optionally zstd-compressed). See kmap.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+
+#ifdef KMAP_ZSTD
+#include <zstd.h>
+#endif
+
+/* Bounds on what one input can make us hold. */
+#define MAX_ACCESSES	(1u << 24)	/* access lines of one object */
+#define MAX_LIVE	(1u << 24)	/* objects live at once (binary) */
+
+struct entry {
+	struct kmap_object o;
+	struct kmap_access *acc;
+	size_t nacc, cap;
+	int have_alloc;
+	uint64_t alloc_offset;
+};
+
+struct kmap_src {
+	FILE *f;
+	int own_f;
+	char name[256];
+	enum kmap_format fmt;
+	unsigned char peek[8];
+	size_t npeek, peek_pos;
+#ifdef KMAP_ZSTD
+	ZSTD_DStream *zd;
+	unsigned char *zin;
+	ZSTD_inBuffer zib;
+	size_t zret;
+	int zeof;
+#endif
+	/* text */
+	struct kmap_text_reader *tr;
+	struct kmap_object pending;
+	int have_pending;
+	/* binary */
+	struct kmap_bin_reader *br;
+	struct kmap_map ids;		/* id -> entries index */
+	struct entry *ent;
+	size_t nent, ent_cap;
+	size_t *freelist;
+	size_t nfree, free_cap;
+	size_t emitted;			/* entry to recycle, or -1 */
+	int at_end;
+	size_t end_pos;
+	uint64_t lost, orphans;
+	/* the object handed out */
+	struct kmap_object out;
+	struct kmap_access *acc;
+	size_t nacc, acc_cap;
+	char err[KMAP_ERR_MAX];
+};
+
+static long raw_read(void *ctx, void *buf, size_t len)
+{
+	struct kmap_src *s = ctx;
+	size_t n;
+
+	if (s->peek_pos < s->npeek) {
+		n = s->npeek - s->peek_pos;
+		if (n > len)
+			n = len;
+		memcpy(buf, s->peek + s->peek_pos, n);
+		s->peek_pos += n;
+		return (long)n;
+	}
+	n = fread(buf, 1, len, s->f);
+	if (n == 0 && ferror(s->f))
+		return -1;
+	return (long)n;
+}
+
+#ifdef KMAP_ZSTD
+#define ZIN_SIZE (128 * 1024)
+static long zstd_read(void *ctx, void *buf, size_t len)
+{
+	struct kmap_src *s = ctx;
+	ZSTD_outBuffer ob = { buf, len, 0 };
+
+	while (ob.pos == 0) {
+		if (s->zib.pos == s->zib.size) {
+			long n;
+
+			if (s->zeof)
+				break;
+			n = raw_read(s, s->zin, ZIN_SIZE);
+			if (n < 0)
+				return -1;
+			if (n == 0) {
+				s->zeof = 1;
+				break;
+			}
+			s->zib.src = s->zin;
+			s->zib.size = n;
+			s->zib.pos = 0;
+		}
+		s->zret = ZSTD_decompressStream(s->zd, &ob, &s->zib);
+		if (ZSTD_isError(s->zret)) {
+			snprintf(s->err, sizeof(s->err), "%s: zstd: %s", s->name,
+				 ZSTD_getErrorName(s->zret));
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	if (ob.pos == 0 && s->zeof && s->zret != 0) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: zstd: compressed stream cut short", s->name);
+		errno = EINVAL;
+		return -1;
+	}
+	return (long)ob.pos;
+}
+#endif
+
+int kmap_have_zstd(void)
+{
+#ifdef KMAP_ZSTD
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+struct kmap_src *kmap_src_open(const char *path, char *err)
+{
+	struct kmap_src *s = calloc(1, sizeof(*s));
+	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	kmap_read_fn fn = raw_read;
+
+	if (!s) {
+		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		return NULL;
+	}
+	snprintf(s->name, sizeof(s->name), "%s",
+		 strcmp(path, "-") ? path : "<stdin>");
+	if (!strcmp(path, "-")) {
+		s->f = stdin;
+	} else {
+		s->f = fopen(path, "rb");
+		if (!s->f) {
+			snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+			free(s);
+			return NULL;
+		}
+		s->own_f = 1;
+	}
+	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
+	s->emitted = (size_t)-1;
+	kmap_map_init(&s->ids);
+	if (s->npeek >= 4 && !memcmp(s->peek, zmagic, 4)) {
+#ifdef KMAP_ZSTD
+		s->zd = ZSTD_createDStream();
+		s->zin = malloc(ZIN_SIZE);
+		if (!s->zd || !s->zin) {
+			snprintf(err, KMAP_ERR_MAX, "out of memory");
+			kmap_src_close(s);
+			return NULL;
+		}
+		ZSTD_initDStream(s->zd);
+		fn = zstd_read;
+		s->fmt = KMAP_FMT_BINARY_ZSTD;
+#else
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s: zstd-compressed, and this memorizer was built without zstd",
+			 s->name);
+		kmap_src_close(s);
+		return NULL;
+#endif
+	} else if (s->npeek == 8 && !memcmp(s->peek, MEMORIZER_STREAM_MAGIC, 8)) {
+		s->fmt = KMAP_FMT_BINARY;
+	} else {
+		s->fmt = KMAP_FMT_TEXT;
+	}
+	if (s->fmt == KMAP_FMT_TEXT)
+		s->tr = kmap_text_open_fn(fn, s, s->name);
+	else
+		s->br = kmap_bin_open_fn(fn, s, s->name);
+	if (!s->tr && !s->br) {
+		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		kmap_src_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+enum kmap_format kmap_src_format(const struct kmap_src *s)
+{
+	return s->fmt;
+}
+
+uint64_t kmap_src_lost(const struct kmap_src *s)
+{
+	return s->lost;
+}
+
+uint64_t kmap_src_orphans(const struct kmap_src *s)
+{
+	return s->orphans;
+}
+
+unsigned int kmap_src_hz(const struct kmap_src *s)
+{
+	const struct memorizer_stream_header *h = s->br ? kmap_bin_header(s->br) : NULL;
+
+	return h ? h->hz : 0;
+}
+
+const char *kmap_src_error(const struct kmap_src *s)
+{
+	return s->err;
+}
+
+void kmap_src_close(struct kmap_src *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	kmap_text_close(s->tr);
+	kmap_bin_close(s->br);
+	for (i = 0; i < s->nent; i++)
+		free(s->ent[i].acc);
+	free(s->ent);
+	free(s->freelist);
+	free(s->acc);
+	kmap_map_free(&s->ids);
+#ifdef KMAP_ZSTD
+	if (s->zd)
+		ZSTD_freeDStream(s->zd);
+	free(s->zin);
+#endif
+	if (s->own_f)
+		fclose(s->f);
+	free(s);
+}
+
+static int push_acc(struct kmap_access **acc, size_t *n, size_t *cap,
+		    const struct kmap_access *a)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		void *p;
+
+		if (*n >= MAX_ACCESSES)
+			return -2;
+		p = realloc(*acc, c * sizeof(**acc));
+		if (!p)
+			return -1;
+		*acc = p;
+		*cap = c;
+	}
+	(*acc)[(*n)++] = *a;
+	return 0;
+}
+
+static int text_next(struct kmap_src *s)
+{
+	struct kmap_access a;
+	struct kmap_object o;
+	int t, rc;
+
+	if (!s->have_pending) {
+		t = kmap_text_next(s->tr, &s->pending, &a);
+		if (t <= 0)
+			goto done;
+		s->have_pending = 1;
+	}
+	s->out = s->pending;
+	s->nacc = 0;
+	s->have_pending = 0;
+	for (;;) {
+		t = kmap_text_next(s->tr, &o, &a);
+		if (t == KMAP_LINE_OBJECT) {
+			s->pending = o;
+			s->have_pending = 1;
+			return 1;
+		}
+		if (t != KMAP_LINE_ACCESS)
+			break;
+		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
+		if (rc) {
+			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
+				 kmap_text_line(s->tr),
+				 rc == -2 ? "more than 16777216 access lines for one object"
+					  : "out of memory");
+			return -1;
+		}
+	}
+	if (t == 0)
+		return 1;
+	t = -1;
+done:
+	if (t < 0 && !s->err[0])
+		snprintf(s->err, sizeof(s->err), "%s", kmap_text_error(s->tr));
+	return t < 0 ? -1 : 0;
+}
+
+/* Binary: assemble objects by id. */
+
+static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
+{
+	uint64_t *slot;
+	size_t i;
+
+	slot = kmap_map_find(&s->ids, id);
+	*is_new = 0;
+	if (slot)
+		return &s->ent[*slot];
+	if (s->ids.len >= MAX_LIVE) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: byte %llu: more than %u objects live at once",
+			 s->name, (unsigned long long)kmap_bin_offset(s->br),
+			 MAX_LIVE);
+		return NULL;
+	}
+	if (s->nfree) {
+		i = s->freelist[--s->nfree];
+	} else {
+		if (s->nent == s->ent_cap) {
+			size_t c = s->ent_cap ? 2 * s->ent_cap : 256;
+			void *p = realloc(s->ent, c * sizeof(*s->ent));
+
+			if (!p)
+				goto oom;
+			s->ent = p;
+			s->ent_cap = c;
+		}
+		i = s->nent++;
+		s->ent[i].acc = NULL;
+		s->ent[i].cap = 0;
+	}
+	slot = kmap_map_get(&s->ids, id, NULL);
+	if (!slot)
+		goto oom;
+	*slot = i;
+	memset(&s->ent[i].o, 0, sizeof(s->ent[i].o));
+	s->ent[i].o.id = id;
+	s->ent[i].nacc = 0;
+	s->ent[i].have_alloc = 0;
+	*is_new = 1;
+	return &s->ent[i];
+oom:
+	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+	return NULL;
+}
+
+static void release(struct kmap_src *s, size_t i)
+{
+	if (s->nfree == s->free_cap) {
+		size_t c = s->free_cap ? 2 * s->free_cap : 256;
+		void *p = realloc(s->freelist, c * sizeof(*s->freelist));
+
+		if (!p)
+			return;	/* the slot is only leaked until close */
+		s->freelist = p;
+		s->free_cap = c;
+	}
+	s->freelist[s->nfree++] = i;
+}
+
+static int acc_cmp(const void *a, const void *b)
+{
+	const struct kmap_access *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
+static int emit(struct kmap_src *s, size_t i)
+{
+	struct entry *e = &s->ent[i];
+	size_t j, k;
+
+	s->out = e->o;
+	if ((e->o.has & KMAP_HAS_CACHE) && e->o.cache_id)
+		s->out.cache = kmap_bin_cache_name(s->br, e->o.cache_id);
+	/* Swap the access arrays: the entry keeps the old output buffer. */
+	{
+		struct kmap_access *t = s->acc;
+		size_t c = s->acc_cap;
+
+		s->acc = e->acc;
+		s->acc_cap = e->cap;
+		s->nacc = e->nacc;
+		e->acc = t;
+		e->cap = c;
+		e->nacc = 0;
+	}
+	if (s->nacc > 1) {
+		qsort(s->acc, s->nacc, sizeof(*s->acc), acc_cmp);
+		for (j = 0, k = 1; k < s->nacc; k++) {
+			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
+				s->acc[j].writes += s->acc[k].writes;
+				s->acc[j].reads += s->acc[k].reads;
+			} else {
+				s->acc[++j] = s->acc[k];
+			}
+		}
+		s->nacc = j + 1;
+	}
+	return 1;
+}
+
+static int bin_next(struct kmap_src *s)
+{
+	struct kmap_bin_rec r;
+	struct entry *e;
+	int is_new, rc;
+
+	if (s->emitted != (size_t)-1) {
+		release(s, s->emitted);
+		s->emitted = (size_t)-1;
+	}
+	while (!s->at_end) {
+		rc = kmap_bin_next(s->br, &r);
+		if (rc < 0) {
+			if (!s->err[0])
+				snprintf(s->err, sizeof(s->err), "%s",
+					 kmap_bin_error(s->br));
+			return -1;
+		}
+		if (rc == 0) {
+			s->at_end = 1;
+			break;
+		}
+		switch (r.type) {
+		case MEMORIZER_REC_ALLOC:
+			e = entry_for(s, r.u.alloc.id, &is_new);
+			if (!e)
+				return -1;
+			if (e->have_alloc) {
+				snprintf(s->err, sizeof(s->err),
+					 "%s: byte %llu: ALLOC of object id %llu, live since byte %llu",
+					 s->name, (unsigned long long)r.offset,
+					 (unsigned long long)r.u.alloc.id,
+					 (unsigned long long)e->alloc_offset);
+				return -1;
+			}
+			e->have_alloc = 1;
+			e->alloc_offset = r.offset;
+			e->o.alloc_ip = r.u.alloc.call_site;
+			e->o.addr = r.u.alloc.addr;
+			e->o.size = r.u.alloc.size;
+			e->o.size_alloc = r.u.alloc.size_alloc;
+			e->o.alloc_jiffies = r.u.alloc.jiffies;
+			e->o.pid = r.u.alloc.pid;
+			e->o.cache_id = r.u.alloc.cache_id;
+			e->o.kind = r.u.alloc.kind;
+			e->o.context = r.u.alloc.context;
+			e->o.alloc_cpu = r.cpu;
+			e->o.alloc_ns = r.ns;
+			e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
+				    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
+				    (r.u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
+			if (r.u.alloc.context == MEMORIZER_CONTEXT_HARDIRQ)
+				strcpy(e->o.comm, "hardirq");
+			else if (r.u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
+				strcpy(e->o.comm, "softirq");
+			else
+				kmap_sanitize_comm(e->o.comm, r.u.alloc.comm,
+						   sizeof(r.u.alloc.comm));
+			if (!e->o.comm[0])
+				strcpy(e->o.comm, "?");
+			if (kmap_object_freed(&e->o)) {
+				/* The FREE came first, from another CPU. */
+				s->emitted = *kmap_map_find(&s->ids, e->o.id);
+				kmap_map_del(&s->ids, e->o.id);
+				return emit(s, s->emitted);
+			}
+			break;
+		case MEMORIZER_REC_ACCESS: {
+			struct kmap_access a = {
+				.ip = r.u.access.ip, .pid = r.u.access.pid,
+				.writes = r.u.access.writes,
+				.reads = r.u.access.reads,
+			};
+
+			e = entry_for(s, r.u.access.id, &is_new);
+			if (!e)
+				return -1;
+			rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
+			if (rc) {
+				snprintf(s->err, sizeof(s->err),
+					 "%s: byte %llu: %s", s->name,
+					 (unsigned long long)r.offset,
+					 rc == -2 ? "more than 16777216 access counters for one object"
+						  : "out of memory");
+				return -1;
+			}
+			break;
+		}
+		case MEMORIZER_REC_FREE:
+			e = entry_for(s, r.u.free.id, &is_new);
+			if (!e)
+				return -1;
+			if (kmap_object_freed(&e->o)) {
+				snprintf(s->err, sizeof(s->err),
+					 "%s: byte %llu: second FREE of object id %llu",
+					 s->name, (unsigned long long)r.offset,
+					 (unsigned long long)r.u.free.id);
+				return -1;
+			}
+			e->o.free_ip = r.u.free.api == MEMORIZER_FREE_MISSED ?
+				       KMAP_FREE_IP_MISSED : r.u.free.call_site;
+			e->o.free_jiffies = r.u.free.jiffies;
+			if (!kmap_object_freed(&e->o))
+				e->o.free_ip = KMAP_FREE_IP_MISSED;
+			e->o.free_api = r.u.free.api;
+			e->o.free_cpu = r.cpu;
+			e->o.free_ns = r.ns;
+			e->o.has |= KMAP_HAS_FREE_API;
+			if (e->have_alloc) {
+				s->emitted = *kmap_map_find(&s->ids, e->o.id);
+				kmap_map_del(&s->ids, e->o.id);
+				return emit(s, s->emitted);
+			}
+			break;
+		case MEMORIZER_REC_LOST:
+			s->lost += r.u.lost.records;
+			break;
+		default:
+			break;
+		}
+	}
+	/* The end: the objects still live, in id order of the table. */
+	while (s->end_pos < s->nent) {
+		size_t i = s->end_pos++;
+		uint64_t *slot;
+
+		slot = kmap_map_find(&s->ids, s->ent[i].o.id);
+		if (!slot || *slot != i)
+			continue;
+		if (!s->ent[i].have_alloc) {
+			s->orphans++;
+			continue;
+		}
+		s->ent[i].have_alloc = 0;
+		return emit(s, i);
+	}
+	return 0;
+}
+
+int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
+		  const struct kmap_access **acc, size_t *nacc)
+{
+	int rc = s->tr ? text_next(s) : bin_next(s);
+
+	if (rc == 1) {
+		*obj = &s->out;
+		*acc = s->acc;
+		*nacc = s->nacc;
+	}
+	return rc;
+}

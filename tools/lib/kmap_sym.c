@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libkmap: kernel symbols. System.map and /proc/kallsyms by hand; a
+ * vmlinux's symbol table and DWARF line tables with elfutils' libdw.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmap.h"
+
+#ifdef KMAP_DW
+#include <elfutils/libdwfl.h>
+#endif
+
+#define SYM_LINE_MAX	1024
+#define MAX_SYMS	(1u << 24)
+
+struct sym {
+	uint64_t addr, size;
+	size_t name;			/* offset in names */
+};
+
+struct kmap_sym {
+	struct sym *syms;
+	size_t nsyms;
+	char *names;
+	size_t names_len;
+#ifdef KMAP_DW
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+#endif
+};
+
+int kmap_have_dw(void)
+{
+#ifdef KMAP_DW
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
+{
+	FILE *f = fopen(path, "r");
+	struct kmap_sym *s;
+	char line[SYM_LINE_MAX];
+	size_t cap = 0, ncap = 0, i, j;
+	unsigned long lineno = 0;
+	uint64_t etext = 0;
+	int nonzero = 0;
+
+	if (!f) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto oom;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *name, *end;
+		uint64_t addr;
+		char type;
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			snprintf(err, KMAP_ERR_MAX, "%s:%lu: line too long",
+				 path, lineno);
+			goto fail;
+		}
+		errno = 0;
+		addr = strtoull(p, &end, 16);
+		if (end == p || *end != ' ' || errno || end - p > 16) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "%s:%lu: not a System.map line (ADDRESS TYPE NAME)",
+				 path, lineno);
+			goto fail;
+		}
+		p = end + 1;
+		type = *p;
+		if (!type || p[1] != ' ') {
+			snprintf(err, KMAP_ERR_MAX,
+				 "%s:%lu: not a System.map line (ADDRESS TYPE NAME)",
+				 path, lineno);
+			goto fail;
+		}
+		name = p + 2;
+		name[strcspn(name, " \t\n")] = 0;
+		if (!*name) {
+			snprintf(err, KMAP_ERR_MAX, "%s:%lu: symbol without a name",
+				 path, lineno);
+			goto fail;
+		}
+		if (!strcmp(name, "_etext"))
+			etext = addr;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (addr)
+			nonzero = 1;
+		if (s->nsyms >= MAX_SYMS) {
+			snprintf(err, KMAP_ERR_MAX, "%s: more than %u symbols",
+				 path, MAX_SYMS);
+			goto fail;
+		}
+		if (s->nsyms == cap) {
+			void *q;
+
+			cap = cap ? 2 * cap : 4096;
+			q = realloc(s->syms, cap * sizeof(*s->syms));
+			if (!q)
+				goto oom;
+			s->syms = q;
+		}
+		len = strlen(name) + 1;
+		if (s->names_len + len > ncap) {
+			void *q;
+
+			ncap = ncap ? 2 * ncap : 65536;
+			while (s->names_len + len > ncap)
+				ncap *= 2;
+			q = realloc(s->names, ncap);
+			if (!q)
+				goto oom;
+			s->names = q;
+		}
+		memcpy(s->names + s->names_len, name, len);
+		s->syms[s->nsyms].addr = addr;
+		s->syms[s->nsyms].name = s->names_len;
+		s->nsyms++;
+		s->names_len += len;
+	}
+	if (ferror(f)) {
+		snprintf(err, KMAP_ERR_MAX, "%s: read error", path);
+		goto fail;
+	}
+	if (!s->nsyms || !nonzero) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s: no function addresses (kallsyms hides them from non-root)",
+			 path);
+		goto fail;
+	}
+	qsort(s->syms, s->nsyms, sizeof(*s->syms), sym_cmp);
+	/* Drop aliases: keep the first name at each address. */
+	for (i = 0, j = 0; i < s->nsyms; i++)
+		if (!j || s->syms[i].addr != s->syms[j - 1].addr)
+			s->syms[j++] = s->syms[i];
+	s->nsyms = j;
+	for (i = 0; i + 1 < s->nsyms; i++)
+		s->syms[i].size = s->syms[i + 1].addr - s->syms[i].addr;
+	/* The last function ends at _etext, or is assumed one page long. */
+	s->syms[i].size = etext > s->syms[i].addr ? etext - s->syms[i].addr
+						  : 4096;
+	fclose(f);
+	return s;
+oom:
+	snprintf(err, KMAP_ERR_MAX, "out of memory");
+fail:
+	fclose(f);
+	kmap_sym_close(s);
+	return NULL;
+}
+
+struct kmap_sym *kmap_sym_open_elf(const char *path, char *err)
+{
+#ifdef KMAP_DW
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	struct kmap_sym *s = calloc(1, sizeof(*s));
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	fclose(f);
+	if (!s) {
+		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		return NULL;
+	}
+	s->dwfl = dwfl_begin(&cb);
+	if (!s->dwfl) {
+		snprintf(err, KMAP_ERR_MAX, "%s: libdw: %s", path,
+			 dwfl_errmsg(-1));
+		free(s);
+		return NULL;
+	}
+	s->mod = dwfl_report_offline(s->dwfl, "vmlinux", path, -1);
+	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL)) {
+		snprintf(err, KMAP_ERR_MAX, "%s: libdw: %s", path,
+			 dwfl_errmsg(-1));
+		kmap_sym_close(s);
+		return NULL;
+	}
+	if (dwfl_module_getsymtab(s->mod) <= 0) {
+		snprintf(err, KMAP_ERR_MAX, "%s: no symbol table", path);
+		kmap_sym_close(s);
+		return NULL;
+	}
+	return s;
+#else
+	snprintf(err, KMAP_ERR_MAX,
+		 "%s: this memorizer was built without libdw: use --system-map",
+		 path);
+	return NULL;
+#endif
+}
+
+void kmap_sym_close(struct kmap_sym *s)
+{
+	if (!s)
+		return;
+#ifdef KMAP_DW
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+#endif
+	free(s->syms);
+	free(s->names);
+	free(s);
+}
+
+static const struct sym *find(const struct kmap_sym *s, uint64_t ip)
+{
+	size_t lo = 0, hi = s->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->syms[mid].addr <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (ip - s->syms[lo - 1].addr >= s->syms[lo - 1].size)
+		return NULL;
+	return &s->syms[lo - 1];
+}
+
+const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
+			      uint64_t *start)
+{
+#ifdef KMAP_DW
+	if (s->dwfl) {
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *name = dwfl_module_addrinfo(s->mod, ip, &off, &sym,
+							NULL, NULL, NULL);
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			return NULL;
+		if (sym.st_size && off >= sym.st_size)
+			return NULL;
+		*start = ip - off;
+		return name;
+	}
+#endif
+	{
+		const struct sym *y = find(s, ip);
+
+		if (!y)
+			return NULL;
+		*start = y->addr;
+		return s->names + y->name;
+	}
+}
+
+int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len)
+{
+#ifdef KMAP_DW
+	if (s->dwfl) {
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *name = dwfl_module_addrinfo(s->mod, ip, &off, &sym,
+							NULL, NULL, NULL);
+		Dwfl_Line *l;
+		int n, lineno = 0;
+		const char *file = NULL;
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    (sym.st_size && off >= sym.st_size)) {
+			snprintf(out, len, "%" PRIx64, ip);
+			return 0;
+		}
+		n = snprintf(out, len, "%s+0x%" PRIx64 "/0x%" PRIx64, name,
+			     (uint64_t)off, (uint64_t)sym.st_size);
+		l = dwfl_module_getsrc(s->mod, ip);
+		if (l)
+			file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+		if (file && n >= 0 && (size_t)n < len)
+			snprintf(out + n, len - n, " at %s:%d", file, lineno);
+		return 1;
+	}
+#endif
+	{
+		const struct sym *y = find(s, ip);
+
+		if (!y) {
+			snprintf(out, len, "%" PRIx64, ip);
+			return 0;
+		}
+		snprintf(out, len, "%s+0x%" PRIx64 "/0x%" PRIx64,
+			 s->names + y->name, ip - y->addr, y->size);
+		return 1;
+	}
+}

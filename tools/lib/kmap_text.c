@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libkmap: the text kmap, read line by line and written. See kmap.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmap.h"
+
+#define BUF_SIZE	(256 * 1024)
+
+struct kmap_text_reader {
+	kmap_read_fn fn;		/* NULL for a memory buffer */
+	void *ctx;
+	const char *name;
+	char *buf;			/* owned when f */
+	const char *mem;
+	size_t start, end;		/* unread bytes: buf[start..end) */
+	int eof, failed, have_object;
+	unsigned long line;
+	uint64_t offset;		/* of buf[start] in the input */
+	char err[KMAP_ERR_MAX];
+};
+
+static void set_err(struct kmap_text_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct kmap_text_reader *r, const char *fmt, ...)
+{
+	char what[KMAP_ERR_MAX - 192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, sizeof(r->err), "%.150s:%lu: %s", r->name, r->line, what);
+	r->failed = 1;
+}
+
+static long file_read(void *ctx, void *buf, size_t len)
+{
+	FILE *f = ctx;
+	size_t n = fread(buf, 1, len, f);
+
+	if (n == 0 && ferror(f))
+		return -1;
+	return (long)n;
+}
+
+struct kmap_text_reader *kmap_text_open(FILE *f, const char *name)
+{
+	return kmap_text_open_fn(file_read, f, name);
+}
+
+struct kmap_text_reader *kmap_text_open_fn(kmap_read_fn fn, void *ctx,
+					   const char *name)
+{
+	struct kmap_text_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->buf = malloc(BUF_SIZE);
+	if (!r->buf) {
+		free(r);
+		return NULL;
+	}
+	r->fn = fn;
+	r->ctx = ctx;
+	r->name = name;
+	return r;
+}
+
+struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
+					    const char *name)
+{
+	struct kmap_text_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->mem = buf;
+	r->end = len;
+	r->eof = 1;
+	r->name = name;
+	return r;
+}
+
+void kmap_text_close(struct kmap_text_reader *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r);
+}
+
+const char *kmap_text_error(const struct kmap_text_reader *r)
+{
+	return r->err;
+}
+
+unsigned long kmap_text_line(const struct kmap_text_reader *r)
+{
+	return r->line;
+}
+
+uint64_t kmap_text_offset(const struct kmap_text_reader *r)
+{
+	return r->offset;
+}
+
+/* Refill: keep the unread bytes, read more. Returns -1 on a read error. */
+static int refill(struct kmap_text_reader *r)
+{
+	long n;
+
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	do
+		n = r->fn(r->ctx, r->buf + r->end, BUF_SIZE - r->end);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	r->end += n;
+	if (n == 0)
+		r->eof = 1;
+	return 0;
+}
+
+/* Field parsers: s[0..len), strict ABI formatting, overflow-checked. */
+static const char *const obj_field[] = {
+	"alloc_ip", "pid", "obj_va_ptr", "size", "alloc_jiffies",
+	"free_jiffies", "free_ip", "executable",
+};
+static const char *const acc_field[] = {
+	"access_ip", "access_pid", "write_count", "read_count",
+};
+
+static int show(char *out, size_t outlen, const char *s, size_t len)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < len && j + 5 < outlen; i++) {
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x7f) {
+			out[j++] = c;
+		} else {
+			j += snprintf(out + j, outlen - j, "\\x%02x", c);
+		}
+		if (i == 40 && len > 44) {
+			memcpy(out + j, "...", 3);
+			j += 3;
+			break;
+		}
+	}
+	out[j] = 0;
+	return 0;
+}
+
+static int field_err(char *err, const char *field, const char *s, size_t len,
+		     const char *what)
+{
+	char v[64];
+
+	show(v, sizeof(v), s, len);
+	snprintf(err, KMAP_ERR_MAX, "%s '%s': %s", field, v, what);
+	return -1;
+}
+
+static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
+		     char *err)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0)
+		return field_err(err, field, s, len, "empty");
+	if (len > 16)
+		return field_err(err, field, s, len, "more than 64 bits");
+	if (len > 1 && s[0] == '0')
+		return field_err(err, field, s, len,
+				 "leading zero (hex is written without 0x or leading zeros)");
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return field_err(err, field, s, len,
+					 "not lowercase hexadecimal");
+		x = x << 4 | d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_dec(const char *s, size_t len, uint64_t *v, const char *field,
+		     char *err)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0)
+		return field_err(err, field, s, len, "empty");
+	if (len > 1 && s[0] == '0')
+		return field_err(err, field, s, len, "leading zero");
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c < '0' || c > '9')
+			return field_err(err, field, s, len,
+					 "not an unsigned decimal number");
+		if (x > (UINT64_MAX - (c - '0')) / 10)
+			return field_err(err, field, s, len, "more than 64 bits");
+		x = x * 10 + (c - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+static int parse_pid(const char *s, size_t len, uint32_t *pid,
+		     const char *field, char *err)
+{
+	uint64_t v;
+
+	if (parse_dec(s, len, &v, field, err))
+		return -1;
+	if (v >= KMAP_PID_MAX)
+		return field_err(err, field, s, len,
+				 "above the kernel's pid limit (4194304)");
+	*pid = (uint32_t)v;
+	return 0;
+}
+
+/* Split s[0..len) at commas into at most max fields; returns the count. */
+static size_t split(const char *s, size_t len, const char **f, size_t *flen,
+		    size_t max)
+{
+	size_t n = 0;
+	const char *p = s, *e = s + len;
+
+	for (;;) {
+		const char *c = memchr(p, ',', e - p);
+
+		if (n == max)
+			return max + 1;
+		f[n] = p;
+		if (!c) {
+			flen[n++] = e - p;
+			return n;
+		}
+		flen[n++] = c - p;
+		p = c + 1;
+	}
+}
+
+int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
+		    struct kmap_access *acc, char *err)
+{
+	const char *f[8];
+	size_t fl[8], n, i;
+
+	if (len == 0) {
+		snprintf(err, KMAP_ERR_MAX, "empty line");
+		return 0;
+	}
+	if (s[0] == ' ') {
+		uint64_t v;
+
+		if (len < 3 || s[1] != ' ' || s[2] == ' ') {
+			snprintf(err, KMAP_ERR_MAX,
+				 "access line not indented by exactly two spaces");
+			return 0;
+		}
+		n = split(s + 2, len - 2, f, fl, 4);
+		if (n != 4) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "access line has %s fields, not 4 (access_ip,access_pid,write_count,read_count)",
+				 n > 4 ? "more than 4" : n == 3 ? "3" : n == 2 ? "2" : "1");
+			return 0;
+		}
+		if (parse_hex(f[0], fl[0], &acc->ip, acc_field[0], err) ||
+		    parse_pid(f[1], fl[1], &acc->pid, acc_field[1], err) ||
+		    parse_dec(f[2], fl[2], &acc->writes, acc_field[2], err) ||
+		    parse_dec(f[3], fl[3], &v, acc_field[3], err))
+			return 0;
+		acc->reads = v;
+		return KMAP_LINE_ACCESS;
+	}
+	n = split(s, len, f, fl, 8);
+	if (n != 8) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable)",
+			 n > 8 ? "more than 8" : (const char *[]){"0", "1", "2",
+			 "3", "4", "5", "6", "7"}[n]);
+		return 0;
+	}
+	if (parse_hex(f[0], fl[0], &obj->alloc_ip, obj_field[0], err) ||
+	    parse_pid(f[1], fl[1], &obj->pid, obj_field[1], err) ||
+	    parse_hex(f[2], fl[2], &obj->addr, obj_field[2], err) ||
+	    parse_dec(f[3], fl[3], &obj->size, obj_field[3], err) ||
+	    parse_dec(f[4], fl[4], &obj->alloc_jiffies, obj_field[4], err) ||
+	    parse_dec(f[5], fl[5], &obj->free_jiffies, obj_field[5], err) ||
+	    parse_hex(f[6], fl[6], &obj->free_ip, obj_field[6], err))
+		return 0;
+	if (fl[7] == 0) {
+		field_err(err, obj_field[7], f[7], 0, "empty");
+		return 0;
+	}
+	if (fl[7] >= KMAP_COMM_MAX) {
+		field_err(err, obj_field[7], f[7], fl[7], "too long");
+		return 0;
+	}
+	for (i = 0; i < fl[7]; i++) {
+		unsigned char c = f[7][i];
+
+		if (c < 0x20 || c == 0x7f) {
+			field_err(err, obj_field[7], f[7], fl[7],
+				  "control character (the kernel writes '?')");
+			return 0;
+		}
+	}
+	memcpy(obj->comm, f[7], fl[7]);
+	obj->comm[fl[7]] = 0;
+	obj->has = 0;
+	return KMAP_LINE_OBJECT;
+}
+
+int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
+		   struct kmap_access *acc)
+{
+	const char *base, *nl;
+	size_t len;
+	char err[KMAP_ERR_MAX];
+	int type;
+
+	if (r->failed)
+		return -1;
+	base = r->mem ? r->mem : r->buf;
+	for (;;) {
+		size_t avail = r->end - r->start;
+
+		nl = memchr(base + r->start, '\n',
+			    avail < KMAP_LINE_MAX ? avail : KMAP_LINE_MAX);
+		if (nl)
+			break;
+		if (avail >= KMAP_LINE_MAX) {
+			r->line++;
+			set_err(r, "line longer than %d bytes", KMAP_LINE_MAX - 1);
+			return -1;
+		}
+		if (r->eof) {
+			if (avail == 0)
+				return 0;
+			r->line++;
+			set_err(r, "last line has no newline (input cut short?)");
+			return -1;
+		}
+		if (refill(r)) {
+			set_err(r, "read error: %s", strerror(errno));
+			return -1;
+		}
+	}
+	r->line++;
+	len = nl - (base + r->start);
+	type = kmap_parse_line(base + r->start, len, obj, acc, err);
+	if (!type) {
+		set_err(r, "%s", err);
+		return -1;
+	}
+	if (type == KMAP_LINE_ACCESS && !r->have_object) {
+		set_err(r, "access line before any object line");
+		return -1;
+	}
+	if (type == KMAP_LINE_OBJECT)
+		r->have_object = 1;
+	r->start += len + 1;
+	r->offset += len + 1;
+	return type;
+}
+
+/* Writer. */
+
+static char *put_hex(char *p, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_dec(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+void kmap_sanitize_comm(char *out, const char *comm, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && i < KMAP_COMM_MAX - 1 && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		out[i] = (c < 0x20 || c == 0x7f || c == ',') ? '?' : c;
+	}
+	out[i] = 0;
+}
+
+int kmap_write_object(FILE *f, const struct kmap_object *o)
+{
+	char line[KMAP_LINE_MAX], *p = line;
+	char comm[KMAP_COMM_MAX];
+
+	p = put_hex(p, o->alloc_ip);
+	*p++ = ',';
+	p = put_dec(p, o->pid);
+	*p++ = ',';
+	p = put_hex(p, o->addr);
+	*p++ = ',';
+	p = put_dec(p, o->size);
+	*p++ = ',';
+	p = put_dec(p, o->alloc_jiffies);
+	*p++ = ',';
+	p = put_dec(p, o->free_jiffies);
+	*p++ = ',';
+	p = put_hex(p, o->free_ip);
+	*p++ = ',';
+	kmap_sanitize_comm(comm, o->comm, sizeof(comm));
+	if (!comm[0])
+		strcpy(comm, "?");
+	p = stpcpy(p, comm);
+	*p++ = '\n';
+	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+}
+
+int kmap_write_access(FILE *f, const struct kmap_access *a)
+{
+	char line[KMAP_LINE_MAX], *p = line;
+
+	*p++ = ' ';
+	*p++ = ' ';
+	p = put_hex(p, a->ip);
+	*p++ = ',';
+	p = put_dec(p, a->pid);
+	*p++ = ',';
+	p = put_dec(p, a->writes);
+	*p++ = ',';
+	p = put_dec(p, a->reads);
+	*p++ = '\n';
+	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+}

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memorizer check: validate a text kmap or a binary stream. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memorizer.h>
+
+#include "builtin.h"
+
+#define MAX_SHOWN	20
+
+static const struct opt opts[] = {
+	{ "vmlinux", 0, "FILE", "Also check that every ip is inside a function of this vmlinux (a warning when not)." },
+	{ "system-map", 0, "FILE", "The same, with a System.map or /proc/kallsyms." },
+	{ "quiet", 'q', NULL, "Print errors only, no summary." },
+	{ 0 },
+};
+
+/* The input, with the bytes read to tell its format put back in front. */
+struct peek {
+	FILE *f;
+	char buf[8];
+	size_t n, pos;
+};
+
+static long peek_read(void *ctx, void *buf, size_t len)
+{
+	struct peek *p = ctx;
+	size_t n;
+
+	if (p->pos < p->n) {
+		n = p->n - p->pos < len ? p->n - p->pos : len;
+		memcpy(buf, p->buf + p->pos, n);
+		p->pos += n;
+		return (long)n;
+	}
+	n = fread(buf, 1, len, p->f);
+	if (n == 0 && ferror(p->f))
+		return -1;
+	return (long)n;
+}
+
+struct live {
+	uint64_t addr, size, where;	/* where: line or byte offset */
+};
+
+struct checker {
+	const char *name;
+	int binary, quiet;
+	unsigned long errors, warnings;
+	struct kmap_sym *sym;
+	uint64_t unknown_ips;
+	struct live *live;
+	size_t nlive, live_cap;
+};
+
+static void problem(struct checker *c, int warn, const char *where,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void problem(struct checker *c, int warn, const char *where,
+		    const char *fmt, ...)
+{
+	unsigned long n = warn ? c->warnings++ : c->errors++;
+	va_list ap;
+
+	if (n == MAX_SHOWN)
+		fprintf(stderr, "%s: further %s not shown\n", c->name,
+			warn ? "warnings" : "errors");
+	if (n >= MAX_SHOWN)
+		return;
+	fprintf(stderr, "%s%s", where, warn ? "warning: " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int push_live(struct checker *c, uint64_t addr, uint64_t size,
+		     uint64_t where)
+{
+	if (c->nlive == c->live_cap) {
+		size_t cap = c->live_cap ? 2 * c->live_cap : 1024;
+		void *p = realloc(c->live, cap * sizeof(*c->live));
+
+		if (!p) {
+			error("out of memory");
+			return -1;
+		}
+		c->live = p;
+		c->live_cap = cap;
+	}
+	c->live[c->nlive++] = (struct live){ addr, size, where };
+	return 0;
+}
+
+static int live_cmp(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->where > y->where) - (x->where < y->where);
+}
+
+/* Overlapping live objects: sort by address, compare neighbours. */
+static void check_overlaps(struct checker *c)
+{
+	size_t i, far = 0;
+	char where[300];
+
+	qsort(c->live, c->nlive, sizeof(*c->live), live_cmp);
+	for (i = 1; i < c->nlive; i++) {
+		struct live *a = &c->live[far], *b = &c->live[i];
+
+		if (b->addr < a->addr + a->size) {
+			if (c->binary)
+				snprintf(where, sizeof(where), "%s: byte %llu: ",
+					 c->name, (unsigned long long)b->where);
+			else
+				snprintf(where, sizeof(where), "%s:%llu: ",
+					 c->name, (unsigned long long)b->where);
+			problem(c, 0, where,
+				"live object %llx (%llu bytes) overlaps the live object at %s %llu (%llx, %llu bytes)",
+				(unsigned long long)b->addr,
+				(unsigned long long)b->size,
+				c->binary ? "byte" : "line",
+				(unsigned long long)a->where,
+				(unsigned long long)a->addr,
+				(unsigned long long)a->size);
+		}
+		if (b->addr + b->size > a->addr + a->size)
+			far = i;
+	}
+}
+
+static void check_ip(struct checker *c, const char *where, const char *field,
+		     uint64_t ip)
+{
+	uint64_t start;
+
+	if (!c->sym || ip == KMAP_FREE_IP_MISSED || ip == 0)
+		return;
+	if (!kmap_sym_function(c->sym, ip, &start)) {
+		c->unknown_ips++;
+		problem(c, 1, where, "%s %llx is in no known function", field,
+			(unsigned long long)ip);
+	}
+}
+
+static int acc_cmp(const void *a, const void *b)
+{
+	const struct kmap_access *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Duplicate (ip, pid) under one object. writes holds the line number. */
+static void check_dups(struct checker *c, struct kmap_access *acc, size_t n)
+{
+	size_t i;
+	char where[300];
+
+	qsort(acc, n, sizeof(*acc), acc_cmp);
+	for (i = 1; i < n; i++)
+		if (acc[i].ip == acc[i - 1].ip && acc[i].pid == acc[i - 1].pid) {
+			uint64_t a = acc[i - 1].writes, b = acc[i].writes;
+
+			snprintf(where, sizeof(where), "%s:%llu: ", c->name,
+				 (unsigned long long)(a > b ? a : b));
+			problem(c, 0, where,
+				"access (%llx, pid %u) repeats line %llu under the same object",
+				(unsigned long long)acc[i].ip, acc[i].pid,
+				(unsigned long long)(a < b ? a : b));
+		}
+}
+
+static int check_text(struct checker *c, struct peek *pk)
+{
+	struct kmap_text_reader *r = kmap_text_open_fn(peek_read, pk, c->name);
+	struct kmap_object o;
+	struct kmap_access a, *acc = NULL;
+	size_t nacc = 0, acc_cap = 0;
+	uint64_t objects = 0, accesses = 0, live = 0;
+	char where[300];
+	int t, rc = 0;
+
+	if (!r) {
+		error("out of memory");
+		return 1;
+	}
+	while ((t = kmap_text_next(r, &o, &a)) > 0) {
+		snprintf(where, sizeof(where), "%s:%lu: ", c->name,
+			 kmap_text_line(r));
+		if (t == KMAP_LINE_OBJECT) {
+			check_dups(c, acc, nacc);
+			nacc = 0;
+			objects++;
+			if (o.alloc_ip == 0)
+				problem(c, 0, where, "alloc_ip is 0");
+			if ((o.free_jiffies == 0) != (o.free_ip == 0))
+				problem(c, 0, where,
+					"free_jiffies %llu and free_ip %llx disagree (both are 0 while the object is live)",
+					(unsigned long long)o.free_jiffies,
+					(unsigned long long)o.free_ip);
+			else if (o.free_jiffies && o.free_jiffies < o.alloc_jiffies)
+				problem(c, 0, where,
+					"freed at jiffies %llu, before its allocation at %llu",
+					(unsigned long long)o.free_jiffies,
+					(unsigned long long)o.alloc_jiffies);
+			if ((!strcmp(o.comm, "hardirq") || !strcmp(o.comm, "softirq")) &&
+			    o.pid != 0)
+				problem(c, 0, where,
+					"%s allocation with pid %u (interrupt context has pid 0)",
+					o.comm, o.pid);
+			if (o.addr + o.size < o.addr)
+				problem(c, 0, where,
+					"object %llx of %llu bytes wraps around the address space",
+					(unsigned long long)o.addr,
+					(unsigned long long)o.size);
+			else if (!kmap_object_freed(&o)) {
+				live++;
+				if (push_live(c, o.addr, o.size, kmap_text_line(r))) {
+					rc = 1;
+					break;
+				}
+			}
+			check_ip(c, where, "alloc_ip", o.alloc_ip);
+			check_ip(c, where, "free_ip", o.free_ip);
+		} else {
+			accesses++;
+			if (a.reads == 0 && a.writes == 0)
+				problem(c, 0, where,
+					"access line with no reads and no writes");
+			if (a.ip == 0)
+				problem(c, 0, where, "access_ip is 0");
+			check_ip(c, where, "access_ip", a.ip);
+			if (nacc == acc_cap) {
+				size_t cap = acc_cap ? 2 * acc_cap : 64;
+				void *p = realloc(acc, cap * sizeof(*acc));
+
+				if (!p) {
+					error("out of memory");
+					rc = 1;
+					break;
+				}
+				acc = p;
+				acc_cap = cap;
+			}
+			a.writes = kmap_text_line(r);	/* for the message */
+			acc[nacc++] = a;
+		}
+	}
+	if (t < 0) {
+		fprintf(stderr, "%s\n", kmap_text_error(r));
+		c->errors++;
+	} else {
+		check_dups(c, acc, nacc);
+		check_overlaps(c);
+	}
+	if (!c->quiet && !c->errors && !rc)
+		printf("%s: valid kmap: %llu objects (%llu live), %llu access lines%s\n",
+		       c->name, (unsigned long long)objects,
+		       (unsigned long long)live, (unsigned long long)accesses,
+		       c->warnings ? " (with warnings)" : "");
+	free(acc);
+	kmap_text_close(r);
+	return rc;
+}
+
+struct bin_live {
+	uint64_t addr, size, jiffies, offset;
+};
+
+static int check_binary(struct checker *c, struct peek *pk)
+{
+	struct kmap_bin_reader *r = kmap_bin_open_fn(peek_read, pk, c->name);
+	struct kmap_bin_rec rec;
+	struct kmap_map ids;
+	struct bin_live *lv = NULL;
+	size_t nlv = 0, lv_cap = 0;
+	uint64_t *free_slots = NULL;
+	size_t nfree = 0;
+	uint64_t count[MEMORIZER_REC_NR_TYPES] = { 0 }, lost = 0, orphans = 0;
+	uint64_t *last_ns = NULL;
+	const struct memorizer_stream_header *h;
+	char where[300];
+	int rc = 0, t;
+	size_t i;
+
+	kmap_map_init(&ids);
+	if (!r) {
+		error("out of memory");
+		return 1;
+	}
+	if (kmap_bin_read_header(r)) {
+		fprintf(stderr, "%s\n", kmap_bin_error(r));
+		c->errors++;
+		goto out;
+	}
+	h = kmap_bin_header(r);
+	last_ns = calloc(h->nr_cpus, sizeof(*last_ns));
+	if (!last_ns) {
+		error("out of memory");
+		rc = 1;
+		goto out;
+	}
+	while ((t = kmap_bin_next(r, &rec)) > 0) {
+		uint64_t *slot;
+		int is_new;
+
+		snprintf(where, sizeof(where), "%s: byte %llu: ", c->name,
+			 (unsigned long long)rec.offset);
+		count[rec.type]++;
+		if (rec.ns < last_ns[rec.cpu])
+			problem(c, 0, where,
+				"time goes backwards on cpu %u: %llu ns after %llu",
+				rec.cpu, (unsigned long long)rec.ns,
+				(unsigned long long)last_ns[rec.cpu]);
+		last_ns[rec.cpu] = rec.ns;
+		switch (rec.type) {
+		case MEMORIZER_REC_ALLOC:
+			if (rec.u.alloc.kind > MEMORIZER_ALLOC_PAGES)
+				problem(c, 0, where, "unknown allocator kind %u",
+					rec.u.alloc.kind);
+			if (rec.u.alloc.context > MEMORIZER_CONTEXT_SOFTIRQ)
+				problem(c, 0, where, "unknown context %u",
+					rec.u.alloc.context);
+			else if (rec.u.alloc.context != MEMORIZER_CONTEXT_TASK &&
+				 rec.u.alloc.pid != 0)
+				problem(c, 0, where,
+					"interrupt-context allocation with pid %d",
+					rec.u.alloc.pid);
+			else if (rec.u.alloc.context == MEMORIZER_CONTEXT_TASK &&
+				 !rec.u.alloc.comm[0])
+				problem(c, 1, where,
+					"no TASK record for pid %d on cpu %u before its allocation",
+					rec.u.alloc.pid, rec.cpu);
+			if (rec.u.alloc.size_alloc < rec.u.alloc.size)
+				problem(c, 0, where,
+					"allocated %u bytes, less than the %u requested",
+					rec.u.alloc.size_alloc, rec.u.alloc.size);
+			if (rec.u.alloc.call_site == 0)
+				problem(c, 0, where, "call_site is 0");
+			if (rec.u.alloc.cache_id &&
+			    !kmap_bin_cache_name(r, rec.u.alloc.cache_id))
+				problem(c, 1, where,
+					"cache id %u has no CACHE record before it",
+					rec.u.alloc.cache_id);
+			check_ip(c, where, "call_site", rec.u.alloc.call_site);
+			slot = kmap_map_get(&ids, rec.u.alloc.id, &is_new);
+			if (!slot) {
+				error("out of memory");
+				rc = 1;
+				goto out;
+			}
+			if (!is_new) {
+				problem(c, 0, where,
+					"ALLOC of object id %llu, live since byte %llu",
+					(unsigned long long)rec.u.alloc.id,
+					(unsigned long long)lv[*slot].offset);
+				break;
+			}
+			if (nfree) {
+				*slot = free_slots[--nfree];
+			} else {
+				if (nlv == lv_cap) {
+					size_t cap = lv_cap ? 2 * lv_cap : 1024;
+					void *p = realloc(lv, cap * sizeof(*lv));
+
+					if (!p) {
+						error("out of memory");
+						rc = 1;
+						goto out;
+					}
+					lv = p;
+					lv_cap = cap;
+					p = realloc(free_slots, cap * sizeof(*free_slots));
+					if (!p) {
+						error("out of memory");
+						rc = 1;
+						goto out;
+					}
+					free_slots = p;
+				}
+				*slot = nlv++;
+			}
+			lv[*slot] = (struct bin_live){ rec.u.alloc.addr,
+				rec.u.alloc.size, rec.u.alloc.jiffies, rec.offset };
+			break;
+		case MEMORIZER_REC_FREE:
+			if (rec.u.free.api > MEMORIZER_FREE_MISSED)
+				problem(c, 0, where, "unknown free api %u",
+					rec.u.free.api);
+			if (rec.u.free.api == MEMORIZER_FREE_MISSED &&
+			    rec.u.free.call_site != KMAP_FREE_IP_MISSED)
+				problem(c, 0, where,
+					"missed free with call_site %llx, not deadbeef",
+					(unsigned long long)rec.u.free.call_site);
+			else if (rec.u.free.api != MEMORIZER_FREE_MISSED)
+				check_ip(c, where, "call_site", rec.u.free.call_site);
+			slot = kmap_map_find(&ids, rec.u.free.id);
+			if (!slot) {
+				orphans++;
+				break;
+			}
+			if (rec.u.free.jiffies < lv[*slot].jiffies)
+				problem(c, 0, where,
+					"freed at jiffies %llu, before its allocation at %llu (byte %llu)",
+					(unsigned long long)rec.u.free.jiffies,
+					(unsigned long long)lv[*slot].jiffies,
+					(unsigned long long)lv[*slot].offset);
+			free_slots[nfree++] = *slot;
+			kmap_map_del(&ids, rec.u.free.id);
+			break;
+		case MEMORIZER_REC_ACCESS:
+			if (!rec.u.access.reads && !rec.u.access.writes)
+				problem(c, 0, where,
+					"ACCESS record with no reads and no writes");
+			check_ip(c, where, "ip", rec.u.access.ip);
+			break;
+		case MEMORIZER_REC_LOST:
+			lost += rec.u.lost.records;
+			if (rec.u.lost.records != (uint64_t)rec.u.lost.allocs +
+			    rec.u.lost.frees + rec.u.lost.accesses + rec.u.lost.other)
+				problem(c, 0, where,
+					"LOST record: %llu records, but its per-type counts add up to %llu",
+					(unsigned long long)rec.u.lost.records,
+					(unsigned long long)rec.u.lost.allocs +
+					rec.u.lost.frees + rec.u.lost.accesses +
+					rec.u.lost.other);
+			break;
+		}
+	}
+	if (t < 0) {
+		fprintf(stderr, "%s\n", kmap_bin_error(r));
+		c->errors++;
+		goto out;
+	}
+	for (i = 0; i < ids.cap; i++)
+		if (ids.used[i]) {
+			struct bin_live *l = &lv[ids.vals[i]];
+
+			if (l->addr + l->size < l->addr)
+				continue;
+			if (push_live(c, l->addr, l->size, l->offset)) {
+				rc = 1;
+				goto out;
+			}
+		}
+	check_overlaps(c);
+	if (!c->quiet && !c->errors) {
+		printf("%s: valid stream (version %u, %u CPUs, HZ %u): %llu allocs, %llu frees, %llu accesses, %llu tasks, %llu caches, %llu lost records",
+		       c->name, h->version, h->nr_cpus, h->hz,
+		       (unsigned long long)count[MEMORIZER_REC_ALLOC],
+		       (unsigned long long)count[MEMORIZER_REC_FREE],
+		       (unsigned long long)count[MEMORIZER_REC_ACCESS],
+		       (unsigned long long)count[MEMORIZER_REC_TASK],
+		       (unsigned long long)count[MEMORIZER_REC_CACHE],
+		       (unsigned long long)lost);
+		if (orphans)
+			printf(", %llu frees of objects allocated before the stream",
+			       (unsigned long long)orphans);
+		if (kmap_bin_skipped(r))
+			printf(", %llu records of unknown types skipped",
+			       (unsigned long long)kmap_bin_skipped(r));
+		printf("%s\n", c->warnings ? " (with warnings)" : "");
+	}
+	if (lost)
+		warning("%s: %llu records were lost: the kernel's buffers were full",
+			c->name, (unsigned long long)lost);
+out:
+	kmap_map_free(&ids);
+	free(lv);
+	free(free_slots);
+	free(last_ns);
+	kmap_bin_close(r);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct optparse p;
+	struct checker c = { 0 };
+	const char *vmlinux = NULL, *system_map = NULL;
+	int i, rc = 0, failed;
+
+	optparse_init(&p, &cmd_check, argc, argv);
+	while ((i = opt_next(&p)) >= 0) {
+		if (opt_is(&p, i, "vmlinux"))
+			vmlinux = p.arg;
+		else if (opt_is(&p, i, "system-map"))
+			system_map = p.arg;
+		else if (opt_is(&p, i, "quiet"))
+			c.quiet = 1;
+	}
+	if (i == -2)
+		return 0;
+	if (i == -3)
+		return 2;
+	if (p.nops < 1) {
+		error("which file?");
+		cmd_usage(&cmd_check, stderr);
+		return 2;
+	}
+	c.sym = open_symbols(vmlinux, system_map, &failed);
+	if (failed)
+		return 2;
+	for (i = 0; i < p.nops; i++) {
+		const char *path = p.ops[i];
+		FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+		char magic[8];
+		size_t n;
+		struct peek pk;
+
+		if (!f) {
+			error("%s: %m", path);
+			rc = 1;
+			continue;
+		}
+		c.name = strcmp(path, "-") ? path : "<stdin>";
+		c.errors = c.warnings = c.unknown_ips = 0;
+		c.nlive = 0;
+		n = fread(magic, 1, sizeof(magic), f);
+		c.binary = n == 8 && !memcmp(magic, MEMORIZER_STREAM_MAGIC, 8);
+		if (n >= 4 && !memcmp(magic, "\x28\xb5\x2f\xfd", 4)) {
+			error("%s: zstd-compressed: check 'zstd -dc %s | memorizer check -'",
+			      c.name, path);
+			rc = 1;
+			if (f != stdin)
+				fclose(f);
+			continue;
+		}
+		pk.f = f;
+		pk.n = n;
+		pk.pos = 0;
+		memcpy(pk.buf, magic, n);
+		if (c.binary ? check_binary(&c, &pk) : check_text(&c, &pk))
+			rc = 1;
+		if (f != stdin)
+			fclose(f);
+		if (c.errors)
+			rc = 1;
+		if (c.errors && !c.quiet)
+			printf("%s: invalid: %lu errors\n", c.name, c.errors);
+		if (c.unknown_ips)
+			warning("%s: %llu ips in no known function (a symbol file of another kernel?)",
+				c.name, (unsigned long long)c.unknown_ips);
+	}
+	kmap_sym_close(c.sym);
+	free(c.live);
+	return rc;
+}
+
+const struct cmd cmd_check = {
+	.name = "check",
+	.summary = "validate a kmap or a binary stream",
+	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
+	.description =
+"Reads each FILE (- for standard input), a text kmap or a binary stream "
+"(told apart by the stream's magic), and checks it the way the kernel "
+"documentation defines it. Exits 0 only when every FILE is valid; prints "
+"each problem as FILE:LINE: what is wrong (text) or FILE: byte OFFSET: what "
+"is wrong (binary), at most 20 of each kind, then a summary line.\n"
+"\n"
+"Text kmaps: the syntax of every line (number formats are ABI: lowercase "
+"hexadecimal without 0x or leading zeros, unsigned decimal without leading "
+"zeros, numbers in range, pids below 4194304), access lines after an "
+"object line and indented by exactly two spaces, free_jiffies and free_ip "
+"both 0 or both set, no free before its allocation, no interrupt-context "
+"allocation with a pid, no access line without reads or writes, no (ip, "
+"pid) twice under one object, no two live objects overlapping.\n"
+"\n"
+"Binary streams: magic, ABI version, header and record sizes (records of "
+"unknown types are skipped by their size, short records rejected), CPU "
+"numbers, per-CPU time order, known enum values, one live ALLOC per id, "
+"frees after their allocation, missed frees marked deadbeef, LOST records "
+"consistent; lost records are reported as a warning.\n"
+"\n"
+"With --vmlinux or --system-map, every ip must also fall inside a known "
+"function; ips that do not are warnings (they do not make the file "
+"invalid: modules are not in System.map).",
+	.opts = opts,
+	.files_desc = "kmap",
+	.examples =
+"  $ memorizer check tar.kmap\n"
+"  tar.kmap: valid kmap: 365 objects (8 live), 16582 access lines",
+	.run = run,
+};

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memorizer record: trace one command's process tree, save its kmap. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+static const struct opt opts[] = {
+	{ "output", 'o', "FILE", "Save the kmap to FILE (default memorizer.kmap)." },
+	{ "mode", 'm', "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system." },
+	{ "no-access", 0, NULL, "Record objects only, not accesses (memorizer_log_access stays 0)." },
+	{ "debugfs", 0, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer)." },
+	{ 0 },
+};
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child > 0)
+		kill(child, sig);
+}
+
+/* Copy DIR/kmap to path; returns 0 or -1 with a message. */
+static int save_kmap(const char *dir, const char *path)
+{
+	char src[4096], buf[65536];
+	int in, out;
+	ssize_t n;
+
+	snprintf(src, sizeof(src), "%s/kmap", dir);
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		error("%s: %m", src);
+		return -1;
+	}
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		error("%s: %m", path);
+		close(in);
+		return -1;
+	}
+	for (;;) {
+		char *p = buf;
+
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("%s: %m", src);
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		while (n > 0) {
+			ssize_t w = write(out, p, n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				error("%s: %m", path);
+				goto fail;
+			}
+			p += w;
+			n -= w;
+		}
+	}
+	close(in);
+	if (close(out)) {
+		error("%s: %m", path);
+		return -1;
+	}
+	return 0;
+fail:
+	close(in);
+	close(out);
+	return -1;
+}
+
+/* Count objects, access lines and accesses of the saved kmap (libkmap). */
+static int count(const char *path, uint64_t *objects, uint64_t *lines,
+		 uint64_t *accesses)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_src *s = kmap_src_open(path, err);
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n, i;
+	int rc;
+
+	if (!s) {
+		error("%s", err);
+		return -1;
+	}
+	while ((rc = kmap_src_next(s, &o, &a, &n)) > 0) {
+		(*objects)++;
+		*lines += n;
+		for (i = 0; i < n; i++)
+			*accesses += a[i].reads + a[i].writes;
+	}
+	if (rc < 0)
+		error("the kernel's kmap does not parse: %s", kmap_src_error(s));
+	kmap_src_close(s);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct optparse p;
+	const char *output = "memorizer.kmap", *dir = NULL;
+	uint64_t mode = 3, objects = 0, lines = 0, accesses = 0;
+	int access = 1, idx, status = 0, rc = 0, pipefd[2];
+	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
+	struct sigaction sa, old_int, old_term, old_hup;
+	char modestr[16];
+	pid_t pid;
+
+	optparse_init(&p, &cmd_record, argc, argv);
+	p.stop_at_nonopt = 1;
+	while ((idx = opt_next(&p)) >= 0) {
+		if (opt_is(&p, idx, "output")) {
+			output = p.arg;
+		} else if (opt_is(&p, idx, "mode")) {
+			if (parse_u64_arg("--mode", p.arg, &mode))
+				return 2;
+			if (mode < 1 || mode > 3) {
+				error("--mode %s: 1, 2 or 3", p.arg);
+				return 2;
+			}
+		} else if (opt_is(&p, idx, "no-access")) {
+			access = 0;
+		} else if (opt_is(&p, idx, "debugfs")) {
+			dir = p.arg;
+		}
+	}
+	if (idx == -2)
+		return 0;
+	if (idx == -3)
+		return 2;
+	if (p.nops < 1) {
+		error("which command? memorizer record [OPTIONS] -- CMD [ARGS]");
+		return 2;
+	}
+	dir = debugfs_dir(dir);
+	snprintf(modestr, sizeof(modestr), "%llu\n", (unsigned long long)mode);
+
+	/* Start clean: off, freed records dropped, accesses as asked. */
+	if (debugfs_write(dir, "memorizer_enabled", "0\n") ||
+	    debugfs_write(dir, "clear_dead_objects", "1\n") ||
+	    debugfs_write(dir, "memorizer_log_access", access ? "1\n" : "0\n")) {
+		debugfs_write(dir, "memorizer_log_access", "0\n");
+		return 1;
+	}
+	drop_obj0 = stat_value(dir, "objects dropped (no memory)");
+	drop_acc0 = stat_value(dir, "accesses dropped (no memory)");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	/* The child tells the parent through a close-on-exec pipe whether
+	 * enabling failed (a byte) or the exec happened (EOF). */
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		error("pipe: %m");
+		rc = 1;
+		goto off;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error("fork: %m");
+		rc = 1;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		goto off;
+	}
+	if (pid == 0) {
+		char what = 'e';
+
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		close(pipefd[0]);
+		/* Mode 3 and 2 mark the writer: this process, then CMD. */
+		if (debugfs_write(dir, "memorizer_enabled", modestr)) {
+			if (write(pipefd[1], &what, 1) < 0)
+				_exit(126);
+			_exit(126);
+		}
+		execvp(p.ops[0], p.ops);
+		error("%s: %m", p.ops[0]);
+		what = 'x';
+		if (write(pipefd[1], &what, 1) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	child = pid;
+	close(pipefd[1]);
+	{
+		char what = 0;
+		ssize_t n;
+
+		do
+			n = read(pipefd[0], &what, 1);
+		while (n < 0 && errno == EINTR);
+		close(pipefd[0]);
+		if (n == 1 && what == 'e')
+			rc = 1;	/* enabling failed: the child said why */
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			error("waitpid: %m");
+			rc = 1;
+			break;
+		}
+	}
+	child = 0;
+off:
+	/* Off whatever happened. */
+	if (debugfs_write(dir, "memorizer_enabled", "0\n"))
+		rc = 1;
+	if (debugfs_write(dir, "memorizer_log_access", "0\n"))
+		rc = 1;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (rc)
+		return rc;
+	if (save_kmap(dir, output))
+		return 1;
+	if (count(output, &objects, &lines, &accesses))
+		rc = 1;
+	drop_obj = stat_value(dir, "objects dropped (no memory)");
+	drop_acc = stat_value(dir, "accesses dropped (no memory)");
+	printf("memorizer record: %s: %llu objects, %llu access lines (%llu accesses)",
+	       output, (unsigned long long)objects, (unsigned long long)lines,
+	       (unsigned long long)accesses);
+	if (drop_obj >= 0 && drop_acc >= 0 && drop_obj0 >= 0 && drop_acc0 >= 0)
+		printf(", dropped %lld objects and %lld accesses",
+		       drop_obj - drop_obj0, drop_acc - drop_acc0);
+	else
+		printf(", drops unknown (no show_stats)");
+	if (WIFEXITED(status))
+		printf("; %s exited %d\n", p.ops[0], WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("; %s killed by signal %d\n", p.ops[0], WTERMSIG(status));
+	fflush(stdout);
+	if (got_signal)
+		warning("interrupted by signal %d: Memorizer is off, the kmap saved",
+			(int)got_signal);
+	if (rc)
+		return rc;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+const struct cmd cmd_record = {
+	.name = "record",
+	.summary = "trace a command's process tree and save its kmap",
+	.synopsis = "[-o FILE] [--mode 1|2|3] [--no-access] [--debugfs DIR] -- CMD [ARGS]",
+	.description =
+"Runs CMD with Memorizer tracing it and saves the kmap, as seed 003's "
+"process-specific experiment does by hand: writes 0 to memorizer_enabled, "
+"1 to clear_dead_objects (dropping freed objects' records), and 1 to "
+"memorizer_log_access (0 with --no-access); forks; the child writes the "
+"mode to memorizer_enabled, which in modes 3 and 2 marks it so that CMD, "
+"which it then executes, and every process CMD creates are traced; after "
+"CMD exits, writes 0 to memorizer_enabled and memorizer_log_access, copies "
+"the kmap to FILE and prints one line: objects, access lines, accesses, and "
+"the objects and accesses show_stats says were dropped for lack of pool "
+"memory meanwhile.\n"
+"\n"
+"Memorizer is left off whatever happens: when CMD fails, cannot be "
+"executed, or record is interrupted (SIGINT, SIGTERM and SIGHUP are passed "
+"on to CMD, then the kmap is saved). Needs root and a Memorizer kernel. "
+"Exits with CMD's status (128 + the signal when killed), 1 when tracing "
+"could not be set up or the kmap not saved, 2 on bad usage.",
+	.opts = opts,
+	.examples =
+"  # memorizer record -o /tmp/tar.kmap -- tar zcf /tmp/etc.tgz /etc\n"
+"  memorizer record: /tmp/tar.kmap: 365 objects, 16582 access lines (512879 accesses), dropped 0 objects and 0 accesses; tar exited 0",
+	.run = run,
+};

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memorizer stream: collect kmap_stream or the binary channel until a signal. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/memorizer.h>
+
+#include "builtin.h"
+
+#ifdef KMAP_ZSTD
+#include <zstd.h>
+#endif
+
+static const struct opt opts[] = {
+	{ "output", 'o', "FILE", "Write to FILE (default: standard output)." },
+	{ "binary", 'b', NULL, "Collect the binary stream: memorizer/binary/header, then the records of every memorizer/binary/cpuN." },
+	{ "zstd", 'z', NULL, "Compress the binary stream with zstd as it is written (memorizer text and report read it back)." },
+	{ "debugfs", 0, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer)." },
+	{ "quiet", 'q', NULL, "No progress line, even on a terminal." },
+	{ 0 },
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+/* The output: a file descriptor, optionally through zstd. */
+struct sink {
+	int fd;
+	const char *name;
+	uint64_t bytes_in;
+#ifdef KMAP_ZSTD
+	ZSTD_CStream *z;
+	unsigned char *zbuf;
+	size_t zcap;
+#endif
+};
+
+static int write_all(struct sink *s, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(s->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("%s: %m", s->name);
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int sink_write(struct sink *s, const void *buf, size_t len)
+{
+	s->bytes_in += len;
+#ifdef KMAP_ZSTD
+	if (s->z) {
+		ZSTD_inBuffer in = { buf, len, 0 };
+
+		while (in.pos < in.size) {
+			ZSTD_outBuffer out = { s->zbuf, s->zcap, 0 };
+			size_t r = ZSTD_compressStream(s->z, &out, &in);
+
+			if (ZSTD_isError(r)) {
+				error("zstd: %s", ZSTD_getErrorName(r));
+				return -1;
+			}
+			if (write_all(s, s->zbuf, out.pos))
+				return -1;
+		}
+		return 0;
+	}
+#endif
+	return write_all(s, buf, len);
+}
+
+static int sink_close(struct sink *s)
+{
+	int rc = 0;
+
+#ifdef KMAP_ZSTD
+	if (s->z) {
+		size_t r;
+
+		do {
+			ZSTD_outBuffer out = { s->zbuf, s->zcap, 0 };
+
+			r = ZSTD_endStream(s->z, &out);
+			if (ZSTD_isError(r)) {
+				error("zstd: %s", ZSTD_getErrorName(r));
+				rc = -1;
+				break;
+			}
+			if (write_all(s, s->zbuf, out.pos)) {
+				rc = -1;
+				break;
+			}
+		} while (r);
+		ZSTD_freeCStream(s->z);
+		free(s->zbuf);
+	}
+#endif
+	if (s->fd != 1 && close(s->fd)) {
+		error("%s: %m", s->name);
+		rc = -1;
+	}
+	return rc;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(int on, uint64_t bytes, uint64_t n, const char *what,
+		     double t0, int last)
+{
+	if (!on)
+		return;
+	fprintf(stderr, "\rstream: %.1f MB, %llu %s, %.0f s%s", bytes / 1e6,
+		(unsigned long long)n, what, now() - t0, last ? "\n" : "   ");
+}
+
+/* kmap_stream: blocking reads, never EOF; until a signal. */
+static int stream_text(const char *dir, struct sink *out, int tty)
+{
+	char path[4096], buf[65536];
+	uint64_t lines = 0;
+	double t0 = now(), last = t0;
+	int fd, rc = 0, last_nl = 1;
+	long long obj0 = stat_value(dir, "objects dropped (no memory)");
+	long long acc0 = stat_value(dir, "accesses dropped (no memory)");
+
+	snprintf(path, sizeof(path), "%s/kmap_stream", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("%s: %m", path);
+		return 1;
+	}
+	for (;;) {
+		ssize_t n, i;
+
+		if (stop) {
+			/* Take what the kernel already has, without blocking. */
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			error("%s: %m", path);
+			rc = 1;
+			break;
+		}
+		if (n == 0)
+			break;	/* a file or pipe standing in for the kernel */
+		for (i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+		last_nl = buf[n - 1] == '\n';
+		if (sink_write(out, buf, n)) {
+			rc = 1;
+			break;
+		}
+		if (tty && now() - last >= 0.5) {
+			last = now();
+			progress(tty, out->bytes_in, lines, "lines", t0, 0);
+		}
+	}
+	close(fd);
+	progress(tty, out->bytes_in, lines, "lines", t0, 1);
+	if (!last_nl)
+		warning("the stream ended inside a line: the last line is incomplete");
+	{
+		long long obj1 = stat_value(dir, "objects dropped (no memory)");
+		long long acc1 = stat_value(dir, "accesses dropped (no memory)");
+
+		if (obj0 >= 0 && obj1 >= 0 && acc0 >= 0 && acc1 >= 0)
+			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost while streaming: %lld objects, %lld accesses (show_stats)\n",
+				(unsigned long long)out->bytes_in,
+				(unsigned long long)lines, obj1 - obj0, acc1 - acc0);
+		else
+			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost records unknown (no show_stats)\n",
+				(unsigned long long)out->bytes_in,
+				(unsigned long long)lines);
+	}
+	return rc;
+}
+
+struct cpu_buf {
+	int fd, cpu;
+	unsigned char *buf;		/* a partial record carried over */
+	size_t len;
+	uint64_t offset;		/* bytes read from this CPU */
+};
+
+#define CPU_BUF (256 * 1024)
+
+/* Write cb's whole records, keep a partial one. */
+static int drain_records(struct cpu_buf *cb, struct sink *out, uint64_t *records,
+			 uint64_t *lost)
+{
+	size_t pos = 0;
+
+	while (cb->len - pos >= sizeof(struct memorizer_rec_hdr)) {
+		struct memorizer_rec_hdr h;
+
+		memcpy(&h, cb->buf + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8) {
+			error("binary/cpu%d: byte %llu: record size %u: not a multiple of 8 of at least 16",
+			      cb->cpu, (unsigned long long)(cb->offset - cb->len + pos),
+			      h.size);
+			return -1;
+		}
+		if (cb->len - pos < h.size)
+			break;
+		if (h.type == MEMORIZER_REC_LOST &&
+		    h.size >= sizeof(struct memorizer_rec_lost)) {
+			struct memorizer_rec_lost l;
+
+			memcpy(&l, cb->buf + pos, sizeof(l));
+			*lost += l.records;
+		}
+		(*records)++;
+		pos += h.size;
+	}
+	if (pos && sink_write(out, cb->buf, pos))
+		return -1;
+	memmove(cb->buf, cb->buf + pos, cb->len - pos);
+	cb->len -= pos;
+	return 0;
+}
+
+static int stream_binary(const char *dir, struct sink *out, int tty)
+{
+	char path[4096], err[KMAP_ERR_MAX];
+	unsigned char hdr[65536];
+	struct memorizer_stream_header h;
+	struct cpu_buf *cpus = NULL;
+	struct pollfd *pfd = NULL;
+	uint64_t records = 0, lost = 0;
+	double t0 = now(), last = t0;
+	ssize_t n;
+	size_t len = 0;
+	int fd, i, ncpu = 0, open_cpus, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/binary/header", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("%s: %m", path);
+		return 1;
+	}
+	while ((n = read(fd, hdr + len, sizeof(hdr) - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("%s: %m", path);
+			close(fd);
+			return 1;
+		}
+		len += n;
+		if (len == sizeof(hdr))
+			break;
+	}
+	close(fd);
+	if (kmap_bin_check_header(hdr, len, err)) {
+		error("%s: %s", path, err);
+		return 1;
+	}
+	memcpy(&h, hdr, sizeof(h));
+	if (len != h.header_size) {
+		error("%s: %zu bytes, but header_size says %u", path, len,
+		      h.header_size);
+		return 1;
+	}
+	if (sink_write(out, hdr, len))
+		return 1;
+	cpus = calloc(h.nr_cpus, sizeof(*cpus));
+	pfd = calloc(h.nr_cpus, sizeof(*pfd));
+	if (!cpus || !pfd) {
+		error("out of memory");
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < h.nr_cpus; i++) {
+		snprintf(path, sizeof(path), "%s/binary/cpu%d", dir, i);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;	/* a possible CPU not present */
+			error("%s: %m", path);
+			rc = 1;
+			goto out;
+		}
+		cpus[ncpu].fd = fd;
+		cpus[ncpu].cpu = i;
+		cpus[ncpu].buf = malloc(CPU_BUF);
+		if (!cpus[ncpu].buf) {
+			close(fd);
+			error("out of memory");
+			rc = 1;
+			goto out;
+		}
+		ncpu++;
+	}
+	if (!ncpu) {
+		error("%s/binary: no cpuN files", dir);
+		rc = 1;
+		goto out;
+	}
+	open_cpus = ncpu;
+	while (open_cpus > 0) {
+		int ready, k = 0;
+
+		for (i = 0; i < ncpu; i++) {
+			pfd[i].fd = cpus[i].fd;	/* -1 once closed: ignored */
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
+		if (!stop) {
+			ready = poll(pfd, ncpu, 500);
+			if (ready < 0 && errno != EINTR) {
+				error("poll: %m");
+				rc = 1;
+				break;
+			}
+		}
+		/* After a signal: one last non-blocking pass over every CPU. */
+		for (i = 0; i < ncpu; i++) {
+			struct cpu_buf *cb = &cpus[i];
+
+			if (cb->fd < 0 || (!stop && !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR))))
+				continue;
+			for (;;) {
+				n = read(cb->fd, cb->buf + cb->len, CPU_BUF - cb->len);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0 && errno == EAGAIN)
+					break;
+				if (n < 0) {
+					error("binary/cpu%d: %m", cb->cpu);
+					rc = 1;
+					goto out;
+				}
+				if (n == 0) {	/* a stand-in file ended */
+					close(cb->fd);
+					cb->fd = -1;
+					open_cpus--;
+					break;
+				}
+				cb->len += n;
+				cb->offset += n;
+				if (drain_records(cb, out, &records, &lost)) {
+					rc = 1;
+					goto out;
+				}
+				k++;
+				if (!stop)
+					break;
+			}
+		}
+		if (tty && now() - last >= 0.5) {
+			last = now();
+			progress(tty, out->bytes_in, records, "records", t0, 0);
+		}
+		if (stop)
+			break;
+		(void)k;
+	}
+out:
+	progress(tty && !rc, out->bytes_in, records, "records", t0, 1);
+	for (i = 0; cpus && i < ncpu; i++) {
+		if (cpus[i].len)
+			warning("binary/cpu%d: %zu bytes of an incomplete record at the end, not written",
+				cpus[i].cpu, cpus[i].len);
+		if (cpus[i].fd >= 0)
+			close(cpus[i].fd);
+		free(cpus[i].buf);
+	}
+	free(cpus);
+	free(pfd);
+	fprintf(stderr, "memorizer stream: %llu records from %d CPUs, %llu bytes; lost records: %llu%s\n",
+		(unsigned long long)records, ncpu,
+		(unsigned long long)out->bytes_in, (unsigned long long)lost,
+		lost ? " (the kernel's buffers were full)" : "");
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct optparse p;
+	const char *output = NULL, *dir = NULL;
+	int binary = 0, zstd = 0, quiet = 0, idx, rc;
+	struct sink out = { .fd = 1, .name = "<stdout>" };
+	struct sigaction sa;
+
+	optparse_init(&p, &cmd_stream, argc, argv);
+	while ((idx = opt_next(&p)) >= 0) {
+		if (opt_is(&p, idx, "output"))
+			output = p.arg;
+		else if (opt_is(&p, idx, "binary"))
+			binary = 1;
+		else if (opt_is(&p, idx, "zstd"))
+			zstd = 1;
+		else if (opt_is(&p, idx, "debugfs"))
+			dir = p.arg;
+		else if (opt_is(&p, idx, "quiet"))
+			quiet = 1;
+	}
+	if (idx == -2)
+		return 0;
+	if (idx == -3)
+		return 2;
+	if (p.nops) {
+		error("no operands: memorizer stream [OPTIONS]");
+		return 2;
+	}
+	if (zstd && !binary) {
+		error("--zstd compresses the binary stream: add --binary");
+		return 2;
+	}
+#ifndef KMAP_ZSTD
+	if (zstd) {
+		error("this memorizer was built without zstd");
+		return 2;
+	}
+#endif
+	if (!output && isatty(1)) {
+		error("will not write a stream to a terminal: give -o FILE or redirect");
+		return 2;
+	}
+	dir = debugfs_dir(dir);
+	if (output) {
+		out.fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (out.fd < 0) {
+			error("%s: %m", output);
+			return 1;
+		}
+		out.name = output;
+	}
+#ifdef KMAP_ZSTD
+	if (zstd) {
+		out.z = ZSTD_createCStream();
+		out.zcap = ZSTD_CStreamOutSize();
+		out.zbuf = malloc(out.zcap);
+		if (!out.z || !out.zbuf) {
+			error("out of memory");
+			return 1;
+		}
+		ZSTD_initCStream(out.z, 3);
+	}
+#endif
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: reads return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc = binary ? stream_binary(dir, &out, !quiet && isatty(2))
+		    : stream_text(dir, &out, !quiet && isatty(2));
+	if (sink_close(&out))
+		rc = 1;
+	return rc;
+}
+
+const struct cmd cmd_stream = {
+	.name = "stream",
+	.summary = "collect kmap_stream or the binary stream until interrupted",
+	.synopsis = "[-o FILE] [--binary [--zstd]] [--debugfs DIR] [-q]",
+	.description =
+"Collects what Memorizer streams until SIGINT or SIGTERM (kmemtraced's "
+"job). Without --binary it reads memorizer/kmap_stream, whose reads block "
+"and never end, and writes the kmap text as read: the records of objects "
+"whose life is over, each handed out once. With --binary it writes the "
+"stream header of memorizer/binary/header once and then, waiting on all "
+"CPUs' memorizer/binary/cpuN files with poll(), every whole record each "
+"CPU gives, optionally compressed with zstd (--zstd).\n"
+"\n"
+"On a signal it stops waiting, takes without blocking what the kernel "
+"already has, writes it, and exits 0: nothing already read is lost. On a "
+"terminal it shows progress (bytes, lines or records, seconds) on "
+"standard error. At the end it reports lost records: the LOST records of "
+"the binary stream, or for kmap_stream the objects and accesses "
+"show_stats counted as dropped while it ran. A file or pipe standing in "
+"for a debugfs file (--debugfs) ends the collection at its end.",
+	.opts = opts,
+	.examples =
+"  # memorizer stream -o /tmp/run.kmap &\n"
+"  # sh -c 'echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled && test-program'\n"
+"  # kill -INT %1\n"
+"  # memorizer stream --binary --zstd -o /tmp/run.bin.zst",
+	.run = run,
+};

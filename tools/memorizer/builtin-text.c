@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memorizer text: a binary stream (or a kmap) as kmap text. */
+#include <string.h>
+
+#include "builtin.h"
+
+static const struct opt opts[] = {
+	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
+	{ 0 },
+};
+
+static int run(int argc, char **argv)
+{
+	struct optparse p;
+	const char *output = NULL;
+	const struct kmap_object *o;
+	const struct kmap_access *acc;
+	struct kmap_src *src;
+	char err[KMAP_ERR_MAX];
+	size_t nacc, i;
+	uint64_t objects = 0, lines = 0;
+	FILE *out = stdout;
+	int idx, rc;
+
+	optparse_init(&p, &cmd_text, argc, argv);
+	while ((idx = opt_next(&p)) >= 0)
+		if (opt_is(&p, idx, "output"))
+			output = p.arg;
+	if (idx == -2)
+		return 0;
+	if (idx == -3)
+		return 2;
+	if (p.nops != 1) {
+		error(p.nops ? "one file at a time" : "which file?");
+		cmd_usage(&cmd_text, stderr);
+		return 2;
+	}
+	src = kmap_src_open(p.ops[0], err);
+	if (!src) {
+		error("%s", err);
+		return 1;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		error("%s: %m", output);
+		kmap_src_close(src);
+		return 1;
+	}
+	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
+		if (kmap_write_object(out, o))
+			goto write_error;
+		for (i = 0; i < nacc; i++)
+			if (kmap_write_access(out, &acc[i]))
+				goto write_error;
+		objects++;
+		lines += nacc;
+	}
+	if (rc < 0)
+		error("%s", kmap_src_error(src));
+	if (out != stdout ? fclose(out) : fflush(out)) {
+		out = stdout;
+		goto write_error;
+	}
+	if (kmap_src_lost(src))
+		warning("%s: the stream lost %llu records (its LOST records): counts are low",
+			p.ops[0], (unsigned long long)kmap_src_lost(src));
+	if (kmap_src_orphans(src))
+		warning("%s: %llu objects without an ALLOC record (allocated before the stream began) left out",
+			p.ops[0], (unsigned long long)kmap_src_orphans(src));
+	kmap_src_close(src);
+	return rc < 0 ? 1 : 0;
+write_error:
+	error("%s: write error: %m", output ? output : "<stdout>");
+	if (out != stdout)
+		fclose(out);
+	kmap_src_close(src);
+	return 1;
+}
+
+const struct cmd cmd_text = {
+	.name = "text",
+	.summary = "print a binary stream as a text kmap",
+	.synopsis = "[-o FILE] FILE",
+	.description =
+"Reads FILE (- for standard input), a binary stream from memorizer stream "
+"--binary (zstd-compressed or not), and writes it as a kmap in the "
+"kernel's text format (kernel Documentation/dev-tools/memorizer.rst), "
+"through the same libkmap code every other command uses. An object is "
+"written when its FREE record is read, with the counters of its ACCESS "
+"records merged per (ip, pid); objects still live at the end of the "
+"stream follow, with free_jiffies and free_ip 0. The executable is the "
+"allocating pid's command from the newest TASK record on the allocating "
+"CPU, hardirq or softirq outside task context, ? when unknown. Objects "
+"allocated before the stream began (FREE or ACCESS records without an "
+"ALLOC) are left out, and lost records reported, on standard error.\n"
+"\n"
+"A text kmap as input is checked and written back unchanged.",
+	.opts = opts,
+	.files_desc = "stream",
+	.examples =
+"  $ memorizer stream --binary -o run.bin   # in the guest, until Ctrl-C\n"
+"  $ memorizer text run.bin > run.kmap\n"
+"  $ memorizer check run.kmap",
+	.run = run,
+};

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The memorizer command: one file per subcommand (builtin-*.c), one
+ * dispatcher (memorizer.c). A subcommand's struct cmd is the single source
+ * of its usage text, its --help, its man page (memorizer help --man) and
+ * its bash completion (memorizer help --completion).
+ */
+#ifndef MEMORIZER_BUILTIN_H
+#define MEMORIZER_BUILTIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kmap.h"
+
+struct opt {
+	const char *name;		/* long name, without -- */
+	char short_name;		/* 0: none */
+	const char *arg;		/* argument's name, NULL: a flag */
+	const char *help;
+};
+
+struct cmd {
+	const char *name;
+	const char *summary;		/* one line, no period */
+	const char *synopsis;		/* after "memorizer NAME " */
+	const char *description;	/* paragraphs apart by blank lines */
+	const struct opt *opts;		/* ended by a zeroed entry */
+	const char *files_desc;		/* what FILE arguments complete to */
+	const char *examples;		/* "$ command" lines and comments */
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
+	cmd_text, cmd_symbolize;
+extern const struct cmd *const commands[];
+
+/* Options: parse argv against c->opts, getopt_long-style. */
+struct optparse {
+	const struct cmd *cmd;
+	int argc;
+	char **argv;
+	int ind;			/* next argv index */
+	const char *arg;		/* the current option's argument */
+	int stop_at_nonopt;		/* record: stop at CMD */
+	char **ops;			/* operands, in order */
+	int nops;
+};
+/*
+ * The next option: its index in opts (>= 0), -1 at the end (operands are
+ * then in p->ops[0 .. p->nops - 1]; options and operands may mix, except
+ * after the first operand when stop_at_nonopt is set, and after "--"), -2 after printing --help (the caller
+ * returns 0), -3 after a usage error (the caller returns 2).
+ */
+int opt_next(struct optparse *p);
+void optparse_init(struct optparse *p, const struct cmd *c, int argc,
+		   char **argv);
+int opt_is(const struct optparse *p, int idx, const char *name);
+
+void cmd_usage(const struct cmd *c, FILE *f);
+void cmd_help(const struct cmd *c, FILE *f);
+void cmd_man(const struct cmd *c, FILE *f);
+void print_completion(FILE *f);
+const struct cmd *find_cmd(const char *name);
+
+/* Messages: "memorizer CMD: ..." on stderr. */
+void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern const char *progname;
+
+/* Numbers from the command line; -1 with a message when not one. */
+int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
+
+/* Symbols from --vmlinux or --system-map (NULL, no error, when neither). */
+struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
+			      int *failed);
+
+/* debugfs: where Memorizer's files are (--debugfs, $MEMORIZER_DEBUGFS). */
+const char *debugfs_dir(const char *opt);
+/* Write s to DIR/name; -1 with a message on failure. */
+int debugfs_write(const char *dir, const char *name, const char *s);
+/*
+ * A figure from DIR/show_stats: the number after "label:" on its line; -1
+ * when absent.
+ */
+long long stat_value(const char *dir, const char *label);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A table of rows for reports: sorted, cut, printed as text, CSV or JSON. */
+#ifndef MEMORIZER_TABLE_H
+#define MEMORIZER_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum col_type { COL_U64, COL_F64, COL_STR };
+
+struct col {
+	const char *name;
+	enum col_type type;
+};
+
+union cell {
+	uint64_t u;
+	double f;
+	char *s;			/* owned by the table */
+};
+
+struct table {
+	const struct col *cols;
+	int ncols;
+	union cell *cells;		/* nrows * ncols */
+	size_t nrows, cap;
+};
+
+void table_init(struct table *t, const struct col *cols, int ncols);
+/* A new zeroed row; NULL when out of memory. */
+union cell *table_row(struct table *t);
+/* Set a string cell (copied); -1 when out of memory. */
+int cell_str(union cell *c, const char *s);
+int table_col(const struct table *t, const char *name);
+/* Sort by column (descending for numbers, ascending for strings), ties by
+ * the first column ascending. */
+void table_sort(struct table *t, int col);
+enum table_fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+/* Print at most limit rows (0: all). */
+void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
+		 size_t limit, const char *json_head);
+void table_free(struct table *t);
+
+#endif
