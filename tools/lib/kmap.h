@@ -283,6 +283,14 @@ unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
 void kmap_src_close(struct kmap_src *s);
 
+/*
+ * Tell a format from the first bytes of an input (up to 16): the stream
+ * magic, the zstd magic, or -- since a text kmap is printable ASCII --
+ * binary when a byte is neither printable nor a newline (a stream whose
+ * magic is damaged is then reported as such, not as bad text).
+ */
+enum kmap_format kmap_guess_format(const void *buf, size_t len);
+
 /* Whether this libkmap can read zstd-compressed streams. */
 int kmap_have_zstd(void);
 

@@ -32,7 +32,7 @@ struct kmap_src {
 	int own_f;
 	char name[256];
 	enum kmap_format fmt;
-	unsigned char peek[8];
+	unsigned char peek[16];
 	size_t npeek, peek_pos;
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
@@ -124,6 +124,22 @@ static long zstd_read(void *ctx, void *buf, size_t len)
 }
 #endif
 
+enum kmap_format kmap_guess_format(const void *buf, size_t len)
+{
+	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	const unsigned char *p = buf;
+	size_t i;
+
+	if (len >= 4 && !memcmp(p, zmagic, 4))
+		return KMAP_FMT_BINARY_ZSTD;
+	if (len >= 8 && !memcmp(p, MEMORIZER_STREAM_MAGIC, 8))
+		return KMAP_FMT_BINARY;
+	for (i = 0; i < len && i < 16; i++)
+		if ((p[i] < 0x20 && p[i] != '\n') || p[i] >= 0x7f)
+			return KMAP_FMT_BINARY;
+	return KMAP_FMT_TEXT;
+}
+
 int kmap_have_zstd(void)
 {
 #ifdef KMAP_ZSTD
@@ -136,7 +152,6 @@ int kmap_have_zstd(void)
 struct kmap_src *kmap_src_open(const char *path, char *err)
 {
 	struct kmap_src *s = calloc(1, sizeof(*s));
-	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	kmap_read_fn fn = raw_read;
 
 	if (!s) {
@@ -159,7 +174,7 @@ struct kmap_src *kmap_src_open(const char *path, char *err)
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
 	kmap_map_init(&s->ids);
-	if (s->npeek >= 4 && !memcmp(s->peek, zmagic, 4)) {
+	if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY_ZSTD) {
 #ifdef KMAP_ZSTD
 		s->zd = ZSTD_createDStream();
 		s->zin = malloc(ZIN_SIZE);
@@ -178,7 +193,7 @@ struct kmap_src *kmap_src_open(const char *path, char *err)
 		kmap_src_close(s);
 		return NULL;
 #endif
-	} else if (s->npeek == 8 && !memcmp(s->peek, MEMORIZER_STREAM_MAGIC, 8)) {
+	} else if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY) {
 		s->fmt = KMAP_FMT_BINARY;
 	} else {
 		s->fmt = KMAP_FMT_TEXT;

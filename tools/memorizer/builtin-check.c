@@ -20,7 +20,7 @@ static const struct opt opts[] = {
 /* The input, with the bytes read to tell its format put back in front. */
 struct peek {
 	FILE *f;
-	char buf[8];
+	char buf[16];
 	size_t n, pos;
 };
 
@@ -510,9 +510,10 @@ static int run(int argc, char **argv)
 	for (i = 0; i < p.nops; i++) {
 		const char *path = p.ops[i];
 		FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-		char magic[8];
+		char magic[16];
 		size_t n;
 		struct peek pk;
+		enum kmap_format fmt;
 
 		if (!f) {
 			error("%s: %m", path);
@@ -523,8 +524,9 @@ static int run(int argc, char **argv)
 		c.errors = c.warnings = c.unknown_ips = 0;
 		c.nlive = 0;
 		n = fread(magic, 1, sizeof(magic), f);
-		c.binary = n == 8 && !memcmp(magic, MEMORIZER_STREAM_MAGIC, 8);
-		if (n >= 4 && !memcmp(magic, "\x28\xb5\x2f\xfd", 4)) {
+		fmt = kmap_guess_format(magic, n);
+		c.binary = fmt == KMAP_FMT_BINARY;
+		if (fmt == KMAP_FMT_BINARY_ZSTD) {
 			error("%s: zstd-compressed: check 'zstd -dc %s | memorizer check -'",
 			      c.name, path);
 			rc = 1;

@@ -197,7 +197,8 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 					w[c] = l;
 			}
 		for (c = 0; c < t->ncols; c++)
-			fprintf(f, c ? "  %*s" : "%-*s", c ? w[c] : w[c],
+			fprintf(f, c ? "  %*s" : "%-*s",
+				c && t->cols[c].type == COL_STR ? -w[c] : w[c],
 				t->cols[c].name);
 		fputc('\n', f);
 		for (r = 0; r < n; r++) {
@@ -207,7 +208,8 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 				if (c == 0)
 					fprintf(f, "%-*s", w[c], buf);
 				else if (t->cols[c].type == COL_STR)
-					fprintf(f, "  %-*s", w[c], buf);
+					fprintf(f, "  %-*s",
+						c == t->ncols - 1 ? 0 : w[c], buf);
 				else
 					fprintf(f, "  %*s", w[c], buf);
 			}

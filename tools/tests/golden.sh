@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Golden-file tests of every memorizer subcommand: each case runs one
+# command line and compares its standard output, standard error and exit
+# status with tools/tests/golden/CASE.out.
+#
+#   golden.sh MEMORIZER MKSTREAM [GROUP]   run the cases (GROUP: one
+#                                          subcommand's cases only)
+#   golden.sh --list                       the groups
+#   UPDATE=1 golden.sh ...                 rewrite the .out files (review
+#                                          the diff before committing)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+groups="check report text symbolize record stream help"
+if [ "${1:-}" = --list ]; then
+	echo "$groups"
+	exit 0
+fi
+[ $# -ge 2 ] || { echo "usage: $0 MEMORIZER MKSTREAM [GROUP]" >&2; exit 2; }
+M=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+MKSTREAM=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+only=${3:-}
+fx=$here/fixtures
+gold=$here/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+ln -s "$fx" fixtures
+passed=0
+failed=0
+
+# run GROUP NAME CMD...: one case.
+run() {
+	local group=$1 name=$2 out=$tmp/$2.out status
+	shift 2
+	[ -z "$only" ] || [ "$only" = "$group" ] || return 0
+	"$@" > "$tmp/stdout" 2> "$tmp/stderr"
+	status=$?
+	{
+		cat "$tmp/stdout"
+		sed 's/^/stderr: /' "$tmp/stderr"
+		echo "exit $status"
+	} > "$out"
+	if [ -n "${UPDATE:-}" ]; then
+		cp "$out" "$gold/$name.out"
+	fi
+	if diff -u "$gold/$name.out" "$out" > "$tmp/diff" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - $group/$name"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $group/$name"
+		sed 's/^/    /' "$tmp/diff" | head -40
+	fi
+}
+
+"$MKSTREAM" < "$fx/stream.desc" > stream.bin || exit 1
+bad() {	# bad NAME: a kmap from standard input
+	cat > "$1"
+}
+
+# check: the golden kmap, a binary stream, and one file per kind of error.
+run check check-kmap "$M" check fixtures/tar.kmap
+run check check-kmap-symbols "$M" check --system-map fixtures/System.map fixtures/tar.kmap
+run check check-stream "$M" check stream.bin
+run check check-stdin sh -c "\"$M\" check - < fixtures/tar.kmap"
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,0,0\n  ffffffff81000010,1,1,0\n' | bad dup.kmap
+run check check-bad-access "$M" check dup.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,90,ffffffff81000004,sh\nffffffff81000000,1,ffff888000002000,8,100,0,ffffffff81000004,sh\n' | bad freed.kmap
+run check check-bad-free "$M" check freed.kmap
+printf 'ffffffff81000000,1,ffff888000001000,64,100,0,0,sh\nffffffff81000000,0,ffff888000001020,8,101,0,0,hardirq\nffffffff81000000,7,ffff888000001040,8,101,0,0,softirq\n' | bad overlap.kmap
+run check check-bad-overlap "$M" check overlap.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  0ff,1,0,1\n' | bad zero.kmap
+run check check-bad-leading-zero "$M" check zero.kmap
+printf 'FFFFFFFF81000000,1,ffff888000001000,8,100,0,0,sh\n' | bad upper.kmap
+run check check-bad-uppercase "$M" check upper.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,18446744073709551616,1\n' | bad big.kmap
+run check check-bad-overflow "$M" check big.kmap
+printf 'ffffffff81000000,4194304,ffff888000001000,8,100,0,0,sh\n' | bad pid.kmap
+run check check-bad-pid "$M" check pid.kmap
+printf '  ffffffff81000010,1,0,1\n' | bad orphan.kmap
+run check check-bad-orphan-access "$M" check orphan.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,a,b\n' | bad fields.kmap
+run check check-bad-fields "$M" check fields.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n   ffffffff81000010,1,0,1\n' | bad indent.kmap
+run check check-bad-indent "$M" check indent.kmap
+head -c 100 fixtures/tar.kmap > cut.kmap
+run check check-bad-cut "$M" check cut.kmap
+{ printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,'; head -c 600 /dev/zero | tr '\0' x; echo; } > long.kmap
+run check check-bad-long-line "$M" check long.kmap
+printf 'header version=2\n' | "$MKSTREAM" > v2.bin
+run check check-bad-version "$M" check v2.bin
+printf 'header magic=MEMZSTRX\n' | "$MKSTREAM" > magic.bin
+run check check-bad-magic "$M" check magic.bin
+printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size=64\n' | "$MKSTREAM" > short.bin
+run check check-bad-short-record "$M" check short.bin
+printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8\ncut bytes=8\n' | "$MKSTREAM" > cut.bin
+run check check-bad-cut-record "$M" check cut.bin
+printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5\nalloc cpu=0 ns=3 id=1 addr=0x2000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5\nfree cpu=0 ns=1 id=9 jiffies=3 call_site=0x5 api=4\nalloc cpu=2 ns=9 id=2\n' | "$MKSTREAM" > sem.bin
+run check check-bad-stream-semantics "$M" check sem.bin
+printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size_alloc=4 pid=5\nfree cpu=0 ns=3 id=1 call_site=0xffffffff81000010 jiffies=4 api=0\n' | "$MKSTREAM" > early.bin
+run check check-bad-stream-free "$M" check early.bin
+run check check-missing "$M" check no-such.kmap
+
+# report: every view and format, text and binary input.
+run report report-callsite "$M" report fixtures/tar.kmap
+run report report-callsite-symbols "$M" report fixtures/tar.kmap --system-map fixtures/System.map -n 4
+run report report-pid-csv "$M" report --by pid --csv fixtures/tar.kmap
+run report report-function "$M" report fixtures/tar.kmap --by function --system-map fixtures/System.map --sort reads -n 5
+run report report-object-json "$M" report fixtures/tar.kmap --by object --json -n 2
+run report report-stream-cache "$M" report stream.bin --by cache --sort waste
+run report report-stream-callsite-json "$M" report stream.bin --json --system-map fixtures/System.map
+run report report-stream-object-csv "$M" report stream.bin --by object --csv
+run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
+run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
+run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
+run report report-bad-input "$M" report fixtures/../golden.sh
+
+# text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
+run text text-stream "$M" text stream.bin
+run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
+run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
+run text text-bad-stream "$M" text short.bin
+
+# symbolize.
+run symbolize symbolize-args "$M" symbolize --system-map fixtures/System.map ffffffff812a4e74 0xffffffff811556b9 1
+run symbolize symbolize-stdin sh -c "printf 'ffffffff817331ce\nffffffff812ab8a3\n' | \"$M\" symbolize --system-map fixtures/System.map"
+run symbolize symbolize-bad-address "$M" symbolize --system-map fixtures/System.map xyz
+run symbolize symbolize-bad-map "$M" symbolize --system-map fixtures/tar.kmap 1
+
+# record, against a stand-in debugfs directory: the child must find
+# tracing on in the mode asked when CMD runs, and everything off after.
+mkdebugfs() {
+	rm -rf dbg && mkdir dbg
+	for f in memorizer_enabled memorizer_log_access clear_dead_objects; do
+		echo 7 > dbg/$f
+	done
+	cp fixtures/tar.kmap dbg/kmap
+	printf 'accesses recorded:            512879\nobjects dropped (no memory):  3\naccesses dropped (no memory): 10\n' > dbg/show_stats
+}
+state() { echo "enabled=$(cat dbg/memorizer_enabled) log_access=$(cat dbg/memorizer_log_access) cleared=$(cat dbg/clear_dead_objects)"; }
+mkdebugfs
+run record record-default sh -c "\"$M\" record --debugfs dbg -o out.kmap -- sh -c 'echo during: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)' && cmp out.kmap fixtures/tar.kmap && echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access) \$(cat dbg/clear_dead_objects)"
+mkdebugfs
+run record record-mode-no-access sh -c "MEMORIZER_DEBUGFS=dbg \"$M\" record -m 2 --no-access -o out.kmap -- sh -c 'echo during: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access); exit 3'; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
+mkdebugfs
+run record record-exec-fails sh -c "\"$M\" record --debugfs dbg -o out.kmap -- ./no-such-command; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
+mkdebugfs
+run record record-interrupted sh -c "\"$M\" record --debugfs dbg -o out.kmap -- sh -c 'kill -INT \$PPID; exec sleep 5'; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
+run record record-no-debugfs "$M" record --debugfs ./nonexistent -- true
+run record record-bad-mode "$M" record --mode 4 -- true
+run record record-no-command "$M" record -o x.kmap
+
+# stream: kmap_stream and the binary files as stand-in files (their end
+# ends the collection) and as a FIFO stopped by SIGINT.
+mkdebugfs
+cp fixtures/tar.kmap dbg/kmap_stream
+run stream stream-text sh -c "\"$M\" stream --debugfs dbg -o s.kmap && cmp s.kmap fixtures/tar.kmap && echo identical"
+mkdir -p dbg/binary
+head -c 56 stream.bin > dbg/binary/header
+tail -c +57 stream.bin > dbg/binary/cpu0
+: > dbg/binary/cpu1
+run stream stream-binary sh -c "\"$M\" stream --debugfs dbg --binary -o s.bin && cmp s.bin stream.bin && echo identical"
+run stream stream-binary-zstd bash -c "\"$M\" stream --debugfs dbg --binary --zstd -o s.zst && \"$M\" text s.zst 2>/dev/null | cmp - <(\"$M\" text stream.bin 2>/dev/null) && echo same text"
+head -c 40 stream.bin > dbg/binary/header
+run stream stream-bad-header "$M" stream --debugfs dbg --binary -o s.bin
+rm -f dbg/kmap_stream && mkfifo dbg/kmap_stream
+run stream stream-fifo-sigint bash -c "
+	exec 3<>dbg/kmap_stream	# a writer that stays: reads would block
+	\"$M\" stream --debugfs dbg -o f.kmap & pid=\$!
+	head -n 20 fixtures/tar.kmap >&3
+	sleep 1; kill -INT \$pid; wait \$pid; echo status \$?
+	head -n 20 fixtures/tar.kmap | cmp - f.kmap && echo nothing lost"
+run stream stream-zstd-text "$M" stream --zstd -o x
+
+# help, usage, man pages.
+run help help-main "$M" --help
+run help help-check "$M" help check
+run help help-flag "$M" report --help
+run help help-unknown "$M" frobnicate
+run help help-bad-option "$M" check --frobnicate x
+run help man-record sh -c "\"$M\" help --man record | head -n 12"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
