@@ -263,6 +263,8 @@ struct kmap_src;
  * or is compressed and libkmap has no zstd.
  */
 struct kmap_src *kmap_src_open(const char *path, char *err);
+/* The same over an open FILE (not closed by kmap_src_close). */
+struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
 enum kmap_format kmap_src_format(const struct kmap_src *s);
 /*
  * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the

@@ -149,28 +149,41 @@ int kmap_have_zstd(void)
 #endif
 }
 
+static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
+
 struct kmap_src *kmap_src_open(const char *path, char *err)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return src_open(stdin, 0, "<stdin>", err);
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return src_open(f, 1, path, err);
+}
+
+struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err)
+{
+	return src_open(f, 0, name, err);
+}
+
+static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 {
 	struct kmap_src *s = calloc(1, sizeof(*s));
 	kmap_read_fn fn = raw_read;
 
 	if (!s) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		if (own)
+			fclose(f);
 		return NULL;
 	}
-	snprintf(s->name, sizeof(s->name), "%s",
-		 strcmp(path, "-") ? path : "<stdin>");
-	if (!strcmp(path, "-")) {
-		s->f = stdin;
-	} else {
-		s->f = fopen(path, "rb");
-		if (!s->f) {
-			snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
-			free(s);
-			return NULL;
-		}
-		s->own_f = 1;
-	}
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->f = f;
+	s->own_f = own;
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
 	kmap_map_init(&s->ids);

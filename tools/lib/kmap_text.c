@@ -136,26 +136,24 @@ static const char *const acc_field[] = {
 	"access_ip", "access_pid", "write_count", "read_count",
 };
 
-static int show(char *out, size_t outlen, const char *s, size_t len)
+/* s[0..len) printable: escapes for other bytes, "..." when cut. */
+static void show(char *out, size_t outlen, const char *s, size_t len)
 {
 	size_t i, j = 0;
 
-	for (i = 0; i < len && j + 5 < outlen; i++) {
+	for (i = 0; i < len; i++) {
 		unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x7f) {
+		if (j + 8 > outlen || i >= 40) {
+			strcpy(out + j, "...");
+			return;
+		}
+		if (c >= 0x20 && c < 0x7f)
 			out[j++] = c;
-		} else {
+		else
 			j += snprintf(out + j, outlen - j, "\\x%02x", c);
-		}
-		if (i == 40 && len > 44) {
-			memcpy(out + j, "...", 3);
-			j += 3;
-			break;
-		}
 	}
 	out[j] = 0;
-	return 0;
 }
 
 static int field_err(char *err, const char *field, const char *s, size_t len,

@@ -108,6 +108,8 @@ static void check_overlaps(struct checker *c)
 	size_t i, far = 0;
 	char where[300];
 
+	if (c->nlive < 2)
+		return;
 	qsort(c->live, c->nlive, sizeof(*c->live), live_cmp);
 	for (i = 1; i < c->nlive; i++) {
 		struct live *a = &c->live[far], *b = &c->live[i];
@@ -162,6 +164,8 @@ static void check_dups(struct checker *c, struct kmap_access *acc, size_t n)
 	size_t i;
 	char where[300];
 
+	if (n < 2)
+		return;
 	qsort(acc, n, sizeof(*acc), acc_cmp);
 	for (i = 1; i < n; i++)
 		if (acc[i].ip == acc[i - 1].ip && acc[i].pid == acc[i - 1].pid) {

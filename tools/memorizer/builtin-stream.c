@@ -260,7 +260,9 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 	double t0 = now(), last = t0;
 	ssize_t n;
 	size_t len = 0;
-	int fd, i, ncpu = 0, open_cpus, rc = 0;
+	int fd, open_cpus, rc = 0;
+	unsigned int i;
+	unsigned int ncpu = 0;
 
 	snprintf(path, sizeof(path), "%s/binary/header", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -301,7 +303,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		goto out;
 	}
 	for (i = 0; i < h.nr_cpus; i++) {
-		snprintf(path, sizeof(path), "%s/binary/cpu%d", dir, i);
+		snprintf(path, sizeof(path), "%s/binary/cpu%u", dir, i);
 		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT)
@@ -336,7 +338,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 			pfd[i].revents = 0;
 		}
 		if (!stop) {
-			ready = poll(pfd, ncpu, 500);
+			ready = poll(pfd, (nfds_t)(unsigned int)ncpu, 500);
 			if (ready < 0 && errno != EINTR) {
 				error("poll: %m");
 				rc = 1;
@@ -397,7 +399,7 @@ out:
 	}
 	free(cpus);
 	free(pfd);
-	fprintf(stderr, "memorizer stream: %llu records from %d CPUs, %llu bytes; lost records: %llu%s\n",
+	fprintf(stderr, "memorizer stream: %llu records from %u CPUs, %llu bytes; lost records: %llu%s\n",
 		(unsigned long long)records, ncpu,
 		(unsigned long long)out->bytes_in, (unsigned long long)lost,
 		lost ? " (the kernel's buffers were full)" : "");

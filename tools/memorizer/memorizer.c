@@ -78,6 +78,9 @@ int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
 
 /* Options. */
 
+/* The operand list of the (one) command line parsed, freed by main(). */
+static char **operands;
+
 void optparse_init(struct optparse *p, const struct cmd *c, int argc,
 		   char **argv)
 {
@@ -87,6 +90,8 @@ void optparse_init(struct optparse *p, const struct cmd *c, int argc,
 		error("out of memory");
 		exit(1);
 	}
+	free(operands);
+	operands = p->ops;
 	p->cmd = c;
 	p->argc = argc;
 	p->argv = argv;
@@ -625,6 +630,7 @@ int main(int argc, char **argv)
 {
 	static char name[64];
 	const struct cmd *c;
+	int rc;
 
 	if (argc < 2) {
 		main_usage(stderr);
@@ -648,5 +654,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(name, sizeof(name), "memorizer %s", c->name);
 	progname = name;
-	return c->run(argc - 1, argv + 1);
+	rc = c->run(argc - 1, argv + 1);
+	free(operands);
+	return rc;
 }

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the binary stream parser: the record reader, then
+ * the object source (assembly by id, per-CPU commands, cache names) over
+ * the same bytes, writing each object as text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct kmap_bin_reader *r = kmap_bin_open_mem(data, size, "fuzz");
+	struct kmap_bin_rec rec;
+	char err[KMAP_ERR_MAX];
+	uint64_t last = 0;
+	int t;
+
+	while ((t = kmap_bin_next(r, &rec)) > 0) {
+		/* Records come in order, whole, within the input. */
+		if (rec.offset < last || rec.offset + rec.size > size)
+			abort();
+		last = rec.offset + rec.size;
+		if (rec.size < kmap_bin_min_size(rec.type))
+			abort();
+	}
+	if (t < 0 && strncmp(kmap_bin_error(r), "fuzz: byte ", 11))
+		abort();
+	kmap_bin_close(r);
+
+	if (size) {
+		FILE *f = fmemopen((void *)data, size, "rb");
+		FILE *out = fopen("/dev/null", "w");
+		struct kmap_src *s;
+		const struct kmap_object *o;
+		const struct kmap_access *a;
+		size_t n, i;
+
+		if (!f || !out)
+			abort();
+		s = kmap_src_open_file(f, "fuzz", err);
+		if (s) {
+			while (kmap_src_next(s, &o, &a, &n) > 0) {
+				kmap_write_object(out, o);
+				for (i = 0; i < n; i++)
+					kmap_write_access(out, &a[i]);
+			}
+			kmap_src_close(s);
+		}
+		fclose(f);
+		fclose(out);
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the text kmap parser: the line reader over the
+ * input, then the object source (text_next) over the same bytes, and the
+ * writer on whatever parses (its output must parse back identically).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmap.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct kmap_text_reader *r = kmap_text_open_mem(data, size, "fuzz");
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	char line[KMAP_LINE_MAX + 8], err[KMAP_ERR_MAX];
+	int t;
+
+	while ((t = kmap_text_next(r, &o, &a)) > 0) {
+		FILE *f = fmemopen(line, sizeof(line), "w");
+
+		if (!f)
+			abort();
+		if (t == KMAP_LINE_OBJECT)
+			kmap_write_object(f, &o);
+		else
+			kmap_write_access(f, &a);
+		fflush(f);
+		{
+			long n = ftell(f);
+
+			fclose(f);
+			if (n <= 0 || line[n - 1] != '\n')
+				abort();
+			/* What the writer writes, the parser reads back the same. */
+			if (kmap_parse_line(line, n - 1, &o2, &a2, err) != t)
+				abort();
+			if (t == KMAP_LINE_OBJECT &&
+			    (o2.addr != o.addr || o2.size != o.size ||
+			     o2.alloc_ip != o.alloc_ip || strcmp(o2.comm, o.comm)))
+				abort();
+			if (t == KMAP_LINE_ACCESS &&
+			    (a2.ip != a.ip || a2.reads != a.reads || a2.writes != a.writes))
+				abort();
+		}
+	}
+	if (t < 0 && strncmp(kmap_text_error(r), "fuzz:", 5))
+		abort();	/* every error says where */
+	kmap_text_close(r);
+
+	{
+		FILE *f = fmemopen((void *)data, size ? size : 1, "rb");
+		struct kmap_src *s;
+		const struct kmap_object *po;
+		const struct kmap_access *pa;
+		size_t n;
+
+		if (!f || !size) {
+			if (f)
+				fclose(f);
+			return 0;
+		}
+		s = kmap_src_open_file(f, "fuzz", err);
+		if (s) {
+			while (kmap_src_next(s, &po, &pa, &n) > 0)
+				;
+			kmap_src_close(s);
+		}
+		fclose(f);
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# run.sh FUZZDIR SECONDS [text|bin]: run the libFuzzer harnesses for a
+# bounded time each, from a copy of the committed seed corpus (which stays
+# small). Exits non-zero when a harness finds a crash, leak or abort.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$1 secs=$2
+which=${3:-text bin}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for h in $which; do
+	[ -x "$dir/fuzz-$h" ] || { echo "$dir/fuzz-$h: not built" >&2; exit 1; }
+	mkdir -p "$work/$h"
+	cp "$here/corpus-$h"/* "$work/$h/"
+	echo "fuzz-$h: $secs s from $(ls "$here/corpus-$h" | wc -l) seeds"
+	"$dir/fuzz-$h" -max_total_time="$secs" -max_len=4096 -timeout=10 \
+		-rss_limit_mb=1024 -artifact_prefix="$work/" -print_final_stats=1 \
+		"$work/$h" 2>&1 | grep -E '^(stat::number_of_executed_units|#[0-9]+ *DONE)|ERROR|SUMMARY|Done' || true
+	found=$(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o \
+		-name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))
+	if [ -n "$found" ]; then
+		echo "fuzz-$h: found a failing input:" >&2
+		for f in $found; do
+			od -A d -t x1 "$f" | head -20 >&2
+		done
+		exit 1
+	fi
+done

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libkmap unit tests (cmocka). Run with CMOCKA_MESSAGE_OUTPUT=TAP for a
+ * TAP summary (tests/run counts each case).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+
+/* Text: one line. */
+
+static int parse(const char *s, struct kmap_object *o, struct kmap_access *a,
+		 char *err)
+{
+	return kmap_parse_line(s, strlen(s), o, a, err);
+}
+
+static void test_parse_object(void **state)
+{
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse("ffffffff812a4e74,146,ffff8880085d7e80,24,4294894610,4294894617,ffffffff812ab8a3,gzip",
+			       &o, &a, err), KMAP_LINE_OBJECT);
+	assert_true(o.alloc_ip == 0xffffffff812a4e74ull);
+	assert_int_equal(o.pid, 146);
+	assert_true(o.addr == 0xffff8880085d7e80ull);
+	assert_int_equal(o.size, 24);
+	assert_true(o.alloc_jiffies == 4294894610ull);
+	assert_true(o.free_jiffies == 4294894617ull);
+	assert_true(o.free_ip == 0xffffffff812ab8a3ull);
+	assert_string_equal(o.comm, "gzip");
+	assert_true(kmap_object_freed(&o));
+}
+
+static void test_parse_access(void **state)
+{
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse("  ffffffff811556b9,146,1,18446744073709551615", &o, &a, err),
+			 KMAP_LINE_ACCESS);
+	assert_true(a.ip == 0xffffffff811556b9ull);
+	assert_int_equal(a.pid, 146);
+	assert_int_equal(a.writes, 1);
+	assert_true(a.reads == UINT64_MAX);
+}
+
+static void test_parse_live_and_zero(void **state)
+{
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse("1,0,0,0,0,0,0,softirq", &o, &a, err), KMAP_LINE_OBJECT);
+	assert_false(kmap_object_freed(&o));
+	assert_string_equal(o.comm, "softirq");
+}
+
+/* Every bad line is rejected, with the field named. */
+static void test_parse_rejects(void **state)
+{
+	static const struct {
+		const char *line, *want;
+	} bad[] = {
+		{ "", "empty line" },
+		{ "FFFFFFFF812a4e74,1,1,1,1,0,0,x", "alloc_ip 'FFFFFFFF812a4e74': not lowercase" },
+		{ "0x12,1,1,1,1,0,0,x", "alloc_ip '0x12': leading zero" },
+		{ "012,1,1,1,1,0,0,x", "alloc_ip '012': leading zero" },
+		{ "12345678901234567,1,1,1,1,0,0,x", "alloc_ip '12345678901234567': more than 64 bits" },
+		{ "1,01,1,1,1,0,0,x", "pid '01': leading zero" },
+		{ "1,-1,1,1,1,0,0,x", "pid '-1': not an unsigned decimal" },
+		{ "1,4194304,1,1,1,0,0,x", "pid '4194304': above the kernel's pid limit" },
+		{ "1,1,1,18446744073709551616,1,0,0,x", "size '18446744073709551616': more than 64 bits" },
+		{ "1,1,1,1,1,0,0,", "executable '': empty" },
+		{ "1,1,1,1,1,0,0,a\tb", "executable 'a\\x09b': control character" },
+		{ "1,1,1,1,1,0,0,a,b", "more than 8 fields" },
+		{ "1,1,1,1,1,0,0", "object line has 7 fields" },
+		{ "1,1,,1,1,0,0,x", "obj_va_ptr '': empty" },
+		{ " 1,1,1,1", "not indented by exactly two spaces" },
+		{ "   1,1,1,1", "not indented by exactly two spaces" },
+		{ "  1,1,1", "access line has 3 fields" },
+		{ "  1,1,1,1,1", "more than 4 fields" },
+		{ "  1,1,1,1 ", "read_count '1 ': not an unsigned decimal" },
+		{ "  1,1,1,1\r", "read_count '1\\x0d'" },
+		{ "1,1,1,1,1,0,0,0123456789012345678901234567890123456789012345678901234567890123",
+		  "executable" },
+	};
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		if (parse(bad[i].line, &o, &a, err) != 0 || !strstr(err, bad[i].want))
+			fail_msg("line '%s': got '%s', want '%s'", bad[i].line,
+				 err, bad[i].want);
+	}
+}
+
+/* Text: the reader over a whole input. */
+
+static void test_reader_lines(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n"
+		"  ffffffff81000010,1,0,1\n"
+		"  ffffffff81000020,2,3,4\n"
+		"ffffffff81000000,1,ffff888000002000,8,100,101,ffffffff81000004,sh\n";
+	struct kmap_text_reader *r = kmap_text_open_mem(text, strlen(text), "t");
+	struct kmap_object o;
+	struct kmap_access a;
+
+	(void)state;
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(a.pid, 2);
+	assert_int_equal(a.reads, 4);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_line(r), 4);
+	assert_int_equal(kmap_text_next(r, &o, &a), 0);
+	assert_int_equal(kmap_text_next(r, &o, &a), 0);
+	kmap_text_close(r);
+}
+
+static void expect_error(const char *text, size_t len, const char *want)
+{
+	struct kmap_text_reader *r = kmap_text_open_mem(text, len, "in.kmap");
+	struct kmap_object o;
+	struct kmap_access a;
+	int t, n = 0;
+
+	while ((t = kmap_text_next(r, &o, &a)) > 0)
+		assert_true(++n < 100);
+	assert_int_equal(t, -1);
+	if (!strstr(kmap_text_error(r), want))
+		fail_msg("got '%s', want '%s'", kmap_text_error(r), want);
+	/* Reading past an error keeps failing. */
+	assert_int_equal(kmap_text_next(r, &o, &a), -1);
+	kmap_text_close(r);
+}
+
+static void test_reader_errors(void **state)
+{
+	char longline[2000];
+
+	(void)state;
+	expect_error("  1,1,1,1\n", 10, "in.kmap:1: access line before any object line");
+	expect_error("1,1,1,1,1,0,0,x\n1,1,1,1,1,0,0,x", 31, "in.kmap:2: last line has no newline");
+	expect_error("1,1,1,1,1,0,0,x\n\n", 17, "in.kmap:2: empty line");
+	expect_error("1,1,1,1,1,0,0,x\0\n", 17, "in.kmap:1: executable 'x\\x00': control");
+	memset(longline, 'a', sizeof(longline));
+	expect_error(longline, sizeof(longline), "in.kmap:1: line longer than 511 bytes");
+}
+
+/* The FILE reader refills across its buffer: a large input, line count. */
+static void test_reader_file_refill(void **state)
+{
+	FILE *f = tmpfile();
+	struct kmap_text_reader *r;
+	struct kmap_object o;
+	struct kmap_access a;
+	unsigned long i, objects = 0, accesses = 0;
+	int t;
+
+	(void)state;
+	assert_non_null(f);
+	for (i = 0; i < 20000; i++) {
+		fprintf(f, "ffffffff81%06lx,%lu,ffff888000%06lx,%lu,%lu,0,0,cmd%lu\n",
+			i, i % 4000, i * 64, i % 4096 + 1, 4294894610ul + i, i % 10);
+		fprintf(f, "  ffffffff8115%04lx,%lu,%lu,%lu\n", i % 65536, i % 4000, i, i + 1);
+	}
+	rewind(f);
+	r = kmap_text_open(f, "big");
+	while ((t = kmap_text_next(r, &o, &a)) > 0) {
+		if (t == KMAP_LINE_OBJECT) {
+			assert_int_equal(o.size, objects % 4096 + 1);
+			objects++;
+		} else {
+			assert_int_equal(a.reads, accesses + 1);
+			accesses++;
+		}
+	}
+	assert_int_equal(t, 0);
+	assert_int_equal(objects, 20000);
+	assert_int_equal(accesses, 20000);
+	assert_int_equal(kmap_text_line(r), 40000);
+	kmap_text_close(r);
+	fclose(f);
+}
+
+/* Writer: byte for byte the kernel's format, and back through the reader. */
+static void test_writer_roundtrip(void **state)
+{
+	struct kmap_object o = {
+		.alloc_ip = 0xffffffff812a4e74ull, .pid = 146,
+		.addr = 0xffff8880085d7e80ull, .size = 24,
+		.alloc_jiffies = 4294894610ull, .free_jiffies = 0, .free_ip = 0,
+	}, back;
+	struct kmap_access a = { .ip = 0xffffffff811556b9ull, .pid = 146, .writes = 1, .reads = 0 }, aback;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	strcpy(o.comm, "a,b\x01");
+	assert_int_equal(kmap_write_object(f, &o), 0);
+	assert_int_equal(kmap_write_access(f, &a), 0);
+	fclose(f);
+	assert_string_equal(buf, "ffffffff812a4e74,146,ffff8880085d7e80,24,4294894610,0,0,a?b?\n"
+				 "  ffffffff811556b9,146,1,0\n");
+	assert_int_equal(kmap_parse_line(buf, strchr(buf, '\n') - buf, &back, &aback, err),
+			 KMAP_LINE_OBJECT);
+	assert_string_equal(back.comm, "a?b?");
+	assert_true(back.addr == o.addr);
+	free(buf);
+}
+
+/* Binary: fixtures built from the UAPI structs. */
+
+struct sbuf {
+	unsigned char b[4096];
+	size_t len;
+};
+
+static void sput(struct sbuf *s, const void *p, size_t n)
+{
+	assert_true(s->len + n <= sizeof(s->b));
+	memcpy(s->b + s->len, p, n);
+	s->len += n;
+}
+
+static void header(struct sbuf *s, unsigned int cpus)
+{
+	struct memorizer_stream_header h = {
+		.magic = "MEMZSTR", .version = MEMORIZER_STREAM_VERSION,
+		.header_size = sizeof(h), .nr_types = MEMORIZER_REC_NR_TYPES,
+		.nr_cpus = cpus, .hz = 250, .page_size = 4096,
+	};
+
+	memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
+	h.rec_size[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc);
+	h.rec_size[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free);
+	h.rec_size[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access);
+	h.rec_size[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task);
+	h.rec_size[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache);
+	h.rec_size[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost);
+	sput(s, &h, sizeof(h));
+}
+
+static void task(struct sbuf *s, int cpu, int pid, const char *comm)
+{
+	struct memorizer_rec_task t = { .hdr = { MEMORIZER_REC_TASK, sizeof(t), cpu, 0, 1 } };
+
+	t.pid = pid;
+	strncpy(t.comm, comm, sizeof(t.comm));
+	sput(s, &t, sizeof(t));
+}
+
+static void alloc(struct sbuf *s, int cpu, uint64_t id, uint64_t addr, int pid)
+{
+	struct memorizer_rec_alloc a = { .hdr = { MEMORIZER_REC_ALLOC, sizeof(a), cpu, 0, 2 } };
+
+	a.id = id;
+	a.addr = addr;
+	a.call_site = 0xffffffff81000000ull + id;
+	a.jiffies = 1000 + id;
+	a.size = 16;
+	a.size_alloc = 16;
+	a.pid = pid;
+	sput(s, &a, sizeof(a));
+}
+
+static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
+		       uint64_t w, uint64_t r)
+{
+	struct memorizer_rec_access a = { .hdr = { MEMORIZER_REC_ACCESS, sizeof(a), cpu, 0, 3 } };
+
+	a.id = id;
+	a.ip = ip;
+	a.pid = pid;
+	a.writes = w;
+	a.reads = r;
+	sput(s, &a, sizeof(a));
+}
+
+static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
+{
+	struct memorizer_rec_free f = { .hdr = { MEMORIZER_REC_FREE, sizeof(f), cpu, 0, 4 } };
+
+	f.id = id;
+	f.call_site = api == MEMORIZER_FREE_MISSED ? 0xdeadbeef : 0xffffffff81100000ull;
+	f.jiffies = 2000 + id;
+	f.api = api;
+	sput(s, &f, sizeof(f));
+}
+
+static void test_bin_header_checks(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct memorizer_stream_header *h = (void *)s.b;
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	header(&s, 2);
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	assert_int_equal(kmap_bin_check_header(s.b, 55, err), -1);
+	assert_non_null(strstr(err, "cut short"));
+	h->version = 2;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	assert_non_null(strstr(err, "version 2"));
+	h->version = 1;
+	h->rec_size[MEMORIZER_REC_ALLOC] = 64;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	assert_non_null(strstr(err, "shorter than the 72-byte layout"));
+	h->rec_size[MEMORIZER_REC_ALLOC] = 72;
+	h->nr_cpus = 0;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	h->nr_cpus = 1;
+	h->magic[0] = 'X';
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	assert_non_null(strstr(err, "magic"));
+}
+
+/* TASK state is per CPU: the same pid has another comm on another CPU. */
+static void test_bin_task_per_cpu(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	int n = 0;
+
+	(void)state;
+	header(&s, 2);
+	task(&s, 0, 10, "first");
+	task(&s, 1, 10, "other");
+	alloc(&s, 0, 1, 0x1000, 10);
+	alloc(&s, 1, 2, 0x2000, 10);
+	task(&s, 0, 10, "renamed");
+	alloc(&s, 0, 3, 0x3000, 10);
+	alloc(&s, 1, 4, 0x4000, 11);
+	r = kmap_bin_open_mem(s.b, s.len, "s");
+	while (kmap_bin_next(r, &rec) > 0) {
+		if (rec.type != MEMORIZER_REC_ALLOC)
+			continue;
+		switch (rec.u.alloc.id) {
+		case 1: assert_string_equal(rec.u.alloc.comm, "first"); break;
+		case 2: assert_string_equal(rec.u.alloc.comm, "other"); break;
+		case 3: assert_string_equal(rec.u.alloc.comm, "renamed"); break;
+		case 4: assert_string_equal(rec.u.alloc.comm, ""); break;
+		}
+		n++;
+	}
+	assert_int_equal(n, 4);
+	assert_string_equal(kmap_bin_error(r), "");
+	kmap_bin_close(r);
+}
+
+/* Unknown types are skipped by their size; records may grow. */
+static void test_bin_skip_and_grow(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct memorizer_rec_hdr unk = { 42, 32, 0, 0, 5 };
+	unsigned char pad[16] = { 0 };
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+
+	(void)state;
+	header(&s, 1);
+	sput(&s, &unk, sizeof(unk));
+	sput(&s, pad, 16);
+	alloc(&s, 0, 1, 0x1000, 0);
+	r = kmap_bin_open_mem(s.b, s.len, "s");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_int_equal(rec.offset, 56 + 32);
+	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	assert_int_equal(kmap_bin_skipped(r), 1);
+	kmap_bin_close(r);
+}
+
+static void expect_bin_error(struct sbuf *s, const char *want)
+{
+	struct kmap_bin_reader *r = kmap_bin_open_mem(s->b, s->len, "s.bin");
+	struct kmap_bin_rec rec;
+	int t, n = 0;
+
+	while ((t = kmap_bin_next(r, &rec)) > 0)
+		assert_true(++n < 100);
+	assert_int_equal(t, -1);
+	if (!strstr(kmap_bin_error(r), want))
+		fail_msg("got '%s', want '%s'", kmap_bin_error(r), want);
+	kmap_bin_close(r);
+}
+
+static void test_bin_errors(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct memorizer_rec_hdr h = { MEMORIZER_REC_FREE, 20, 0, 0, 0 };
+
+	(void)state;
+	header(&s, 1);
+	alloc(&s, 0, 1, 0x1000, 0);
+	s.len -= 8;
+	expect_bin_error(&s, "s.bin: byte 56: record cut short: 64 of 72 bytes");
+	s.len = 0;
+	header(&s, 1);
+	sput(&s, &h, sizeof(h));
+	expect_bin_error(&s, "byte 56: record size 20");
+	s.len = 0;
+	header(&s, 1);
+	alloc(&s, 1, 1, 0x1000, 0);	/* cpu 1 of 1 */
+	expect_bin_error(&s, "cpu 1, but the stream has 1 CPUs");
+	s.len = 0;
+	header(&s, 1);
+	alloc(&s, 0, 1, 0x1000, -5);
+	expect_bin_error(&s, "pid -5 out of range");
+	s.len = 0;
+	header(&s, 1);
+	sput(&s, &h, 8);
+	expect_bin_error(&s, "record header cut short: 8 of 16");
+	s.len = 10;
+	expect_bin_error(&s, "byte 0: stream header cut short");
+}
+
+/* Objects from a stream: accesses merged, cross-CPU order, live at the end. */
+static void test_src_assembles(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	int fd = mkstemp(path);
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	(void)state;
+	header(&s, 2);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	access_rec(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 2);
+	access_rec(&s, 1, 1, 0xffffffff81000010ull, 7, 3, 4);
+	access_rec(&s, 1, 1, 0xffffffff81000008ull, 7, 0, 1);
+	free_rec(&s, 1, 1, MEMORIZER_FREE_KFREE);
+	free_rec(&s, 1, 2, MEMORIZER_FREE_MISSED);	/* its ALLOC comes later */
+	alloc(&s, 0, 2, 0x2000, 7);
+	alloc(&s, 0, 3, 0x3000, 7);			/* stays live */
+	free_rec(&s, 0, 99, MEMORIZER_FREE_KFREE);	/* before the stream */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, s.b, s.len), (ssize_t)s.len);
+	close(fd);
+	src = kmap_src_open(path, err);
+	assert_non_null(src);
+	assert_int_equal(kmap_src_format(src), KMAP_FMT_BINARY);
+
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->id, 1);
+	assert_string_equal(o->comm, "tar");
+	assert_int_equal(n, 2);
+	assert_true(a[0].ip == 0xffffffff81000008ull);
+	assert_true(a[1].ip == 0xffffffff81000010ull);
+	assert_int_equal(a[1].writes, 4);
+	assert_int_equal(a[1].reads, 6);
+	assert_int_equal(o->alloc_cpu, 0);
+	assert_int_equal(o->free_cpu, 1);
+
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->id, 2);
+	assert_true(o->free_ip == KMAP_FREE_IP_MISSED);
+
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->id, 3);
+	assert_false(kmap_object_freed(o));
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+	assert_int_equal(kmap_src_orphans(src), 1);
+	kmap_src_close(src);
+	unlink(path);
+}
+
+static void test_src_text_objects(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	int fd = mkstemp(path);
+	static const char text[] =
+		"1,1,1000,8,100,0,0,sh\n  2,1,0,1\n  3,1,1,0\n4,1,2000,8,100,0,0,sh\n";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	src = kmap_src_open(path, err);
+	assert_int_equal(kmap_src_format(src), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->addr, 0x1000);
+	assert_int_equal(n, 2);
+	assert_int_equal(a[1].ip, 3);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->addr, 0x2000);
+	assert_int_equal(n, 0);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+	kmap_src_close(src);
+	assert_null(kmap_src_open("/nonexistent/x", err));
+	assert_non_null(strstr(err, "No such file"));
+	unlink(path);
+}
+
+static void test_map(void **state)
+{
+	struct kmap_map m;
+	uint64_t i;
+	int is_new;
+
+	(void)state;
+	kmap_map_init(&m);
+	for (i = 0; i < 100000; i++) {
+		uint64_t *v = kmap_map_get(&m, i * 7919, &is_new);
+
+		assert_true(is_new);
+		*v = i;
+	}
+	for (i = 0; i < 100000; i += 2)
+		assert_int_equal(kmap_map_del(&m, i * 7919), 1);
+	for (i = 0; i < 100000; i++) {
+		uint64_t *v = kmap_map_find(&m, i * 7919);
+
+		if (i % 2)
+			assert_true(v && *v == i);
+		else
+			assert_null(v);
+	}
+	assert_int_equal(m.len, 50000);
+	assert_int_equal(kmap_map_del(&m, 12345678), 0);
+	kmap_map_free(&m);
+}
+
+static void test_sym_map(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX], out[256];
+	int fd = mkstemp(path);
+	static const char map[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 t helper\n"
+		"ffffffff81000100 T helper_alias\n"
+		"ffffffff81000200 D some_data\n"
+		"ffffffff81000300 T last\n"
+		"ffffffff81000340 T _etext\n";
+	struct kmap_sym *s;
+	uint64_t start;
+
+	(void)state;
+	assert_int_equal(write(fd, map, strlen(map)), (ssize_t)strlen(map));
+	close(fd);
+	s = kmap_sym_open_map(path, err);
+	assert_non_null(s);
+	assert_int_equal(kmap_sym_describe(s, 0xffffffff81000104ull, out, sizeof(out)), 1);
+	assert_string_equal(out, "helper+0x4/0x200");
+	assert_string_equal(kmap_sym_function(s, 0xffffffff81000310ull, &start), "last");
+	assert_true(start == 0xffffffff81000300ull);
+	assert_int_equal(kmap_sym_describe(s, 0xffffffff81000350ull, out, sizeof(out)), 1);
+	assert_string_equal(out, "_etext+0x10/0x1000");
+	assert_int_equal(kmap_sym_describe(s, 0x10, out, sizeof(out)), 0);
+	assert_string_equal(out, "10");
+	kmap_sym_close(s);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_object),
+		cmocka_unit_test(test_parse_access),
+		cmocka_unit_test(test_parse_live_and_zero),
+		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_reader_lines),
+		cmocka_unit_test(test_reader_errors),
+		cmocka_unit_test(test_reader_file_refill),
+		cmocka_unit_test(test_writer_roundtrip),
+		cmocka_unit_test(test_bin_header_checks),
+		cmocka_unit_test(test_bin_task_per_cpu),
+		cmocka_unit_test(test_bin_skip_and_grow),
+		cmocka_unit_test(test_bin_errors),
+		cmocka_unit_test(test_src_assembles),
+		cmocka_unit_test(test_src_text_objects),
+		cmocka_unit_test(test_map),
+		cmocka_unit_test(test_sym_map),
+	};
+
+	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);
+}
