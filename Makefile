@@ -12,7 +12,7 @@ deps:
 kernel: deps
 	@scripts/build-kernel.sh
 
-initramfs: kernel
+initramfs: kernel tools
 	@scripts/build-initramfs.sh
 
 tools: deps

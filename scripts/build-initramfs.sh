@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Build out/initramfs.cpio.gz: busybox-static, vm/init, the kernel's modules,
+# the static memorizer command (out/bin/memorizer-static, make tools),
 # and the dynamically linked programs of vm/programs.txt with their shared
 # libraries. The archive is written by the kernel's own gen_init_cpio, so
 # device nodes need no root.
@@ -62,6 +63,11 @@ while read -r prog; do
 		emit_file "$lib" "$(readlink -f "$lib")" 0755
 	done
 done < "$top/vm/programs.txt"
+
+# The memorizer command (make tools), static, on the guest's PATH.
+memorizer=$out/bin/memorizer-static
+[ -x "$memorizer" ] || die "$memorizer missing: run 'make tools' first"
+emit_file /usr/bin/memorizer "$memorizer" 0755
 
 # Kernel modules, as modules_install laid them out.
 if [ -d "$out/modules/lib/modules" ]; then

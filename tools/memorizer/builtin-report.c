@@ -29,6 +29,7 @@ struct row {
 	uint64_t reads, writes, never_read, never_written, cross_cpu;
 	uint64_t mismatch, missed, accesses, touched, last_obj;
 	uint32_t pid;
+	uint64_t comm_jiffies;		/* of the object comm came from */
 	char comm[KMAP_COMM_MAX];
 	char name[40];
 };
@@ -277,7 +278,11 @@ static int run(int argc, char **argv)
 			if (!r)
 				break;
 			r->pid = o->pid;
-			snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
+			/* A pid's newest command: the one after its exec. */
+			if (!r->comm[0] || o->alloc_jiffies > r->comm_jiffies) {
+				snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
+				r->comm_jiffies = o->alloc_jiffies;
+			}
 			add_object(r, o, 0, 0);
 			for (i = 0; i < nacc && r; i++) {
 				struct row *a = agg_get(&agg, acc[i].pid);
@@ -627,7 +632,8 @@ const struct cmd cmd_report = {
 "kmem_cache_alloc freed by kfree); missed_free counts frees Memorizer did "
 "not see (free_ip deadbeef); never_read and never_written count objects "
 "without a single read or write. In --by pid, objects and bytes are what "
-"the pid allocated, reads, writes and objects_accessed what it accessed. "
+"the pid allocated, reads, writes and objects_accessed what it accessed, "
+"comm its newest command (a pid that called exec had two). "
 "In --by function, accesses are reads + writes by the function's "
 "instructions, sites its distinct (ip, pid) counters. callsite and "
 "function are function+offset with symbols, hexadecimal without.",
