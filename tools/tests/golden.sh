@@ -125,6 +125,17 @@ run text text-bad-stream "$M" text short.bin
 # symbolize.
 run symbolize symbolize-args "$M" symbolize --system-map fixtures/System.map ffffffff812a4e74 0xffffffff811556b9 1
 run symbolize symbolize-stdin sh -c "printf 'ffffffff817331ce\nffffffff812ab8a3\n' | \"$M\" symbolize --system-map fixtures/System.map"
+# --vmlinux with DWARF: a small program built with -g stands in for vmlinux.
+cat > prog.c <<'PROG'
+int target_fn(int x)
+{
+	return x * 3 + 1;
+}
+int main(void) { return target_fn(1); }
+PROG
+cc -g -O0 -no-pie -o prog prog.c
+addr=$(nm prog | awk '$3 == "target_fn" { sub(/^0+/, "", $1); print $1 }')
+run symbolize symbolize-vmlinux-dwarf sh -c "\"$M\" symbolize --vmlinux prog $addr | sed -E 's/^[0-9a-f]+ /ADDR /; s#/0x[0-9a-f]+##; s# at .*/# at #'"
 run symbolize symbolize-bad-address "$M" symbolize --system-map fixtures/System.map xyz
 run symbolize symbolize-bad-map "$M" symbolize --system-map fixtures/tar.kmap 1
 
