@@ -30,7 +30,8 @@ static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
-	stop = sig;
+	if (sig != SIGALRM)
+		stop = sig;
 }
 
 /* The output: a file descriptor, optionally through zstd. */
@@ -144,7 +145,7 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 	char path[4096], buf[65536];
 	uint64_t lines = 0;
 	double t0 = now(), last = t0;
-	int fd, rc = 0, last_nl = 1;
+	int fd, rc = 0, last_nl = 1, draining = 0;
 	long long obj0 = stat_value(dir, "objects dropped (no memory)");
 	long long acc0 = stat_value(dir, "accesses dropped (no memory)");
 
@@ -157,13 +158,22 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 	for (;;) {
 		ssize_t n, i;
 
-		if (stop) {
-			/* Take what the kernel already has, without blocking. */
+		if (stop && !draining) {
+			/* Take what the kernel already has, without blocking;
+			 * should a read block anyway, SIGALRM ends it. */
 			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+			draining = 1;
 		}
+		if (draining)
+			alarm(1);
 		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
+		if (draining)
+			alarm(0);
+		if (n < 0 && errno == EINTR) {
+			if (draining)
+				break;
 			continue;
+		}
 		if (n < 0 && errno == EAGAIN)
 			break;
 		if (n < 0) {
@@ -475,6 +485,7 @@ static int run(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	rc = binary ? stream_binary(dir, &out, !quiet && isatty(2))
 		    : stream_text(dir, &out, !quiet && isatty(2));
