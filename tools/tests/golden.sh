@@ -173,6 +173,7 @@ tail -c +57 stream.bin > dbg/binary/cpu0
 : > dbg/binary/cpu1
 run stream stream-binary sh -c "\"$M\" stream --debugfs dbg --binary -o s.bin && cmp s.bin stream.bin && echo identical"
 run stream stream-binary-zstd bash -c "\"$M\" stream --debugfs dbg --binary --zstd -o s.zst && \"$M\" text s.zst 2>/dev/null | cmp - <(\"$M\" text stream.bin 2>/dev/null) && echo same text"
+run stream stream-zstd-cut sh -c "head -c 60 s.zst | \"$M\" text -"
 head -c 40 stream.bin > dbg/binary/header
 run stream stream-bad-header "$M" stream --debugfs dbg --binary -o s.bin
 rm -f dbg/kmap_stream && mkfifo dbg/kmap_stream
