@@ -191,6 +191,7 @@ run help help-check "$M" help check
 run help help-flag "$M" report --help
 run help help-unknown "$M" frobnicate
 run help help-bad-option "$M" check --frobnicate x
+run help completion-parses bash -c "\"$M\" help --completion > c.bash && bash -n c.bash && grep -c -- '--system-map' c.bash"
 run help man-record sh -c "\"$M\" help --man record | head -n 12"
 
 echo "$passed passed, $failed failed"
