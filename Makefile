@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel initramfs tools patch check demo clean distclean
+.PHONY: all deps kernel initramfs tools patch check demo bench clean distclean
 
 all: kernel initramfs
 
@@ -28,6 +28,10 @@ demo: kernel initramfs
 	@rm -rf out/demo
 	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
 	@echo "demo: results in out/demo/ (tar.kmap, show_stats, uname)"
+
+# Overhead, scaling, memory and stream figures: bench/README.md.
+bench: initramfs
+	@QUICK=$(QUICK) bench/run
 
 clean:
 	rm -rf out

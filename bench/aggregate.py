@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""bench/aggregate.py RUNS_DIR RESULTS_DIR: turn the raw results of one
+bench run (bench/run: one directory per boot under RUNS_DIR, plus RUNS_DIR/
+meta) into RESULTS_DIR/latest.json and RESULTS_DIR/latest.md.
+
+Ratios are taken only against kernels booted in the same run: a mode's
+ratio is median(mode times) / median(baseline times); the spread is the
+min and max of the per-round ratios (round r against round r's baseline).
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+WORKLOADS = ["hackbench", "stressng", "tar"]
+MEM_MODES = ["off", "alloc_only", "full", "mode3"]
+
+
+def read(path, default=None):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return default
+
+
+def parse_meta(text):
+    meta = {}
+    for line in text.splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            meta[k.strip()] = v.strip()
+    return meta
+
+
+def parse_stats(text):
+    """show_stats -> dict: per-kind tracked/live, counters, memory, sizes."""
+    st = {"kinds": {}}
+    for line in text.splitlines():
+        m = re.match(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+        if m:
+            st["kinds"][m.group(1)] = {"tracked": int(m.group(2)),
+                                       "live": int(m.group(3))}
+            continue
+        m = re.match(r"^bytes per record:\s+object (\d+), access counter (\d+), page key (\d+)", line)
+        if m:
+            st["bytes_per_object"] = int(m.group(1))
+            st["bytes_per_counter"] = int(m.group(2))
+            st["bytes_per_page_key"] = int(m.group(3))
+            continue
+        m = re.match(r"^([a-z ()0-9xA-F]+):\s+(\d+)$", line)
+        if m:
+            key = re.sub(r"[^a-z0-9]+", "_", m.group(1).strip()).strip("_")
+            st[key] = int(m.group(2))
+    return st
+
+
+def parse_stream(text):
+    """The guest's /out/stream -> (available, reason, [records])."""
+    if text is None:
+        return False, "no stream boot in this run", []
+    text = text.strip()
+    if text.startswith("unavailable"):
+        return False, text[len("unavailable"):].strip(), []
+    recs = []
+    for line in text.splitlines():
+        m = re.match(r"^(\S+) (\S+) seconds=([\d.]+) bytes=(\d+) records=(\d+) overruns=(-?\d+)", line)
+        if m:
+            recs.append({"workload": m.group(1), "kind": m.group(2),
+                         "seconds": float(m.group(3)),
+                         "bytes": int(m.group(4)),
+                         "records": int(m.group(5)),
+                         "overruns": int(m.group(6))})
+    return True, "", recs
+
+
+def load(runs):
+    """Every boot directory -> list of dicts (name, variant, smp, times...)."""
+    boots = []
+    for name in sorted(os.listdir(runs)):
+        d = os.path.join(runs, name)
+        b = read(os.path.join(d, "boot"))
+        if not os.path.isdir(d) or b is None:
+            continue
+        variant, smp = b.split()
+        times = []
+        for line in (read(os.path.join(d, "times"), "") or "").splitlines():
+            mode, wl, sec = line.split()
+            times.append((mode, wl, float(sec)))
+        stats = {}
+        for f in os.listdir(d):
+            if f.startswith("stats."):
+                _, mode, wl = f.split(".", 2)
+                stats[(mode, wl)] = parse_stats(read(os.path.join(d, f)))
+        boots.append({"name": name, "variant": variant, "smp": int(smp),
+                      "times": times, "stats": stats,
+                      "stream": read(os.path.join(d, "stream")),
+                      "uname": (read(os.path.join(d, "uname"), "") or "").strip(),
+                      "sample_kb": (read(os.path.join(d, "sample-size"), "") or "").strip()})
+    return boots
+
+
+def config_of(variant, mode):
+    """Which configuration a timed run measured."""
+    if variant != "memorizer":
+        return variant          # nokasan, kasan
+    return mode                 # off, alloc_only, full, mode3
+
+
+def summary(values):
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values),
+            "max": max(values), "n": len(values)}
+
+
+def aggregate(runs):
+    meta = parse_meta(read(os.path.join(runs, "meta"), "") or "")
+    boots = load(runs)
+    rounds = [b for b in boots if b["name"].startswith("round")]
+
+    # times[config][workload] = {round: seconds}
+    times = {}
+    for b in rounds:
+        rnd = b["name"].split("-", 1)[0]
+        for mode, wl, sec in b["times"]:
+            times.setdefault(config_of(b["variant"], mode), {}) \
+                 .setdefault(wl, {})[rnd] = sec
+
+    def ratio(num, den, wl):
+        a = times.get(num, {}).get(wl, {})
+        b = times.get(den, {}).get(wl, {})
+        if not a or not b:
+            return None
+        per_round = [a[r] / b[r] for r in a if r in b]
+        return {"ratio": statistics.median(a.values()) / statistics.median(b.values()),
+                "min": min(per_round) if per_round else None,
+                "max": max(per_round) if per_round else None}
+
+    res = {"command": meta.get("command"), "date": meta.get("date"),
+           "kernel_version": meta.get("kernel_version"),
+           "accelerator": meta.get("accelerator"), "qemu": meta.get("qemu"),
+           "qemu_settings": meta.get("qemu_settings"), "host": meta.get("host"),
+           "size": meta.get("size"), "rounds": int(meta.get("rounds", 0) or 0),
+           "wall_seconds": int(meta.get("wall_seconds", 0) or 0),
+           "machine_quiet": (meta.get("kernel_build_running_before") == "no" and
+                             meta.get("kernel_build_running_after") == "no"),
+           "loadavg_before": meta.get("loadavg_before"),
+           "loadavg_after": meta.get("loadavg_after"),
+           "uname": next((b["uname"] for b in boots if b["variant"] == "memorizer"), ""),
+           "tar_tree_kb": next((int(b["sample_kb"]) for b in boots if b["sample_kb"].isdigit()), None)}
+
+    res["seconds"] = {c: {wl: summary(list(v.values())) for wl, v in per.items()}
+                      for c, per in times.items()}
+    res["ratio_vs_kasan"] = {}
+    res["ratio_vs_kasan_spread"] = {}
+    res["ratio_vs_nokasan"] = {}
+    res["ratio_vs_nokasan_spread"] = {}
+    for wl in WORKLOADS:
+        rk, sk = {}, {}
+        for mode in MEM_MODES:
+            r = ratio(mode, "kasan", wl)
+            rk[mode] = r["ratio"] if r else None
+            sk[mode] = [r["min"], r["max"]] if r else None
+        res["ratio_vs_kasan"][wl] = rk
+        res["ratio_vs_kasan_spread"][wl] = sk
+        rn, sn = {}, {}
+        for cfg, key in [("kasan", "kasan_only")] + [(m, m) for m in MEM_MODES]:
+            r = ratio(cfg, "nokasan", wl)
+            rn[key] = r["ratio"] if r else None
+            sn[key] = [r["min"], r["max"]] if r else None
+        res["ratio_vs_nokasan"][wl] = rn
+        res["ratio_vs_nokasan_spread"][wl] = sn
+
+    # Scaling: hackbench at -smp 1 and -smp 2, full tracing and KASAN only.
+    scale = {}
+    for b in boots:
+        if not b["name"].startswith("scale"):
+            continue
+        for mode, wl, sec in b["times"]:
+            scale.setdefault((b["variant"], b["smp"]), []).append(sec)
+    res["scaling_seconds"] = {f"{v}_smp{s}": summary(t) for (v, s), t in sorted(scale.items())}
+
+    def speedup(v):
+        one, two = scale.get((v, 1)), scale.get((v, 2))
+        if not one or not two:
+            return None
+        return statistics.median(one) / statistics.median(two)
+    res["smp2_speedup_full"] = speedup("memorizer")
+    res["smp2_speedup_kasan"] = speedup("kasan")
+
+    # Memory: record sizes, and per workload the pool in use right after
+    # the full-tracing run (records of freed objects stay until cleared, so
+    # this is the run's peak); the largest over the rounds.
+    res["bytes_per_object"] = res["bytes_per_counter"] = res["bytes_per_page_key"] = None
+    mem = {}
+    for b in rounds:
+        for (mode, wl), st in b["stats"].items():
+            for k in ("bytes_per_object", "bytes_per_counter", "bytes_per_page_key"):
+                if k in st:
+                    res[k] = st[k]
+            cur = mem.setdefault(wl, {}).get(mode)
+            used = st.get("memory_used_bytes")
+            if used is not None and (cur is None or used > cur["peak_memory_used_bytes"]):
+                mem[wl][mode] = {
+                    "peak_memory_used_bytes": used,
+                    "memory_bound_bytes": st.get("memory_bound_bytes"),
+                    "objects_tracked": sum(k["tracked"] for k in st["kinds"].values()),
+                    "objects_live": sum(k["live"] for k in st["kinds"].values()),
+                    "accesses_recorded": st.get("accesses_recorded"),
+                    "objects_dropped": st.get("objects_dropped_no_memory"),
+                    "accesses_dropped": st.get("accesses_dropped_no_memory"),
+                    "per_kind": st["kinds"]}
+    res["memory"] = mem
+
+    # Stream.
+    sb = next((b for b in boots if b["name"] == "stream"), None)
+    ok, reason, recs = parse_stream(sb["stream"] if sb else None)
+    stream = {"available": ok}
+    if not ok:
+        stream["reason"] = reason
+    for wl in WORKLOADS:
+        entry = {}
+        for kind in ("binary", "text"):
+            r = next((x for x in recs if x["workload"] == wl and x["kind"] == kind), None)
+            if r and r["seconds"] > 0:
+                entry[kind] = {"records_per_s": r["records"] / r["seconds"],
+                               "mb_per_s": r["bytes"] / 1e6 / r["seconds"],
+                               "overruns": r["overruns"], "records": r["records"],
+                               "bytes": r["bytes"], "seconds": r["seconds"]}
+        main = entry.get("binary") or entry.get("text")
+        stream[wl] = {"records_per_s": main["records_per_s"] if main else None,
+                      "mb_per_s": main["mb_per_s"] if main else None,
+                      "overruns": main["overruns"] if main else None,
+                      "channel": ("binary" if "binary" in entry else "kmap_stream") if main else None,
+                      "binary": entry.get("binary"), "kmap_stream": entry.get("text")}
+    res["stream"] = stream
+    return res
+
+
+def fmt(x, spec="{:.2f}"):
+    return "n/a" if x is None else spec.format(x)
+
+
+def fmt_ratio(r, spread):
+    if r is None:
+        return "n/a"
+    s = f"{r:.2f}×"
+    if spread and spread[0] is not None and res_rounds > 1:
+        s += f" ({spread[0]:.2f}–{spread[1]:.2f})"
+    return s
+
+
+res_rounds = 0
+
+
+def markdown(res):
+    global res_rounds
+    res_rounds = res["rounds"]
+    out = []
+    w = out.append
+    w("# Memorizer benchmark results")
+    w("")
+    w(f"- Command: `{res['command']}` ({res['wall_seconds']} s wall)")
+    w(f"- Date: {res['date']}")
+    w(f"- Kernel: Linux {res['kernel_version']} (`{res['uname']}`)")
+    w(f"- QEMU: {res['qemu']}, accelerator **{res['accelerator']}**, {res['qemu_settings']}")
+    w(f"- Host: {res['host']}; machine quiet (no kernel build running before/after): "
+      f"{'yes' if res['machine_quiet'] else 'no'}; load average before {res['loadavg_before']}, after {res['loadavg_after']}")
+    w(f"- Rounds: {res['rounds']} (each boots nokasan, kasan and memorizer once, order rotating); "
+      f"workload size: {res['size']}")
+    w("")
+    w("## Overhead (time ratios, medians; per-round min–max in parentheses)")
+    w("")
+    w("| workload | KASAN / no KASAN | off / KASAN | alloc only / KASAN | full / KASAN | mode 3 / KASAN | full / no KASAN |")
+    w("|---|---|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        rk, sk = res["ratio_vs_kasan"][wl], res["ratio_vs_kasan_spread"][wl]
+        rn, sn = res["ratio_vs_nokasan"][wl], res["ratio_vs_nokasan_spread"][wl]
+        w(f"| {wl} | {fmt_ratio(rn['kasan_only'], sn['kasan_only'])} | "
+          + " | ".join(fmt_ratio(rk[m], sk[m]) for m in MEM_MODES)
+          + f" | {fmt_ratio(rn['full'], sn['full'])} |")
+    w("")
+    w("Seconds (median, min–max):")
+    w("")
+    w("| workload | no KASAN | KASAN | off | alloc only | full | mode 3 |")
+    w("|---|---|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        cells = []
+        for c in ["nokasan", "kasan"] + MEM_MODES:
+            s = res["seconds"].get(c, {}).get(wl)
+            cells.append("n/a" if not s else f"{s['median']:.3f} ({s['min']:.3f}–{s['max']:.3f})")
+        w(f"| {wl} | " + " | ".join(cells) + " |")
+    w("")
+    w("## Scaling (hackbench, -smp 1 vs -smp 2)")
+    w("")
+    w("| kernel | -smp 1 s | -smp 2 s | speedup |")
+    w("|---|---|---|---|")
+    for v, key in (("memorizer", "smp2_speedup_full"), ("kasan", "smp2_speedup_kasan")):
+        a = res["scaling_seconds"].get(f"{v}_smp1")
+        b = res["scaling_seconds"].get(f"{v}_smp2")
+        label = "Memorizer, full tracing" if v == "memorizer" else "KASAN only"
+        w(f"| {label} | {fmt(a and a['median'], '{:.3f}')} | {fmt(b and b['median'], '{:.3f}')} | "
+          f"{fmt(res[key], '{:.2f}×')} |")
+    w("")
+    w("## Memory")
+    w("")
+    w(f"Bytes per record: object {fmt(res['bytes_per_object'], '{}')}, "
+      f"(ip, pid) access counter {fmt(res['bytes_per_counter'], '{}')}, "
+      f"page key {fmt(res['bytes_per_page_key'], '{}')}.")
+    w("")
+    w("Pool memory in use right after each run (records of freed objects are kept "
+      "until cleared, so this is the run's peak; largest over the rounds):")
+    w("")
+    w("| workload | mode | peak used (MB) | bound (MB) | objects tracked | live | accesses recorded | objects dropped | accesses dropped |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        for mode in MEM_MODES:
+            m = res["memory"].get(wl, {}).get(mode)
+            if not m:
+                continue
+            w(f"| {wl} | {mode} | {m['peak_memory_used_bytes'] / 1e6:.1f} | "
+              f"{fmt(m['memory_bound_bytes'] and m['memory_bound_bytes'] / 1e6, '{:.0f}')} | "
+              f"{m['objects_tracked']} | {m['objects_live']} | {fmt(m['accesses_recorded'], '{}')} | "
+              f"{fmt(m['objects_dropped'], '{}')} | {fmt(m['accesses_dropped'], '{}')} |")
+    w("")
+    w("## Stream (full tracing, collector `memorizer stream` in the guest)")
+    w("")
+    st = res["stream"]
+    if not st["available"]:
+        w(f"Not available in this kernel: {st['reason']}. No figures.")
+    else:
+        w("| workload | channel | records/s | MB/s | overruns | records | seconds |")
+        w("|---|---|---|---|---|---|---|")
+        for wl in WORKLOADS:
+            for kind in ("binary", "kmap_stream"):
+                e = st[wl][kind]
+                if e:
+                    w(f"| {wl} | {kind} | {e['records_per_s']:.0f} | {e['mb_per_s']:.2f} | "
+                      f"{e['overruns']} | {e['records']} | {e['seconds']:.3f} |")
+    w("")
+    w("## Targets (issue 6)")
+    w("")
+    hb = res["ratio_vs_kasan"]["hackbench"]
+    checks = [
+        ("full tracing / KASAN on hackbench ≤ 1.5×", hb["full"], lambda x: x <= 1.5, "{:.2f}×"),
+        ("compiled in but off / KASAN on hackbench ≤ 1.03×", hb["off"], lambda x: x <= 1.03, "{:.3f}×"),
+        ("-smp 2 speedup under full tracing ≥ 1.7×", res["smp2_speedup_full"], lambda x: x >= 1.7, "{:.2f}×"),
+        ("bytes per object ≤ 64", res["bytes_per_object"], lambda x: x <= 64, "{}"),
+        ("bytes per counter ≤ 32", res["bytes_per_counter"], lambda x: x <= 32, "{}"),
+        ("overruns on hackbench = 0", st["hackbench"]["overruns"], lambda x: x == 0, "{}"),
+    ]
+    w("| target | measured | met |")
+    w("|---|---|---|")
+    for name, val, ok, spec in checks:
+        w(f"| {name} | {fmt(val, spec)} | {'n/a' if val is None else ('yes' if ok(val) else 'no')} |")
+    w("")
+    return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: aggregate.py RUNS_DIR RESULTS_DIR")
+    res = aggregate(sys.argv[1])
+    os.makedirs(sys.argv[2], exist_ok=True)
+    with open(os.path.join(sys.argv[2], "latest.json"), "w") as f:
+        json.dump(res, f, indent=2, sort_keys=True)
+        f.write("\n")
+    with open(os.path.join(sys.argv[2], "latest.md"), "w") as f:
+        f.write(markdown(res))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# bench/aggregate.py on canned guest results: ratios against the same run's
+# baselines (median over rounds), per-round spread, the smp speedup, the
+# record sizes and peak memory from show_stats, the stream figures, and a
+# stream that is not in the kernel reported as such.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+stats() {	# stats USED OBJ CNT
+	cat <<S
+objects               tracked         live        freed      cleared
+slab                      100           10           90            0
+page                        5            1            4            0
+accesses recorded:            1000
+accesses to untracked memory: 7
+objects dropped (no memory):  0
+accesses dropped (no memory): 3
+frees missed (0xdeadbeef):    0
+memory used (bytes):          $1
+memory bound (bytes):         67108864
+bytes per record:             object $2, access counter $3, page key 40
+S
+}
+boot() {	# boot NAME VARIANT SMP then "mode wl sec" lines on stdin
+	mkdir -p "$t/runs/$1"
+	echo "$2 $3" > "$t/runs/$1/boot"
+	echo "Linux memorizer 6.12.117" > "$t/runs/$1/uname"
+	echo 4242 > "$t/runs/$1/sample-size"
+	cat > "$t/runs/$1/times"
+}
+# Round 1 and 2; kasan 10 then 12 s on hackbench, nokasan 5 and 6.
+for r in 1 2; do
+	k=$((8 + 2 * r)) n=$((4 + r))
+	printf 'base hackbench %s\nbase stressng 4\nbase tar 2\n' $n | boot round$r-nokasan nokasan 2
+	printf 'base hackbench %s\nbase stressng 8\nbase tar 4\n' $k | boot round$r-kasan kasan 2
+	{
+		for m in off alloc_only full mode3; do
+			case $m in off) f=1;; alloc_only) f=2;; full) f=3;; mode3) f=4;; esac
+			echo "$m hackbench $((k * f))"
+			echo "$m stressng $((8 * f))"
+			echo "$m tar $((4 * f))"
+		done
+	} | boot round$r-memorizer memorizer 2
+	for wl in hackbench stressng tar; do
+		for m in alloc_only full mode3; do
+			stats $((1000000 * r)) 168 48 > "$t/runs/round$r-memorizer/stats.$m.$wl"
+		done
+	done
+done
+echo 'full hackbench 90' | boot scale1-memorizer-smp1 memorizer 1
+echo 'full hackbench 50' | boot scale1-memorizer-smp2 memorizer 2
+echo 'base hackbench 20' | boot scale1-kasan-smp1 kasan 1
+echo 'base hackbench 10' | boot scale1-kasan-smp2 kasan 2
+: | boot stream memorizer 2
+cat > "$t/runs/stream/stream" <<S
+hackbench text seconds=2.000000 bytes=4000000 records=1000 overruns=0 collector=x
+hackbench binary seconds=4.000000 bytes=2000000 records=8000 overruns=5 collector=y
+stressng binary seconds=1.000000 bytes=1000000 records=10 overruns=0 collector=z
+S
+cat > "$t/runs/meta" <<M
+command=make bench
+date=2026-01-01T00:00:00Z
+kernel_version=6.12.117
+accelerator=tcg
+rounds=2
+kernel_build_running_before=no
+kernel_build_running_after=no
+M
+python3 "$top/bench/aggregate.py" "$t/runs" "$t/out"
+python3 - "$t/out/latest.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+def eq(a, b, what):
+    if (a is None) != (b is None) or (a is not None and abs(a - b) > 1e-9):
+        sys.exit(f"{what}: {a} != {b}")
+eq(r["ratio_vs_kasan"]["hackbench"]["off"], 1.0, "off")
+eq(r["ratio_vs_kasan"]["hackbench"]["full"], 3.0, "full")
+eq(r["ratio_vs_kasan"]["tar"]["mode3"], 4.0, "mode3 tar")
+eq(r["ratio_vs_kasan"]["stressng"]["alloc_only"], 2.0, "alloc stressng")
+eq(r["ratio_vs_nokasan"]["hackbench"]["kasan_only"], 11 / 5.5, "kasan/nokasan")
+lo, hi = r["ratio_vs_nokasan_spread"]["hackbench"]["kasan_only"]
+eq(lo, 2.0, "spread lo"); eq(hi, 2.0, "spread hi")
+eq(r["smp2_speedup_full"], 90 / 50, "speedup")
+eq(r["smp2_speedup_kasan"], 2.0, "kasan speedup")
+eq(r["bytes_per_object"], 168, "object"); eq(r["bytes_per_counter"], 48, "counter")
+eq(r["memory"]["tar"]["full"]["peak_memory_used_bytes"], 2000000, "peak")
+eq(r["memory"]["tar"]["full"]["objects_tracked"], 105, "tracked")
+s = r["stream"]
+assert s["available"] is True
+eq(s["hackbench"]["records_per_s"], 2000.0, "records/s (binary first)")
+eq(s["hackbench"]["mb_per_s"], 0.5, "MB/s"); eq(s["hackbench"]["overruns"], 5, "overruns")
+eq(s["hackbench"]["kmap_stream"]["records_per_s"], 500.0, "text records/s")
+eq(s["tar"]["records_per_s"], None, "missing workload")
+assert r["kernel_version"] == "6.12.117" and r["accelerator"] == "tcg" and r["date"]
+PY
+grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 4.00× (4.00–4.00) |' "$t/out/latest.md" ||
+	{ echo "latest.md: hackbench row wrong:"; grep '^| hackbench' "$t/out/latest.md"; exit 1; }
+
+# A kernel without the stream files: said plainly, no figures.
+echo "unavailable /sys/kernel/debug/memorizer/kmap_stream does not exist in this kernel" > "$t/runs/stream/stream"
+python3 "$top/bench/aggregate.py" "$t/runs" "$t/out"
+python3 - "$t/out/latest.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["stream"]
+assert s["available"] is False and "kmap_stream does not exist" in s["reason"], s
+for wl in ("hackbench", "stressng", "tar"):
+    assert s[wl]["records_per_s"] is None and s[wl]["mb_per_s"] is None and s[wl]["overruns"] is None
+PY
+grep -q 'Not available in this kernel: /sys/kernel/debug/memorizer/kmap_stream does not exist' "$t/out/latest.md"
+echo "bench-aggregate: ok"
