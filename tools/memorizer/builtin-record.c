@@ -119,6 +119,7 @@ static int run(int argc, char **argv)
 	int access = 1, idx, status = 0, rc = 0, pipefd[2];
 	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
 	struct sigaction sa, old_int, old_term, old_hup;
+	sigset_t forwarded, old_mask;
 	char modestr[16];
 	pid_t pid;
 
@@ -176,7 +177,18 @@ static int run(int argc, char **argv)
 		goto off;
 	}
 	fflush(NULL);
+	/* A signal that comes before child is set would not be passed on:
+	 * hold them until it is. */
+	sigemptyset(&forwarded);
+	sigaddset(&forwarded, SIGINT);
+	sigaddset(&forwarded, SIGTERM);
+	sigaddset(&forwarded, SIGHUP);
+	sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
 	pid = fork();
+	if (pid > 0)
+		child = pid;
+	if (pid != 0)
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	if (pid < 0) {
 		error("fork: %m");
 		rc = 1;
@@ -190,6 +202,7 @@ static int run(int argc, char **argv)
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		close(pipefd[0]);
 		/* Mode 3 and 2 mark the writer: this process, then CMD. */
 		if (debugfs_write(dir, "memorizer_enabled", modestr)) {
@@ -204,7 +217,6 @@ static int run(int argc, char **argv)
 			_exit(127);
 		_exit(127);
 	}
-	child = pid;
 	close(pipefd[1]);
 	{
 		char what = 0;

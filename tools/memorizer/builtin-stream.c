@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/vfs.h>
 
 #include <linux/memorizer.h>
 
@@ -217,6 +218,7 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 
 struct cpu_buf {
 	int fd, cpu;
+	int relay;			/* debugfs: read() 0 is "nothing yet" */
 	unsigned char *buf;		/* a partial record carried over */
 	size_t len;
 	uint64_t offset;		/* bytes read from this CPU */
@@ -324,6 +326,12 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		}
 		cpus[ncpu].fd = fd;
 		cpus[ncpu].cpu = i;
+		{
+			struct statfs sfs;
+
+			cpus[ncpu].relay = !fstatfs(fd, &sfs) &&
+					   sfs.f_type == 0x64626720; /* DEBUGFS_MAGIC */
+		}
 		cpus[ncpu].buf = malloc(CPU_BUF);
 		if (!cpus[ncpu].buf) {
 			close(fd);
@@ -355,7 +363,19 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 				break;
 			}
 		}
-		/* After a signal: one last non-blocking pass over every CPU. */
+		/*
+		 * After a signal: the kernel writes the LOST records it still
+		 * owes (binary/flush), then one last non-blocking pass over
+		 * every CPU.
+		 */
+		if (stop && cpus[0].relay) {
+			snprintf(path, sizeof(path), "%s/binary/flush", dir);
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd < 0 || write(fd, "1\n", 2) != 2)
+				warning("%s: %m: lost records not yet reported may be missing", path);
+			if (fd >= 0)
+				close(fd);
+		}
 		for (i = 0; i < ncpu; i++) {
 			struct cpu_buf *cb = &cpus[i];
 
@@ -372,6 +392,8 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 					rc = 1;
 					goto out;
 				}
+				if (n == 0 && cb->relay)
+					break;	/* nothing more for now */
 				if (n == 0) {	/* a stand-in file ended */
 					close(cb->fd);
 					cb->fd = -1;

@@ -26,6 +26,8 @@ void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip);
 void __memorizer_vmalloc(const void *addr, unsigned long size,
 			 unsigned long ip);
 void __memorizer_vfree(const void *addr, unsigned long ip);
+void __memorizer_page_alloc(unsigned long res, bool is_addr);
+void __memorizer_krealloc(const void *p, size_t size);
 
 /* A load or store KASAN checked: @size bytes at @addr, by the code at @ip. */
 static __always_inline void memorizer_access(const void *addr, size_t size,
@@ -64,6 +66,30 @@ static __always_inline void memorizer_vfree(const void *addr, unsigned long ip)
 		__memorizer_vfree(addr, ip);
 }
 
+/* krealloc() kept @p, now of @size bytes: no tracepoint says so. */
+static __always_inline void memorizer_krealloc(const void *p, size_t size)
+{
+	if (static_branch_unlikely(&memorizer_alloc_key))
+		__memorizer_krealloc(p, size);
+}
+
+/*
+ * Wraps the page allocator's API macros in <linux/gfp.h>, so that pages a
+ * caller asked for are recorded with that caller as the call site, while
+ * the pages slab, vmalloc and the page cache take for themselves (through
+ * the *_noprof functions) are not. @res is a struct page *, a struct
+ * folio * or, from __get_free_pages(), an address.
+ */
+#define memorizer_page_alloc(res) ({					\
+	typeof(res) __memorizer_res = (res);				\
+									\
+	if (static_branch_unlikely(&memorizer_alloc_key))		\
+		__memorizer_page_alloc((unsigned long)__memorizer_res,	\
+			__builtin_types_compatible_p(typeof(res),	\
+						     unsigned long));	\
+	__memorizer_res;						\
+})
+
 struct task_struct;
 void memorizer_mark_process(struct task_struct *task, bool mark);
 bool memorizer_process_marked(struct task_struct *task);
@@ -80,6 +106,8 @@ static inline void memorizer_free_bulk(size_t nr, void **p,
 static inline void memorizer_vmalloc(const void *addr, unsigned long size,
 				     unsigned long ip) { }
 static inline void memorizer_vfree(const void *addr, unsigned long ip) { }
+static inline void memorizer_krealloc(const void *p, size_t size) { }
+#define memorizer_page_alloc(res) (res)
 
 #endif /* CONFIG_MEMORIZER */
 

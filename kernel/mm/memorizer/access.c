@@ -164,7 +164,8 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	} else {
 		a = get_counter(obj, ip, in_task() ? current->pid : 0);
 		if (a) {
-			atomic_inc(write ? &a->writes : &a->reads);
+			/* Saturate: a count that wrapped would be a wrong one. */
+			atomic_add_unless(write ? &a->writes : &a->reads, 1, -1);
 			memorizer_stat_inc(MEMORIZER_STAT_ACCESSES);
 		}
 	}

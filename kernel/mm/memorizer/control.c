@@ -423,6 +423,7 @@ static int __init memorizer_debugfs_init(void)
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);
 	memorizer_kmap_debugfs_init(dir);
+	memorizer_stream_debugfs_init(dir);
 
 	/* The seeds' command lines also use these at the debugfs root. */
 	for (i = 0; i < ARRAY_SIZE(root_links); i++) {

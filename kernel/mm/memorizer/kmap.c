@@ -45,34 +45,55 @@ static void kmap_stop(struct seq_file *m, void *v)
 }
 
 /* comm is the last field: only a newline or a comma could break a line. */
-static void put_comm(struct seq_file *m, const char *comm)
+static void safe_comm(char *safe, const char *comm)
 {
-	char safe[TASK_COMM_LEN];
 	int i;
 
 	for (i = 0; i < TASK_COMM_LEN - 1 && comm[i]; i++)
 		safe[i] = (comm[i] < 0x20 || comm[i] == 0x7f ||
 			   comm[i] == ',') ? '?' : comm[i];
 	safe[i] = '\0';
-	seq_puts(m, safe);
+}
+
+/*
+ * One kmap line into @buf (MEMORIZER_LINE_MAX bytes), newline included;
+ * returns its length. The object line of a record, then its access lines:
+ * the format is ABI (Documentation/dev-tools/memorizer.rst).
+ */
+int memorizer_format_object(char *buf, const struct memorizer_obj *obj)
+{
+	/* Pairs with close_record(): free_ip and free_jiffies are set. */
+	bool freed = smp_load_acquire(&obj->state) == MEMORIZER_OBJ_FREED;
+	char comm[TASK_COMM_LEN];
+
+	safe_comm(comm, obj->comm);
+	return scnprintf(buf, MEMORIZER_LINE_MAX, "%lx,%d,%lx,%u,%lu,%lu,%lx,%s\n",
+			 obj->alloc_ip, obj->pid, obj->key.addr,
+			 READ_ONCE(obj->size), obj->alloc_jiffies,
+			 freed ? obj->free_jiffies : 0,
+			 freed ? obj->free_ip : 0, comm);
+}
+
+int memorizer_format_access(char *buf, const struct memorizer_access *a)
+{
+	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n", a->ip,
+			 a->pid, atomic_read(&a->writes),
+			 atomic_read(&a->reads));
 }
 
 static int kmap_show(struct seq_file *m, void *v)
 {
 	struct memorizer_obj *obj = v;
 	struct memorizer_access *a;
-	/* Pairs with close_record(): free_ip and free_jiffies are set. */
-	bool freed = smp_load_acquire(&obj->state) == MEMORIZER_OBJ_FREED;
+	char line[MEMORIZER_LINE_MAX];
 
-	seq_printf(m, "%lx,%d,%lx,%u,%lu,%lu,%lx,", obj->alloc_ip, obj->pid,
-		   obj->key.addr, obj->size, obj->alloc_jiffies,
-		   freed ? obj->free_jiffies : 0, freed ? obj->free_ip : 0);
-	put_comm(m, obj->comm);
-	seq_putc(m, '\n');
+	memorizer_format_object(line, obj);
+	seq_puts(m, line);
 	/* Pairs with get_counter(): counters are whole when listed. */
-	for (a = smp_load_acquire(&obj->accesses); a; a = READ_ONCE(a->next))
-		seq_printf(m, "  %lx,%d,%u,%u\n", a->ip, a->pid,
-			   atomic_read(&a->writes), atomic_read(&a->reads));
+	for (a = smp_load_acquire(&obj->accesses); a; a = READ_ONCE(a->next)) {
+		memorizer_format_access(line, a);
+		seq_puts(m, line);
+	}
 	return 0;
 }
 
@@ -145,6 +166,11 @@ static int stats_show(struct seq_file *m, void *v)
 		   sum.counters[MEMORIZER_STAT_MISSED_FREES]);
 	seq_printf(m, "memory used (bytes):          %lu\n", used);
 	seq_printf(m, "memory bound (bytes):         %lu\n", bound);
+	seq_printf(m, "binary records lost:          %llu\n",
+		   memorizer_binary_lost());
+	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
+		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
+		   MEMORIZER_POOL_KEY_SIZE);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/list_bl.h>
+#include <linux/llist.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -39,6 +40,7 @@ enum memorizer_kind {
 	MEMORIZER_KIND_CACHE,		/* kmem_cache_alloc() */
 	MEMORIZER_KIND_KMALLOC_LARGE,	/* kmalloc() straight from pages */
 	MEMORIZER_KIND_VMALLOC,
+	MEMORIZER_KIND_PAGES,		/* alloc_pages() and friends */
 	MEMORIZER_KIND_NR,
 };
 
@@ -77,6 +79,7 @@ struct memorizer_access {
 #define MEMORIZER_OBJ_LOCK_ACCESSES	0	/* inserting a counter */
 #define MEMORIZER_OBJ_LOCK_CLOSING	1	/* set by whoever closes it */
 #define MEMORIZER_OBJ_COUNTERS_CLOSED	2	/* no new counter: freed */
+#define MEMORIZER_OBJ_BINARY		3	/* its ALLOC went to the binary channel */
 
 /* The record of one kernel object. */
 struct memorizer_obj {
@@ -84,6 +87,8 @@ struct memorizer_obj {
 	struct list_head list;			/* on its CPU's record list */
 	struct memorizer_key *aliases;		/* vmalloc: pages after the first */
 	struct memorizer_access *accesses;	/* newest first */
+	struct llist_node done;			/* closed, waiting for a reader */
+	u64 id;					/* for the binary stream */
 	unsigned long alloc_ip;
 	unsigned long free_ip;			/* 0 while live */
 	unsigned long alloc_jiffies;
@@ -94,6 +99,7 @@ struct memorizer_obj {
 	unsigned int size_alloc;		/* as allocated */
 	pid_t pid;
 	u16 cpu;
+	u16 cache_id;				/* 0: no slab cache */
 	u8 kind;				/* enum memorizer_kind */
 	u8 state;				/* enum memorizer_obj_state */
 	char comm[TASK_COMM_LEN];
@@ -113,11 +119,21 @@ void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
 void memorizer_track_free(const void *ptr, unsigned long ip);
 struct memorizer_obj *memorizer_lookup(unsigned long addr);
 unsigned int memorizer_clear_dead(void);
+struct llist_node *memorizer_take_done(void);
+void memorizer_retire_gone(void);
+bool memorizer_done_pending(int cpu);
+unsigned int memorizer_retire(struct llist_node *chain);
 void memorizer_records_get(void);
 void memorizer_records_put(void);
 struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj);
 bool memorizer_enter(void);
 void memorizer_exit(void);
+
+/* caches.c */
+#define MEMORIZER_CACHE_NAME_LEN	32
+struct kmem_cache;
+u16 memorizer_cache_id(struct kmem_cache *s);
+const char *memorizer_cache_name(u16 id);
 
 /* Figures show_stats reports. */
 enum memorizer_stat {
@@ -179,5 +195,16 @@ void memorizer_counters_close(struct memorizer_obj *obj);
 /* kmap.c */
 struct dentry;
 void memorizer_kmap_debugfs_init(struct dentry *dir);
+#define MEMORIZER_LINE_MAX	160	/* longer than any kmap line */
+int memorizer_format_object(char *buf, const struct memorizer_obj *obj);
+int memorizer_format_access(char *buf, const struct memorizer_access *a);
+
+/* stream.c: kmap_stream, and the binary channel */
+void memorizer_stream_debugfs_init(struct dentry *dir);
+void memorizer_stream_kick(void);
+struct llist_node *memorizer_stream_drop_queue(void);
+void memorizer_binary_alloc(struct memorizer_obj *obj);
+bool memorizer_binary_free(struct memorizer_obj *obj);
+u64 memorizer_binary_lost(void);
 
 #endif /* _MM_MEMORIZER_MEMORIZER_H */

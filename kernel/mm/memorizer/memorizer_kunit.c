@@ -8,6 +8,8 @@
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/memorizer.h>
 #include <linux/slab.h>
 #include <linux/threads.h>
@@ -289,6 +291,23 @@ static void expect_record(struct kunit *test, unsigned long va,
 	memorizer_records_put();
 }
 
+/* The record for @va was made with slab cache @name (NULL: none). */
+static void expect_cache(struct kunit *test, unsigned long va,
+			 const char *name)
+{
+	struct memorizer_obj *obj;
+
+	memorizer_records_get();
+	obj = find_record(va);
+	KUNIT_EXPECT_NOT_NULL(test, obj);
+	if (obj && name)
+		KUNIT_EXPECT_STREQ(test, memorizer_cache_name(obj->cache_id),
+				   name);
+	else if (obj)
+		KUNIT_EXPECT_EQ(test, obj->cache_id, 0);
+	memorizer_records_put();
+}
+
 static void kmem_cache_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
@@ -312,6 +331,7 @@ static void kmem_cache_record_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	expect_record(test, (unsigned long)p, MEMORIZER_KIND_CACHE, 72, 72,
 		      "kmem_cache_record_test", exp, 2);
+	expect_cache(test, (unsigned long)p, "memorizer_kunit");
 	kmem_cache_destroy(cache);
 }
 
@@ -335,6 +355,7 @@ static void kmalloc_record_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	expect_record(test, (unsigned long)p, MEMORIZER_KIND_KMALLOC, 100, 128,
 		      "kmalloc_record_test", exp, 2);
+	expect_cache(test, (unsigned long)p, "kmalloc-128");
 }
 
 static void kmalloc_large_record_test(struct kunit *test)
@@ -383,6 +404,107 @@ static void vmalloc_record_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	expect_record(test, (unsigned long)p, MEMORIZER_KIND_VMALLOC, size,
 		      5 * PAGE_SIZE, "vmalloc_record_test", exp, 2);
+}
+
+/* Two pages, not a compound page: the second finds the record too. */
+static void pages_record_test(struct kunit *test)
+{
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
+	};
+	struct trace_state st;
+	unsigned long *p = NULL;
+	struct page *page;
+
+	trace_self_begin(test, &st);
+	page = alloc_pages(GFP_KERNEL, 1);
+	if (page) {
+		p = page_address(page);
+		/* Offsets 0, half a page, one page. */
+		write_words(p, PAGE_SIZE / sizeof(*p) / 2, WRITES);
+		read_words(p, PAGE_SIZE / sizeof(*p) / 2, READS);
+		__free_pages(page, 1);
+	}
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	expect_record(test, (unsigned long)p, MEMORIZER_KIND_PAGES,
+		      2 * PAGE_SIZE, 2 * PAGE_SIZE, "pages_record_test", exp, 2);
+	expect_cache(test, (unsigned long)p, NULL);
+}
+
+/* A compound page, freed by its last folio_put(). */
+static void folio_record_test(struct kunit *test)
+{
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
+	};
+	struct trace_state st;
+	unsigned long *p = NULL;
+	struct folio *folio;
+
+	trace_self_begin(test, &st);
+	folio = folio_alloc(GFP_KERNEL, 2);
+	if (folio) {
+		p = folio_address(folio);
+		/* Pages 0, 1 and 2 of 4. */
+		write_words(p, PAGE_SIZE / sizeof(*p), WRITES);
+		read_words(p, PAGE_SIZE / sizeof(*p), READS);
+		folio_put(folio);
+	}
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	expect_record(test, (unsigned long)p, MEMORIZER_KIND_PAGES,
+		      4 * PAGE_SIZE, 4 * PAGE_SIZE, "folio_record_test", exp, 2);
+}
+
+static void free_pages_record_test(struct kunit *test)
+{
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+	};
+	struct trace_state st;
+	unsigned long addr;
+
+	trace_self_begin(test, &st);
+	addr = __get_free_pages(GFP_KERNEL, 0);
+	if (addr) {
+		write_words((unsigned long *)addr, 1, WRITES);
+		free_pages(addr, 0);
+	}
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NE(test, addr, 0UL);
+	expect_record(test, addr, MEMORIZER_KIND_PAGES, PAGE_SIZE, PAGE_SIZE,
+		      "free_pages_record_test", exp, 1);
+}
+
+/* krealloc() within the object's slot keeps the record, with the new size. */
+static void krealloc_record_test(struct kunit *test)
+{
+	struct memorizer_obj *obj;
+	struct trace_state st;
+	void *p, *q;
+
+	trace_self_begin(test, &st);
+	p = kmalloc(100, GFP_KERNEL);
+	q = krealloc(p, 120, GFP_KERNEL);
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	if (q != p)
+		kfree(p);
+	KUNIT_EXPECT_PTR_EQ(test, p, q);
+
+	memorizer_records_get();
+	obj = find_record((unsigned long)q);
+	KUNIT_EXPECT_NOT_NULL(test, obj);
+	if (obj) {
+		KUNIT_EXPECT_EQ(test, obj->size, 120);
+		KUNIT_EXPECT_EQ(test, obj->size_alloc, 128);
+		KUNIT_EXPECT_EQ(test, obj->state, MEMORIZER_OBJ_LIVE);
+	}
+	memorizer_records_put();
+	kfree(q);
 }
 
 static void bulk_record_test(struct kunit *test)
@@ -553,6 +675,10 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmalloc_record_test),
 	KUNIT_CASE(kmalloc_large_record_test),
 	KUNIT_CASE(vmalloc_record_test),
+	KUNIT_CASE(pages_record_test),
+	KUNIT_CASE(folio_record_test),
+	KUNIT_CASE(free_pages_record_test),
+	KUNIT_CASE(krealloc_record_test),
 	KUNIT_CASE(bulk_record_test),
 	KUNIT_CASE(memintrinsics_record_test),
 	KUNIT_CASE(smp_counts_test),

@@ -11,8 +11,8 @@
  * object in O(1) expected time:
  *
  *   slab object:   virt_to_slab() -> nearest_obj() -> index
- *   large kmalloc: folio_address()                  -> index
- *   vmalloc area:  page address                     -> index
+ *   large kmalloc, compound pages: folio_address()   -> index
+ *   other pages, vmalloc area: page address          -> index
  *
  * Lifetimes: lookups run with preemption disabled, which is an RCU
  * read-side section; freeing a record waits for a grace period, and for
@@ -24,6 +24,7 @@
 #include <linux/bitops.h>
 #include <linux/hash.h>
 #include <linux/irqflags.h>
+#include <linux/kallsyms.h>
 #include <linux/jiffies.h>
 #include <linux/list_bl.h>
 #include <linux/log2.h>
@@ -35,6 +36,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
@@ -49,6 +51,7 @@ const char *const memorizer_kind_names[MEMORIZER_KIND_NR] = {
 	[MEMORIZER_KIND_CACHE] = "kmem_cache",
 	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
 	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
+	[MEMORIZER_KIND_PAGES] = "pages",
 };
 
 DEFINE_PER_CPU(struct memorizer_stats, memorizer_stats);
@@ -58,6 +61,11 @@ struct record_list {
 	struct list_head head;
 };
 static DEFINE_PER_CPU(struct record_list, record_lists);
+
+/* Closed records: for kmap_stream, and already streamed (binary). */
+static DEFINE_PER_CPU(struct llist_head, done_records);
+static DEFINE_PER_CPU(struct llist_head, gone_records);
+static DEFINE_PER_CPU(u64, record_ids);
 
 static struct hlist_bl_head *index_table;
 static unsigned int index_bits;
@@ -174,13 +182,6 @@ static struct memorizer_obj *index_insert(struct memorizer_key *key)
 	return stale;
 }
 
-static unsigned int nr_aliases(const struct memorizer_obj *obj)
-{
-	if (obj->kind != MEMORIZER_KIND_VMALLOC)
-		return 0;
-	return DIV_ROUND_UP(obj->size_alloc, PAGE_SIZE) - 1;
-}
-
 static void close_record(struct memorizer_obj *obj, unsigned long free_ip)
 {
 	struct memorizer_key *alias;
@@ -200,6 +201,16 @@ static void close_record(struct memorizer_obj *obj, unsigned long free_ip)
 	this_cpu_inc(memorizer_stats.frees[obj->kind]);
 	if (free_ip == MEMORIZER_FREE_IP_MISSED)
 		memorizer_stat_inc(MEMORIZER_STAT_MISSED_FREES);
+
+	/*
+	 * A closed record waits for kmap_stream or clear_dead_objects; one
+	 * the binary channel took leaves at once, so that memory stays flat.
+	 */
+	if (memorizer_binary_free(obj))
+		llist_add(&obj->done, this_cpu_ptr(&gone_records));
+	else
+		llist_add(&obj->done, this_cpu_ptr(&done_records));
+	memorizer_stream_kick();
 }
 
 static void free_record(struct memorizer_obj *obj)
@@ -247,9 +258,15 @@ static void fill_identity(struct memorizer_obj *obj)
 	}
 }
 
+/*
+ * Record an allocation. @aliases further pages must find the record too:
+ * those of a vmalloc area or of a multi-page allocation that is not a
+ * compound page (whose folio does not lead to its start).
+ */
 static void track_alloc_locked(enum memorizer_kind kind, unsigned long addr,
 			       size_t size, size_t size_alloc,
-			       unsigned long ip)
+			       unsigned long ip, u16 cache_id,
+			       unsigned int nr_aliases)
 {
 	struct memorizer_key *aliases = NULL, *alias;
 	struct memorizer_obj *obj, *stale;
@@ -264,18 +281,21 @@ static void track_alloc_locked(enum memorizer_kind kind, unsigned long addr,
 	}
 	obj->key.addr = addr;
 	obj->key.obj = obj;
+	obj->id = this_cpu_inc_return(record_ids) * nr_cpu_ids +
+		  raw_smp_processor_id();
 	obj->alloc_ip = ip;
 	obj->alloc_jiffies = jiffies;
 	obj->alloc_ns = ktime_get_mono_fast_ns();
 	obj->size = min_t(size_t, size, UINT_MAX);
 	obj->size_alloc = min_t(size_t, size_alloc, UINT_MAX);
 	obj->cpu = raw_smp_processor_id();
+	obj->cache_id = cache_id;
 	obj->kind = kind;
 	obj->state = MEMORIZER_OBJ_LIVE;
 	fill_identity(obj);
 
-	/* Every page of a vmalloc area must find the record, or none. */
-	for (i = nr_aliases(obj); i > 0; i--) {
+	/* Every page must find the record, or none. */
+	for (i = nr_aliases; i > 0; i--) {
 		alias = memorizer_pool_alloc(MEMORIZER_POOL_KEY);
 		if (!alias) {
 			discard_record(obj, aliases);
@@ -293,6 +313,7 @@ static void track_alloc_locked(enum memorizer_kind kind, unsigned long addr,
 	list_add_rcu(&obj->list, &rl->head);
 	raw_spin_unlock_irqrestore(&rl->lock, flags);
 	this_cpu_inc(memorizer_stats.allocs[kind]);
+	memorizer_binary_alloc(obj);
 
 	stale = index_insert(&obj->key);
 	if (stale)
@@ -304,8 +325,9 @@ static void track_alloc_locked(enum memorizer_kind kind, unsigned long addr,
 	}
 }
 
-void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
-			   size_t size, size_t size_alloc, unsigned long ip)
+static void track_alloc(enum memorizer_kind kind, const void *ptr,
+			size_t size, size_t size_alloc, unsigned long ip,
+			struct kmem_cache *s, unsigned int nr_aliases)
 {
 	if (ZERO_OR_NULL_PTR(ptr) || in_nmi() || !memorizer_context_selected())
 		return;
@@ -313,34 +335,49 @@ void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
 	preempt_disable_notrace();
 	if (memorizer_enter()) {
 		track_alloc_locked(kind, (unsigned long)ptr, size, size_alloc,
-				   ip);
+				   ip, memorizer_cache_id(s), nr_aliases);
 		memorizer_exit();
 	}
 	preempt_enable_notrace();
 }
 
+void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
+			   size_t size, size_t size_alloc, unsigned long ip)
+{
+	track_alloc(kind, ptr, size, size_alloc, ip, NULL, 0);
+}
+
+/*
+ * The live record that starts at @addr (not an alias page of one), if it
+ * is of @kind (any with MEMORIZER_KIND_NR). Call inside memorizer_enter().
+ */
+static struct memorizer_obj *record_at(unsigned long addr,
+				       enum memorizer_kind kind)
+{
+	struct memorizer_key *key = index_find(index_bucket(addr), addr);
+	struct memorizer_obj *obj = key ? READ_ONCE(key->obj) : NULL;
+
+	if (!obj || key != &obj->key)
+		return NULL;
+	if (kind != MEMORIZER_KIND_NR && obj->kind != kind)
+		return NULL;
+	return obj;
+}
+
 void memorizer_track_free(const void *ptr, unsigned long ip)
 {
-	unsigned long addr = (unsigned long)ptr;
-	struct memorizer_obj *obj = NULL;
-	struct hlist_bl_head *head;
-	struct memorizer_key *key;
+	struct memorizer_obj *obj;
 
 	if (ZERO_OR_NULL_PTR(ptr) || in_nmi())
 		return;
 
 	preempt_disable_notrace();
-	if (!memorizer_enter())
-		goto out;
-	head = index_bucket(addr);
-	key = index_find(head, addr);
-	/* Only the start address frees an object, not an alias page. */
-	if (key && key->obj && key == &key->obj->key)
-		obj = key->obj;
-	if (obj)
-		close_record(obj, ip);
-	memorizer_exit();
-out:
+	if (memorizer_enter()) {
+		obj = record_at((unsigned long)ptr, MEMORIZER_KIND_NR);
+		if (obj)
+			close_record(obj, ip);
+		memorizer_exit();
+	}
 	preempt_enable_notrace();
 }
 
@@ -436,40 +473,91 @@ void memorizer_records_put(void)
 	mutex_unlock(&reap_lock);
 }
 
+/* Take every closed record, each CPU's oldest first, chained by ->done. */
+static struct llist_node *take(struct llist_head __percpu *lists)
+{
+	struct llist_node *chain = NULL, *first, *last;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		first = llist_reverse_order(llist_del_all(per_cpu_ptr(lists, cpu)));
+		if (!first)
+			continue;
+		for (last = first; last->next; last = last->next)
+			;
+		last->next = chain;
+		chain = first;
+	}
+	return chain;
+}
+
+struct llist_node *memorizer_take_done(void)
+{
+	return take(&done_records);
+}
+
+bool memorizer_done_pending(int cpu)
+{
+	return !llist_empty(per_cpu_ptr(&done_records, cpu));
+}
+
 /*
- * Drop the records of freed objects; live ones stay. Returns how many
- * were dropped. Their memory goes back to the pool once no lookup and no
- * kmap reader can see them.
+ * Drop the closed records of @chain: off the lists, then, once no lookup
+ * and no kmap reader can see them, back to the pool. Returns how many.
  */
-unsigned int memorizer_clear_dead(void)
+unsigned int memorizer_retire(struct llist_node *chain)
 {
 	struct memorizer_obj *obj, *tmp;
 	unsigned int n = 0;
 	unsigned long flags;
-	int cpu;
 
+	if (!chain)
+		return 0;
 	mutex_lock(&reap_lock);
-	for_each_possible_cpu(cpu) {
-		struct record_list *rl = per_cpu_ptr(&record_lists, cpu);
+	llist_for_each_entry_safe(obj, tmp, chain, done) {
+		struct record_list *rl = per_cpu_ptr(&record_lists, obj->cpu);
 
 		raw_spin_lock_irqsave(&rl->lock, flags);
-		list_for_each_entry_safe(obj, tmp, &rl->head, list) {
-			/* Pairs with close_record(): the close is complete. */
-			if (smp_load_acquire(&obj->state) != MEMORIZER_OBJ_FREED)
-				continue;
-			list_del_rcu(&obj->list);
-			/* ->next must stay intact for readers; ->prev is free. */
-			obj->list.prev = (struct list_head *)reap_pending;
-			reap_pending = obj;
-			n++;
-		}
+		list_del_rcu(&obj->list);
 		raw_spin_unlock_irqrestore(&rl->lock, flags);
+		/* ->next must stay intact for readers; ->prev is free. */
+		obj->list.prev = (struct list_head *)reap_pending;
+		reap_pending = obj;
+		n++;
 	}
 	synchronize_rcu();
 	if (!records_readers)
 		reap();
 	mutex_unlock(&reap_lock);
 	return n;
+}
+
+/* The records the binary channel took, retired from a worker. */
+static void retire_gone(struct work_struct *work)
+{
+	memorizer_retire(take(&gone_records));
+}
+static DECLARE_WORK(retire_work, retire_gone);
+
+void memorizer_retire_gone(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (!llist_empty(per_cpu_ptr(&gone_records, cpu))) {
+			schedule_work(&retire_work);
+			return;
+		}
+}
+
+/*
+ * Drop the records of freed objects; live ones stay. Returns how many
+ * were dropped.
+ */
+unsigned int memorizer_clear_dead(void)
+{
+	return memorizer_retire(memorizer_stream_drop_queue()) +
+	       memorizer_retire(memorizer_take_done());
 }
 
 /* The kmem tracepoints carry the allocator's caller: our call site. */
@@ -483,13 +571,15 @@ static void probe_kmalloc(void *ignore, unsigned long call_site,
 		return;
 	/* bytes_alloc counts KASAN's redzones; the usable size is wanted. */
 	folio = virt_to_folio(ptr);
-	if (folio_test_slab(folio))
-		memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, ptr, bytes_req,
-				      folio_slab(folio)->slab_cache->object_size,
-				      call_site);
-	else
-		memorizer_track_alloc(MEMORIZER_KIND_KMALLOC_LARGE, ptr,
-				      bytes_req, bytes_alloc, call_site);
+	if (folio_test_slab(folio)) {
+		struct kmem_cache *s = folio_slab(folio)->slab_cache;
+
+		track_alloc(MEMORIZER_KIND_KMALLOC, ptr, bytes_req,
+			    s->object_size, call_site, s, 0);
+	} else {
+		track_alloc(MEMORIZER_KIND_KMALLOC_LARGE, ptr, bytes_req,
+			    bytes_alloc, call_site, NULL, 0);
+	}
 }
 
 static void probe_kmem_cache_alloc(void *ignore, unsigned long call_site,
@@ -498,8 +588,8 @@ static void probe_kmem_cache_alloc(void *ignore, unsigned long call_site,
 {
 	if (!static_branch_unlikely(&memorizer_alloc_key))
 		return;
-	memorizer_track_alloc(MEMORIZER_KIND_CACHE, ptr, s->object_size,
-			      s->object_size, call_site);
+	track_alloc(MEMORIZER_KIND_CACHE, ptr, s->object_size, s->object_size,
+		    call_site, s, 0);
 }
 
 static void probe_kfree(void *ignore, unsigned long call_site,
@@ -520,8 +610,8 @@ void __memorizer_alloc_bulk(struct kmem_cache *s, size_t nr, void **p,
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		memorizer_track_alloc(MEMORIZER_KIND_CACHE, p[i], s->object_size,
-				      s->object_size, ip);
+		track_alloc(MEMORIZER_KIND_CACHE, p[i], s->object_size,
+			    s->object_size, ip, s, 0);
 }
 
 void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip)
@@ -535,13 +625,160 @@ void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip)
 void __memorizer_vmalloc(const void *addr, unsigned long size,
 			 unsigned long ip)
 {
-	memorizer_track_alloc(MEMORIZER_KIND_VMALLOC, addr, size,
-			      PAGE_ALIGN(size), ip);
+	track_alloc(MEMORIZER_KIND_VMALLOC, addr, size, PAGE_ALIGN(size), ip,
+		    NULL, DIV_ROUND_UP(size, PAGE_SIZE) - 1);
 }
 
 void __memorizer_vfree(const void *addr, unsigned long ip)
 {
 	memorizer_track_free(addr, ip);
+}
+
+void __memorizer_krealloc(const void *p, size_t size)
+{
+	struct memorizer_obj *obj;
+
+	if (ZERO_OR_NULL_PTR(p) || in_nmi())
+		return;
+
+	preempt_disable_notrace();
+	if (memorizer_enter()) {
+		obj = record_at((unsigned long)p, MEMORIZER_KIND_NR);
+		if (obj && size <= obj->size_alloc)
+			WRITE_ONCE(obj->size, size);
+		memorizer_exit();
+	}
+	preempt_enable_notrace();
+}
+
+/*
+ * Page allocations. The mm_page_alloc tracepoint knows the page and its
+ * order but not who asked; memorizer_page_alloc() in the API macros knows
+ * who asked but not the order. The tracepoint leaves the pair in a slot of
+ * the running context (the task, or this CPU's interrupt level), where the
+ * macro's hook finds it when the allocation returns: nothing can come in
+ * between in that context but nested allocations, which finish first.
+ */
+#define PAGE_ORDER_MASK	15UL
+
+struct irq_page_allocs {
+	unsigned long level[4];		/* by interrupt_context_level() */
+};
+static DEFINE_PER_CPU(struct irq_page_allocs, irq_page_allocs);
+
+static unsigned long *page_alloc_slot(void)
+{
+	unsigned int level = interrupt_context_level();
+
+	if (!level)
+		return &current->memorizer_page_alloc;
+	return &this_cpu_ptr(&irq_page_allocs)->level[level];
+}
+
+static void probe_mm_page_alloc(void *ignore, struct page *page,
+				unsigned int order, gfp_t gfp, int migratetype)
+{
+	if (static_branch_unlikely(&memorizer_alloc_key) && !in_nmi())
+		*page_alloc_slot() = (unsigned long)page | order;
+}
+
+void __memorizer_page_alloc(unsigned long res, bool is_addr)
+{
+	struct page *page;
+	unsigned long slot;
+	unsigned int order;
+
+	if (!res || in_nmi())
+		return;
+	page = is_addr ? virt_to_page((void *)res) : (struct page *)res;
+	if (PageHighMem(page))
+		return;
+	slot = *page_alloc_slot();
+	if ((slot & ~PAGE_ORDER_MASK) != (unsigned long)page) {
+		/* Started tracing between the allocation and here. */
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
+		return;
+	}
+	order = slot & PAGE_ORDER_MASK;
+	track_alloc(MEMORIZER_KIND_PAGES, page_address(page), PAGE_SIZE << order,
+		    PAGE_SIZE << order, _RET_IP_, NULL,
+		    PageHead(page) ? 0 : (1U << order) - 1);
+}
+
+/*
+ * The page allocator's free functions. A page's free call site is the
+ * first caller outside them: pages are freed through put_page() as often
+ * as through __free_pages(), and mm_page_free, deep inside, carries none.
+ */
+static const char *const page_free_functions[] = {
+	"__traceiter_mm_page_free", "__free_pages_ok", "free_unref_page",
+	"free_unref_folios", "__free_pages", "free_pages", "free_pages_exact",
+	"__folio_put", "folios_put_refs", "release_pages",
+};
+
+static struct {
+	unsigned long start, end;
+} page_free_text[ARRAY_SIZE(page_free_functions)];
+
+static void __init find_page_free_functions(void)
+{
+	unsigned long size, offset;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(page_free_functions); i++) {
+		unsigned long addr = kallsyms_lookup_name(page_free_functions[i]);
+
+		/* Inlined in this build: it will not be on the stack either. */
+		if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offset))
+			continue;
+		page_free_text[i].start = addr;
+		page_free_text[i].end = addr + size;
+	}
+}
+
+static bool in_page_free_function(unsigned long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(page_free_text); i++)
+		if (ip >= page_free_text[i].start && ip < page_free_text[i].end)
+			return true;
+	return false;
+}
+
+static unsigned long page_free_site(void)
+{
+	unsigned long entries[16];
+	unsigned int n, i;
+	bool inside = false;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		if (in_page_free_function(entries[i]))
+			inside = true;
+		else if (inside)
+			return entries[i];
+	}
+	return 0;
+}
+
+static void probe_mm_page_free(void *ignore, struct page *page,
+			       unsigned int order)
+{
+	struct memorizer_obj *obj;
+
+	if (in_nmi() || PageHighMem(page))
+		return;
+
+	preempt_disable_notrace();
+	if (memorizer_enter()) {
+		obj = record_at((unsigned long)page_address(page),
+				MEMORIZER_KIND_PAGES);
+		if (obj)
+			close_record(obj, page_free_site());
+		memorizer_exit();
+	}
+	preempt_enable_notrace();
 }
 
 int __init memorizer_objects_init(unsigned long pool_size)
@@ -551,6 +788,10 @@ int __init memorizer_objects_init(unsigned long pool_size)
 	BUILD_BUG_ON(sizeof(struct memorizer_obj) > MEMORIZER_POOL_OBJ_SIZE);
 	BUILD_BUG_ON(sizeof(struct memorizer_access) > MEMORIZER_POOL_SMALL_SIZE);
 	BUILD_BUG_ON(sizeof(struct memorizer_key) > MEMORIZER_POOL_KEY_SIZE);
+	/* struct page pointers leave room for the order in page_alloc_slot(). */
+	BUILD_BUG_ON(sizeof(struct page) % (PAGE_ORDER_MASK + 1) ||
+		     MAX_PAGE_ORDER > PAGE_ORDER_MASK);
+	find_page_free_functions();
 
 	err = memorizer_pool_init(pool_size);
 	if (err)
@@ -592,7 +833,9 @@ int memorizer_hooks_start(void)
 						      NULL) ?:
 		      register_trace_kfree(probe_kfree, NULL) ?:
 		      register_trace_kmem_cache_free(probe_kmem_cache_free,
-						     NULL);
+						     NULL) ?:
+		      register_trace_mm_page_alloc(probe_mm_page_alloc, NULL) ?:
+		      register_trace_mm_page_free(probe_mm_page_free, NULL);
 		if (!err) {
 			static_branch_enable(&memorizer_free_key);
 			started = true;

@@ -9,7 +9,7 @@ enum memorizer_pool_class {
 	MEMORIZER_POOL_NR,
 };
 
-#define MEMORIZER_POOL_OBJ_SIZE		160
+#define MEMORIZER_POOL_OBJ_SIZE		184
 #define MEMORIZER_POOL_SMALL_SIZE	48
 #define MEMORIZER_POOL_KEY_SIZE		40
 

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memorizer's streams: records leave the kernel as objects die, instead of
+ * piling up until someone reads kmap.
+ *
+ * kmap_stream: the text of closed records, each delivered once to one
+ * reader and then dropped. Closing a record may happen in any context, so
+ * the closer only puts it on a per-CPU lock-free list and, when a reader
+ * may be waiting, raises an irq_work that wakes it.
+ *
+ * binary/: per-CPU relay buffers of the fixed records of
+ * <uapi/linux/memorizer.h>, written while a reader has one of them open:
+ * ALLOC as an object is made, its counters and FREE as it dies, after
+ * which its record is dropped. A full buffer drops records, counts them per
+ * CPU and, at its next record, says how many in a LOST record.
+ */
+
+#define pr_fmt(fmt) "memorizer: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/irq_work.h>
+#include <linux/jiffies.h>
+#include <linux/llist.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/relay.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <uapi/linux/memorizer.h>
+
+#include "memorizer.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "memorizer."
+
+static atomic_t stream_readers;		/* kmap_stream files open */
+static atomic_t binary_readers;		/* binary/cpuN files open */
+static DECLARE_WAIT_QUEUE_HEAD(stream_wait);
+
+/* From any context: wake kmap_stream readers, retire what binary took. */
+static void kick(struct irq_work *work)
+{
+	wake_up_interruptible(&stream_wait);
+	memorizer_retire_gone();
+}
+static DEFINE_IRQ_WORK(kick_work, kick);
+
+void memorizer_stream_kick(void)
+{
+	if (atomic_read(&stream_readers) || atomic_read(&binary_readers))
+		irq_work_queue(&kick_work);
+}
+
+/*
+ * kmap_stream. Records taken from the per-CPU lists wait in one queue,
+ * under stream_lock, until a reader has copied them whole; a record too
+ * big for a reader's buffer goes out over several reads of that reader.
+ */
+static DEFINE_MUTEX(stream_lock);
+static struct llist_node *queue_head;	/* under stream_lock */
+
+struct stream_file {
+	struct memorizer_obj *partial;	/* being delivered to this file */
+	size_t partial_off;		/* bytes of it delivered */
+};
+
+static struct memorizer_obj *queue_peek(void)
+{
+	lockdep_assert_held(&stream_lock);
+	if (!queue_head)
+		queue_head = memorizer_take_done();
+	if (!queue_head)
+		return NULL;
+	return llist_entry(queue_head, struct memorizer_obj, done);
+}
+
+/* Unlink the queue's first record onto @gone, for retiring. */
+static void queue_pop(struct llist_node **gone)
+{
+	struct llist_node *node = queue_head;
+
+	queue_head = node->next;
+	node->next = *gone;
+	*gone = node;
+}
+
+struct llist_node *memorizer_stream_drop_queue(void)
+{
+	struct llist_node *chain;
+
+	mutex_lock(&stream_lock);
+	chain = queue_head;
+	queue_head = NULL;
+	mutex_unlock(&stream_lock);
+	return chain;
+}
+
+/*
+ * Copy bytes [@skip, @skip + @len) of @obj's text to @ubuf, or with @ubuf
+ * NULL only count them. Returns the bytes of the whole text when @len is
+ * SIZE_MAX, else the bytes copied, or -EFAULT.
+ */
+static ssize_t record_text(const struct memorizer_obj *obj, char __user *ubuf,
+			   size_t skip, size_t len)
+{
+	const struct memorizer_access *a = NULL;
+	char line[MEMORIZER_LINE_MAX];
+	size_t pos = 0, copied = 0;
+	bool first = true;
+
+	while (first || a) {
+		size_t n = first ? memorizer_format_object(line, obj) :
+				   memorizer_format_access(line, a);
+		size_t from, to;
+
+		a = first ? obj->accesses : a->next;
+		first = false;
+		from = max(pos, skip);
+		to = min(pos + n, skip + len);
+		pos += n;
+		if (!ubuf || from >= to)
+			continue;
+		if (copy_to_user(ubuf + copied, line + (from - (pos - n)),
+				 to - from))
+			return -EFAULT;
+		copied += to - from;
+	}
+	return ubuf ? copied : pos;
+}
+
+static bool stream_ready(struct stream_file *sf)
+{
+	int cpu;
+
+	if (sf->partial || READ_ONCE(queue_head))
+		return true;
+	for_each_possible_cpu(cpu)
+		if (memorizer_done_pending(cpu))
+			return true;
+	return false;
+}
+
+static ssize_t kmap_stream_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	struct stream_file *sf = file->private_data;
+	struct llist_node *gone = NULL;
+	struct memorizer_obj *obj;
+	ssize_t done = 0, ret = 0, n;
+	size_t len;
+
+	if (!count)
+		return 0;
+	if (mutex_lock_interruptible(&stream_lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		if (sf->partial) {
+			obj = sf->partial;
+			len = record_text(obj, NULL, 0, SIZE_MAX);
+			n = record_text(obj, ubuf, sf->partial_off, count);
+			if (n < 0) {
+				ret = n;
+				break;
+			}
+			sf->partial_off += n;
+			done = n;
+			if (sf->partial_off == len) {
+				obj->done.next = gone;
+				gone = &obj->done;
+				sf->partial = NULL;
+			}
+			break;
+		}
+		obj = queue_peek();
+		if (!obj) {
+			if (done)
+				break;
+			if (file->f_flags & O_NONBLOCK) {
+				ret = -EAGAIN;
+				break;
+			}
+			mutex_unlock(&stream_lock);
+			if (wait_event_interruptible(stream_wait,
+						     stream_ready(sf)))
+				return -ERESTARTSYS;
+			if (mutex_lock_interruptible(&stream_lock))
+				return -ERESTARTSYS;
+			continue;
+		}
+		len = record_text(obj, NULL, 0, SIZE_MAX);
+		if (len <= count - done) {
+			n = record_text(obj, ubuf + done, 0, len);
+			if (n < 0) {
+				ret = n;
+				break;
+			}
+			done += n;
+			queue_pop(&gone);
+			continue;
+		}
+		if (done)
+			break;
+		/* Bigger than the whole buffer: this reader gets it in parts. */
+		queue_head = queue_head->next;
+		sf->partial = obj;
+		sf->partial_off = 0;
+	}
+	mutex_unlock(&stream_lock);
+	memorizer_retire(gone);
+	return done ? done : ret;
+}
+
+static __poll_t kmap_stream_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &stream_wait, wait);
+	return stream_ready(file->private_data) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int kmap_stream_open(struct inode *inode, struct file *file)
+{
+	struct stream_file *sf = kzalloc(sizeof(*sf), GFP_KERNEL);
+
+	if (!sf)
+		return -ENOMEM;
+	file->private_data = sf;
+	atomic_inc(&stream_readers);
+	return nonseekable_open(inode, file);
+}
+
+static int kmap_stream_release(struct inode *inode, struct file *file)
+{
+	struct stream_file *sf = file->private_data;
+
+	/* Its reader got part of it: the rest goes with the reader. */
+	if (sf->partial) {
+		sf->partial->done.next = NULL;
+		memorizer_retire(&sf->partial->done);
+	}
+	atomic_dec(&stream_readers);
+	kfree(sf);
+	return 0;
+}
+
+static const struct file_operations stream_fops = {
+	.owner = THIS_MODULE,
+	.open = kmap_stream_open,
+	.read = kmap_stream_read,
+	.poll = kmap_stream_poll,
+	.release = kmap_stream_release,
+};
+
+/* The binary channel. */
+static unsigned long binary_buf_size = 4UL << 20;	/* per CPU */
+#define BINARY_SUBBUF_SIZE	(64UL << 10)
+
+static int param_set_buf_size(const char *val, const struct kernel_param *kp)
+{
+	unsigned long size;
+	char *end;
+
+	size = memparse(val, &end);
+	if (end == val || (*end && *end != '\n') ||
+	    size < 2 * BINARY_SUBBUF_SIZE)
+		return -EINVAL;
+	*(unsigned long *)kp->arg = size;
+	return 0;
+}
+
+static const struct kernel_param_ops buf_size_ops = {
+	.set = param_set_buf_size,
+	.get = param_get_ulong,
+};
+module_param_cb(stream_buf_size, &buf_size_ops, &binary_buf_size, 0400);
+MODULE_PARM_DESC(stream_buf_size, "Bytes of binary stream buffer per CPU");
+
+static struct rchan *binary_chan;
+static struct memorizer_stream_header binary_header;
+static struct debugfs_blob_wrapper header_blob;
+static struct file_operations binary_fops;
+
+#define CACHE_IDS	1024	/* as caches.c interns at most */
+
+/* What this CPU's buffer has said, and what it could not say. */
+struct binary_cpu {
+	pid_t task_pid;			/* TASK record last written */
+	char task_comm[TASK_COMM_LEN];
+	DECLARE_BITMAP(caches, CACHE_IDS + 1);	/* CACHE records written */
+	struct memorizer_rec_lost lost;		/* since the last record */
+	u64 lost_total;
+};
+static DEFINE_PER_CPU(struct binary_cpu, binary_cpus);
+
+static void rec_hdr(struct memorizer_rec_hdr *hdr, u16 type, u16 size, u64 ns)
+{
+	hdr->type = type;
+	hdr->size = size;
+	hdr->cpu = raw_smp_processor_id();
+	hdr->reserved = 0;
+	hdr->ns = ns;
+}
+
+/*
+ * Write one record to this CPU's buffer; IRQs are off. A record that does
+ * not fit is counted, and the TASK and CACHE records written so far are
+ * forgotten, since the reader may have lost those too.
+ */
+static bool binary_write(const void *rec, u16 type, size_t size)
+{
+	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
+	void *slot;
+
+	if (bc->lost.records) {
+		slot = relay_reserve(binary_chan, sizeof(bc->lost));
+		if (slot) {
+			memcpy(slot, &bc->lost, sizeof(bc->lost));
+			memset(&bc->lost, 0, sizeof(bc->lost));
+		}
+	}
+	slot = bc->lost.records ? NULL : relay_reserve(binary_chan, size);
+	if (slot) {
+		memcpy(slot, rec, size);
+		return true;
+	}
+
+	if (!bc->lost.records)
+		rec_hdr(&bc->lost.hdr, MEMORIZER_REC_LOST, sizeof(bc->lost),
+			ktime_get_mono_fast_ns());
+	bc->lost.records++;
+	bc->lost_total++;
+	if (type == MEMORIZER_REC_ALLOC)
+		bc->lost.allocs++;
+	else if (type == MEMORIZER_REC_FREE)
+		bc->lost.frees++;
+	else if (type == MEMORIZER_REC_ACCESS)
+		bc->lost.accesses++;
+	else
+		bc->lost.other++;
+	bc->task_pid = -1;
+	bitmap_zero(bc->caches, CACHE_IDS + 1);
+	return false;
+}
+
+static void write_task(struct memorizer_obj *obj)
+{
+	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
+	struct memorizer_rec_task rec = {};
+
+	if (bc->task_pid == obj->pid &&
+	    !memcmp(bc->task_comm, obj->comm, TASK_COMM_LEN))
+		return;
+	rec_hdr(&rec.hdr, MEMORIZER_REC_TASK, sizeof(rec), obj->alloc_ns);
+	rec.pid = obj->pid;
+	BUILD_BUG_ON(sizeof(rec.comm) != TASK_COMM_LEN);
+	memcpy(rec.comm, obj->comm, TASK_COMM_LEN);
+	if (binary_write(&rec, MEMORIZER_REC_TASK, sizeof(rec))) {
+		bc->task_pid = obj->pid;
+		memcpy(bc->task_comm, obj->comm, TASK_COMM_LEN);
+	}
+}
+
+static void write_cache(u16 id, u64 ns)
+{
+	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
+	struct memorizer_rec_cache rec = {};
+	const char *name = memorizer_cache_name(id);
+
+	if (!id || id > CACHE_IDS || !name || test_bit(id, bc->caches))
+		return;
+	rec_hdr(&rec.hdr, MEMORIZER_REC_CACHE, sizeof(rec), ns);
+	rec.cache_id = id;
+	strscpy(rec.name, name, sizeof(rec.name));
+	if (binary_write(&rec, MEMORIZER_REC_CACHE, sizeof(rec)))
+		__set_bit(id, bc->caches);
+}
+
+/* A new record, in track_alloc_locked(). */
+void memorizer_binary_alloc(struct memorizer_obj *obj)
+{
+	struct memorizer_rec_alloc rec = {};
+	unsigned long flags;
+
+	if (!atomic_read(&binary_readers))
+		return;
+	rec_hdr(&rec.hdr, MEMORIZER_REC_ALLOC, sizeof(rec), obj->alloc_ns);
+	rec.id = obj->id;
+	rec.addr = obj->key.addr;
+	rec.call_site = obj->alloc_ip;
+	rec.jiffies = obj->alloc_jiffies;
+	rec.size = obj->size;
+	rec.size_alloc = obj->size_alloc;
+	rec.pid = obj->pid;
+	rec.cache_id = obj->cache_id;
+	rec.kind = obj->kind;
+	rec.context = in_task() ? MEMORIZER_CONTEXT_TASK :
+		      in_hardirq() ? MEMORIZER_CONTEXT_HARDIRQ :
+				     MEMORIZER_CONTEXT_SOFTIRQ;
+
+	local_irq_save(flags);
+	if (rec.context == MEMORIZER_CONTEXT_TASK)
+		write_task(obj);
+	write_cache(obj->cache_id, obj->alloc_ns);
+	binary_write(&rec, MEMORIZER_REC_ALLOC, sizeof(rec));
+	local_irq_restore(flags);
+	/* Its ALLOC is out (or counted lost): its FREE must follow. */
+	set_bit(MEMORIZER_OBJ_BINARY, &obj->lock);
+}
+
+static u8 free_api(const struct memorizer_obj *obj)
+{
+	if (obj->free_ip == MEMORIZER_FREE_IP_MISSED)
+		return MEMORIZER_FREE_MISSED;
+	switch (obj->kind) {
+	case MEMORIZER_KIND_CACHE:
+		return MEMORIZER_FREE_CACHE;
+	case MEMORIZER_KIND_VMALLOC:
+		return MEMORIZER_FREE_VFREE;
+	case MEMORIZER_KIND_PAGES:
+		return MEMORIZER_FREE_PAGES;
+	default:
+		return MEMORIZER_FREE_KFREE;
+	}
+}
+
+/*
+ * A closed record, from close_record(): true when its counters and FREE
+ * went out here, so that the record can go.
+ */
+bool memorizer_binary_free(struct memorizer_obj *obj)
+{
+	struct memorizer_rec_access acc = {};
+	struct memorizer_rec_free rec = {};
+	struct memorizer_access *a;
+	unsigned long flags;
+
+	if (!test_bit(MEMORIZER_OBJ_BINARY, &obj->lock) ||
+	    !atomic_read(&binary_readers))
+		return false;
+
+	local_irq_save(flags);
+	for (a = obj->accesses; a; a = a->next) {
+		rec_hdr(&acc.hdr, MEMORIZER_REC_ACCESS, sizeof(acc),
+			obj->free_ns);
+		acc.id = obj->id;
+		acc.ip = a->ip;
+		acc.pid = a->pid;
+		acc.writes = (u32)atomic_read(&a->writes);
+		acc.reads = (u32)atomic_read(&a->reads);
+		binary_write(&acc, MEMORIZER_REC_ACCESS, sizeof(acc));
+	}
+	rec_hdr(&rec.hdr, MEMORIZER_REC_FREE, sizeof(rec), obj->free_ns);
+	rec.id = obj->id;
+	rec.call_site = obj->free_ip;
+	rec.jiffies = obj->free_jiffies;
+	rec.api = free_api(obj);
+	binary_write(&rec, MEMORIZER_REC_FREE, sizeof(rec));
+	local_irq_restore(flags);
+	return true;
+}
+
+u64 memorizer_binary_lost(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(&binary_cpus, cpu)->lost_total);
+	return sum;
+}
+
+static int binary_open(struct inode *inode, struct file *file)
+{
+	int err = relay_file_operations.open(inode, file);
+
+	if (!err)
+		atomic_inc(&binary_readers);
+	return err;
+}
+
+static int binary_release(struct inode *inode, struct file *file)
+{
+	atomic_dec(&binary_readers);
+	return relay_file_operations.release(inode, file);
+}
+
+/* No overwriting: a full buffer drops new records (and counts them). */
+static int binary_subbuf_start(struct rchan_buf *buf, void *subbuf,
+			       void *prev_subbuf, size_t prev_padding)
+{
+	return !relay_buf_full(buf);
+}
+
+static struct dentry *binary_create_file(const char *filename,
+					 struct dentry *parent, umode_t mode,
+					 struct rchan_buf *buf, int *is_global)
+{
+	return debugfs_create_file(filename, 0400, parent, buf, &binary_fops);
+}
+
+static int binary_remove_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks binary_callbacks = {
+	.subbuf_start = binary_subbuf_start,
+	.create_buf_file = binary_create_file,
+	.remove_buf_file = binary_remove_file,
+};
+
+/* Each CPU writes the LOST record it still owes, if it has room now. */
+static void flush_lost(void *unused)
+{
+	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
+	void *slot;
+
+	if (!bc->lost.records)
+		return;
+	slot = relay_reserve(binary_chan, sizeof(bc->lost));
+	if (slot) {
+		memcpy(slot, &bc->lost, sizeof(bc->lost));
+		memset(&bc->lost, 0, sizeof(bc->lost));
+	}
+}
+
+/*
+ * binary/flush: "1" makes the stream say now what it lost, which it
+ * otherwise says at the CPU's next record. A collector writes it before
+ * its last read, so that the stream and total_overruns agree.
+ */
+static ssize_t flush_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[3] = {};
+
+	if (*ppos || count > 2 || copy_from_user(buf, ubuf, count))
+		return -EINVAL;
+	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
+		return -EINVAL;
+	if (binary_chan)
+		on_each_cpu(flush_lost, NULL, 1);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations flush_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = flush_write,
+	.llseek = default_llseek,
+};
+
+static int total_overruns_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", memorizer_binary_lost());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(total_overruns);
+
+static void fill_header(struct memorizer_stream_header *h)
+{
+	static const u16 sizes[MEMORIZER_REC_NR_TYPES] = {
+		[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc),
+		[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free),
+		[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access),
+		[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task),
+		[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache),
+		[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost),
+	};
+
+	/* The kernel's kinds are the ABI's. */
+	BUILD_BUG_ON(MEMORIZER_KIND_KMALLOC != MEMORIZER_ALLOC_KMALLOC ||
+		     MEMORIZER_KIND_CACHE != MEMORIZER_ALLOC_CACHE ||
+		     MEMORIZER_KIND_KMALLOC_LARGE != MEMORIZER_ALLOC_KMALLOC_LARGE ||
+		     MEMORIZER_KIND_VMALLOC != MEMORIZER_ALLOC_VMALLOC ||
+		     MEMORIZER_KIND_PAGES != MEMORIZER_ALLOC_PAGES);
+	BUILD_BUG_ON(MEMORIZER_REC_NR_TYPES > MEMORIZER_REC_TYPES_MAX);
+	memcpy(h->magic, MEMORIZER_STREAM_MAGIC, sizeof(h->magic));
+	h->version = MEMORIZER_STREAM_VERSION;
+	h->header_size = sizeof(*h);
+	h->nr_types = MEMORIZER_REC_NR_TYPES;
+	h->nr_cpus = nr_cpu_ids;
+	h->hz = HZ;
+	h->page_size = PAGE_SIZE;
+	memcpy(h->rec_size, sizes, sizeof(sizes));
+}
+
+void __init memorizer_stream_debugfs_init(struct dentry *dir)
+{
+	struct dentry *bin = debugfs_create_dir("binary", dir);
+	int cpu;
+
+	debugfs_create_file("kmap_stream", 0400, dir, NULL, &stream_fops);
+	debugfs_create_file("total_overruns", 0400, dir, NULL,
+			    &total_overruns_fops);
+
+	fill_header(&binary_header);
+	header_blob.data = &binary_header;
+	header_blob.size = sizeof(binary_header);
+	debugfs_create_blob("header", 0400, bin, &header_blob);
+	debugfs_create_file("flush", 0200, bin, NULL, &flush_fops);
+
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&binary_cpus, cpu)->task_pid = -1;
+	binary_fops = relay_file_operations;
+	binary_fops.open = binary_open;
+	binary_fops.release = binary_release;
+	binary_chan = relay_open("cpu", bin, BINARY_SUBBUF_SIZE,
+				 binary_buf_size / BINARY_SUBBUF_SIZE,
+				 &binary_callbacks, NULL);
+	if (!binary_chan)
+		pr_err("no binary stream: relay_open() failed\n");
+}
