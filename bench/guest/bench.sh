@@ -37,10 +37,11 @@ sng_stressors="pipe open poll futex eventfd timerfd signal brk"
 
 uname -a > /out/uname
 cd /tmp
-# The fixed tree for tar: the guest image's /etc, /bin and /usr/bin.
+# The fixed tree for tar: the guest image's /etc, /bin, /sbin and
+# /usr/sbin (busybox's links) and the memorizer command (1.7 MB).
 rm -rf sample
 mkdir sample
-cp -r /etc /bin /usr/bin sample/ 2>/dev/null || true
+cp -r /etc /bin /sbin /usr/sbin /usr/bin/memorizer sample/
 du -sk sample | cut -f1 > /out/sample-size
 
 run_wl() {	# run_wl TIMEFILE WORKLOAD: the timed workload, output discarded
