@@ -145,7 +145,9 @@ def aggregate(runs):
            "size": meta.get("size"), "rounds": int(meta.get("rounds", 0) or 0),
            "wall_seconds": int(meta.get("wall_seconds", 0) or 0),
            "machine_quiet": (meta.get("kernel_build_running_before") == "no" and
-                             meta.get("kernel_build_running_after") == "no"),
+                             meta.get("kernel_build_running_after") == "no" and
+                             meta.get("kernel_build_running_samples", "0/0").startswith("0/")),
+           "kernel_build_running_samples": meta.get("kernel_build_running_samples"),
            "loadavg_before": meta.get("loadavg_before"),
            "loadavg_after": meta.get("loadavg_after"),
            "uname": next((b["uname"] for b in boots if b["variant"] == "memorizer"), ""),
@@ -266,8 +268,9 @@ def markdown(res):
     w(f"- Date: {res['date']}")
     w(f"- Kernel: Linux {res['kernel_version']} (`{res['uname']}`)")
     w(f"- QEMU: {res['qemu']}, accelerator **{res['accelerator']}**, {res['qemu_settings']}")
-    w(f"- Host: {res['host']}; machine quiet (no kernel build running before/after): "
-      f"{'yes' if res['machine_quiet'] else 'no'}; load average before {res['loadavg_before']}, after {res['loadavg_after']}")
+    w(f"- Host: {res['host']}; machine quiet (no `make -j` kernel build before, during or after): "
+      f"**{'yes' if res['machine_quiet'] else 'no'}** (build seen in {res['kernel_build_running_samples']} "
+      f"10-second samples); load average before {res['loadavg_before']}, after {res['loadavg_after']}")
     w(f"- Rounds: {res['rounds']} (each boots nokasan, kasan and memorizer once, order rotating); "
       f"workload size: {res['size']}")
     w("")
