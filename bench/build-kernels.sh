@@ -35,12 +35,18 @@ common_fragment() {
 	local pat
 	pat=$(echo $off_opts | sed 's/ /|/g')
 	grep -Ev "^(# )?($pat)[= ]" "$top/kernel/memorizer.config" |
-		grep -Ev '^(# )?CONFIG_(KASAN|KASAN_GENERIC|KASAN_OUTLINE|MEMORIZER)[= ]'
+		grep -Ev '^(# )?CONFIG_(KASAN|KASAN_GENERIC|KASAN_OUTLINE|MEMORIZER[A-Z_]*)[= ]'
 	echo "# bench: off in every variant"
 	for o in $off_opts; do echo "# $o is not set"; done
 	# KASAN selects SLUB_DEBUG; have it in every variant so that the
 	# nokasan kernel differs in KASAN alone.
 	echo "CONFIG_SLUB_DEBUG=y"
+	# MEMORIZER selects TRACEPOINTS, whose trace events need the tracing
+	# core (EVENT_TRACING); the project's fragment gets it through
+	# PROVE_LOCKING, off here. Give every variant the tracing core, no
+	# tracer on, so that tracepoints are no difference either.
+	echo "CONFIG_FTRACE=y"
+	echo "CONFIG_ENABLE_DEFAULT_TRACERS=y"
 }
 variant_fragment() {
 	common_fragment
@@ -164,7 +170,7 @@ check_diff kasan memorizer "CONFIG_MEMORIZER${mem_sel:+|$mem_sel}" \
 
 # 2. Build, one variant after the other (-j$jobs: the machine is shared).
 kversion=$(make -s -C "$src" kernelversion)
-for v in $variants; do
+for v in memorizer kasan nokasan; do
 	b=$top/build/bench/$v
 	o=$top/out/bench/$v
 	log "$v: make -j$jobs bzImage (Linux $kversion)"
