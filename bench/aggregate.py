@@ -65,6 +65,11 @@ def parse_stream(text):
         return False, text[len("unavailable"):].strip(), []
     recs = []
     for line in text.splitlines():
+        m = re.match(r"^(\S+) (\S+) failed (.*)$", line)
+        if m:
+            recs.append({"workload": m.group(1), "kind": m.group(2),
+                         "error": m.group(3).strip()})
+            continue
         m = re.match(r"^(\S+) (\S+) seconds=([\d.]+) bytes=(\d+) records=(\d+) overruns=(-?\d+)", line)
         if m:
             recs.append({"workload": m.group(1), "kind": m.group(2),
@@ -226,7 +231,9 @@ def aggregate(runs):
         entry = {}
         for kind in ("binary", "text"):
             r = next((x for x in recs if x["workload"] == wl and x["kind"] == kind), None)
-            if r and r["seconds"] > 0:
+            if r and "error" in r:
+                entry[kind + "_error"] = r["error"]
+            elif r and r["seconds"] > 0:
                 entry[kind] = {"records_per_s": r["records"] / r["seconds"],
                                "mb_per_s": r["bytes"] / 1e6 / r["seconds"],
                                "overruns": r["overruns"], "records": r["records"],
@@ -236,7 +243,9 @@ def aggregate(runs):
                       "mb_per_s": main["mb_per_s"] if main else None,
                       "overruns": main["overruns"] if main else None,
                       "channel": ("binary" if "binary" in entry else "kmap_stream") if main else None,
-                      "binary": entry.get("binary"), "kmap_stream": entry.get("text")}
+                      "binary": entry.get("binary"), "kmap_stream": entry.get("text"),
+                      "binary_error": entry.get("binary_error"),
+                      "kmap_stream_error": entry.get("text_error")}
     res["stream"] = stream
     return res
 
@@ -339,7 +348,9 @@ def markdown(res):
         for wl in WORKLOADS:
             for kind in ("binary", "kmap_stream"):
                 e = st[wl][kind]
-                if e:
+                if st[wl].get(kind + "_error"):
+                    w(f"| {wl} | {kind} | collector failed: {st[wl][kind + '_error']} | | | | |")
+                elif e:
                     w(f"| {wl} | {kind} | {e['records_per_s']:.0f} | {e['mb_per_s']:.2f} | "
                       f"{e['overruns']} | {e['records']} | {e['seconds']:.3f} |")
     w("")
