@@ -282,6 +282,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 	struct kmap_bin_reader *r = kmap_bin_open_fn(peek_read, pk, c->name);
 	struct kmap_bin_rec rec;
 	struct kmap_map ids;
+	struct kmap_map early;	/* FREE read before its ALLOC (another CPU's) */
 	struct bin_live *lv = NULL;
 	size_t nlv = 0, lv_cap = 0;
 	uint64_t *free_slots = NULL;
@@ -294,6 +295,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 	size_t i;
 
 	kmap_map_init(&ids);
+	kmap_map_init(&early);
 	if (!r) {
 		error("out of memory");
 		return 1;
@@ -353,6 +355,15 @@ static int check_binary(struct checker *c, struct peek *pk)
 					"cache id %u has no CACHE record before it",
 					rec.u.alloc.cache_id);
 			check_ip(c, where, "call_site", rec.u.alloc.call_site);
+			/*
+			 * CPUs' records interleave by chunk: the FREE of an
+			 * object made on another CPU may come first. Dead.
+			 */
+			if (kmap_map_find(&early, rec.u.alloc.id)) {
+				kmap_map_del(&early, rec.u.alloc.id);
+				orphans--;
+				break;
+			}
 			slot = kmap_map_get(&ids, rec.u.alloc.id, &is_new);
 			if (!slot) {
 				error("out of memory");
@@ -406,7 +417,14 @@ static int check_binary(struct checker *c, struct peek *pk)
 				check_ip(c, where, "call_site", rec.u.free.call_site);
 			slot = kmap_map_find(&ids, rec.u.free.id);
 			if (!slot) {
-				orphans++;
+				/* Its ALLOC may follow, from another CPU. */
+				if (!kmap_map_get(&early, rec.u.free.id, &is_new)) {
+					error("out of memory");
+					rc = 1;
+					goto out;
+				}
+				if (is_new)
+					orphans++;
 				break;
 			}
 			if (rec.u.free.jiffies < lv[*slot].jiffies)
@@ -476,6 +494,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 			c->name, (unsigned long long)lost);
 out:
 	kmap_map_free(&ids);
+	kmap_map_free(&early);
 	free(lv);
 	free(free_slots);
 	free(last_ns);

@@ -131,7 +131,7 @@ static const struct file_operations kmap_fops = {
 static int stats_show(struct seq_file *m, void *v)
 {
 	struct memorizer_stats sum = {};
-	unsigned long used, bound;
+	unsigned long chunks[MEMORIZER_POOL_NR], used, bound;
 	int cpu, k, i;
 
 	for_each_possible_cpu(cpu) {
@@ -145,7 +145,7 @@ static int stats_show(struct seq_file *m, void *v)
 		for (i = 0; i < MEMORIZER_STAT_NR; i++)
 			sum.counters[i] += READ_ONCE(s->counters[i]);
 	}
-	memorizer_pool_usage(&used, &bound);
+	memorizer_pool_usage(chunks, &used, &bound);
 
 	seq_printf(m, "%-16s %12s %12s %12s %12s\n", "objects", "tracked",
 		   "live", "freed", "cleared");
@@ -164,6 +164,10 @@ static int stats_show(struct seq_file *m, void *v)
 		   sum.counters[MEMORIZER_STAT_DROPPED_ACCESSES]);
 	seq_printf(m, "frees missed (0xdeadbeef):    %lu\n",
 		   sum.counters[MEMORIZER_STAT_MISSED_FREES]);
+	seq_printf(m, "records in memory:            %lu\n",
+		   chunks[MEMORIZER_POOL_OBJ]);
+	seq_printf(m, "access counters in memory:    %lu\n",
+		   chunks[MEMORIZER_POOL_SMALL]);
 	seq_printf(m, "memory used (bytes):          %lu\n", used);
 	seq_printf(m, "memory bound (bytes):         %lu\n", bound);
 	seq_printf(m, "binary records lost:          %llu\n",

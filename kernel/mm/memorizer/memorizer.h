@@ -13,6 +13,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <uapi/linux/memorizer.h>
 
 /*
  * What memorizer_enabled selects. The numbers 0..3 are the values users
@@ -34,13 +35,13 @@ struct memorizer_target {
 int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
 int memorizer_parse_bool(const char *buf, bool *val);
 
-/* Which allocator an object came from. */
+/* Which allocator an object came from: the binary stream's values. */
 enum memorizer_kind {
-	MEMORIZER_KIND_KMALLOC,		/* kmalloc() from a kmalloc-* cache */
-	MEMORIZER_KIND_CACHE,		/* kmem_cache_alloc() */
-	MEMORIZER_KIND_KMALLOC_LARGE,	/* kmalloc() straight from pages */
-	MEMORIZER_KIND_VMALLOC,
-	MEMORIZER_KIND_PAGES,		/* alloc_pages() and friends */
+	MEMORIZER_KIND_KMALLOC = MEMORIZER_ALLOC_KMALLOC,
+	MEMORIZER_KIND_CACHE = MEMORIZER_ALLOC_CACHE,
+	MEMORIZER_KIND_KMALLOC_LARGE = MEMORIZER_ALLOC_KMALLOC_LARGE,
+	MEMORIZER_KIND_VMALLOC = MEMORIZER_ALLOC_VMALLOC,
+	MEMORIZER_KIND_PAGES = MEMORIZER_ALLOC_PAGES,
 	MEMORIZER_KIND_NR,
 };
 

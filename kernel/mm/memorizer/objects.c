@@ -40,6 +40,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <trace/events/kmem.h>
 
 #include "../slab.h"
@@ -543,9 +544,10 @@ void memorizer_retire_gone(void)
 {
 	int cpu;
 
+	/* High priority: under load, a starved worker lets memory grow. */
 	for_each_possible_cpu(cpu)
 		if (!llist_empty(per_cpu_ptr(&gone_records, cpu))) {
-			schedule_work(&retire_work);
+			queue_work(system_highpri_wq, &retire_work);
 			return;
 		}
 }

@@ -23,7 +23,7 @@
 
 struct pool_cpu {
 	void *free[MEMORIZER_POOL_NR];
-	long used;		/* bytes handed out from this CPU, net */
+	long used[MEMORIZER_POOL_NR];	/* chunks handed out here, net */
 };
 
 static const unsigned int chunk_size[MEMORIZER_POOL_NR] = {
@@ -86,7 +86,7 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
 	p = pc->free[c];
 	if (p) {
 		pc->free[c] = *(void **)p;
-		pc->used += chunk_size[c];
+		pc->used[c]++;
 	}
 	local_irq_restore(flags);
 
@@ -109,16 +109,23 @@ void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 	*(void **)p = global_free[c];
 	global_free[c] = p;
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
-	this_cpu_sub(pool_cpu.used, chunk_size[c]);
+	this_cpu_dec(pool_cpu.used[c]);
 }
 
-void memorizer_pool_usage(unsigned long *used, unsigned long *bound)
+/* Chunks of each class in use (@chunks), bytes in use and the bound. */
+void memorizer_pool_usage(unsigned long *chunks, unsigned long *used,
+			  unsigned long *bound)
 {
-	long sum = 0;
-	int cpu;
+	long n, sum = 0;
+	int cpu, c;
 
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(&pool_cpu, cpu)->used;
-	*used = sum > 0 ? sum : 0;
+	for (c = 0; c < MEMORIZER_POOL_NR; c++) {
+		n = 0;
+		for_each_possible_cpu(cpu)
+			n += per_cpu_ptr(&pool_cpu, cpu)->used[c];
+		chunks[c] = n > 0 ? n : 0;
+		sum += chunks[c] * chunk_size[c];
+	}
+	*used = sum;
 	*bound = region_size;
 }

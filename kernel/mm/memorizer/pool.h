@@ -16,6 +16,7 @@ enum memorizer_pool_class {
 int memorizer_pool_init(unsigned long size);
 void *memorizer_pool_alloc(enum memorizer_pool_class c);
 void memorizer_pool_free(enum memorizer_pool_class c, void *p);
-void memorizer_pool_usage(unsigned long *used, unsigned long *bound);
+void memorizer_pool_usage(unsigned long *chunks, unsigned long *used,
+			  unsigned long *bound);
 
 #endif /* _MM_MEMORIZER_POOL_H */

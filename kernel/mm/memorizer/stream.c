@@ -283,6 +283,7 @@ MODULE_PARM_DESC(stream_buf_size, "Bytes of binary stream buffer per CPU");
 static struct rchan *binary_chan;
 static struct memorizer_stream_header binary_header;
 static struct debugfs_blob_wrapper header_blob;
+/* relay's, with open and release counted: filled in at init. */
 static struct file_operations binary_fops;
 
 #define CACHE_IDS	1024	/* as caches.c interns at most */
@@ -297,13 +298,32 @@ struct binary_cpu {
 };
 static DEFINE_PER_CPU(struct binary_cpu, binary_cpus);
 
-static void rec_hdr(struct memorizer_rec_hdr *hdr, u16 type, u16 size, u64 ns)
+/*
+ * relay_reserve() makes room and the caller fills it, but a reader on
+ * another CPU may read the room before it is filled (under QEMU's TCG a
+ * vCPU can stall for milliseconds in between): write first, then move the
+ * offset readers go by. IRQs are off.
+ */
+static bool relay_put(const void *rec, size_t size)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(binary_chan->buf);
+
+	if (unlikely(buf->offset + size > binary_chan->subbuf_size) &&
+	    !relay_switch_subbuf(buf, size))
+		return false;
+	memcpy(buf->data + buf->offset, rec, size);
+	/* Readers that see the new offset see the record. */
+	smp_wmb();
+	WRITE_ONCE(buf->offset, buf->offset + size);
+	return true;
+}
+
+static void rec_hdr(struct memorizer_rec_hdr *hdr, u16 type, u16 size)
 {
 	hdr->type = type;
 	hdr->size = size;
 	hdr->cpu = raw_smp_processor_id();
 	hdr->reserved = 0;
-	hdr->ns = ns;
 }
 
 /*
@@ -311,27 +331,22 @@ static void rec_hdr(struct memorizer_rec_hdr *hdr, u16 type, u16 size, u64 ns)
  * not fit is counted, and the TASK and CACHE records written so far are
  * forgotten, since the reader may have lost those too.
  */
-static bool binary_write(const void *rec, u16 type, size_t size)
+static bool binary_write(void *rec, u16 type, size_t size)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
-	void *slot;
+	/* When written, with IRQs off: each CPU's records in time order. */
+	u64 now = ktime_get_mono_fast_ns();
 
-	if (bc->lost.records) {
-		slot = relay_reserve(binary_chan, sizeof(bc->lost));
-		if (slot) {
-			memcpy(slot, &bc->lost, sizeof(bc->lost));
-			memset(&bc->lost, 0, sizeof(bc->lost));
-		}
-	}
-	slot = bc->lost.records ? NULL : relay_reserve(binary_chan, size);
-	if (slot) {
-		memcpy(slot, rec, size);
+	if (bc->lost.records && relay_put(&bc->lost, sizeof(bc->lost)))
+		memset(&bc->lost, 0, sizeof(bc->lost));
+	((struct memorizer_rec_hdr *)rec)->ns = now;
+	if (!bc->lost.records && relay_put(rec, size))
 		return true;
-	}
 
-	if (!bc->lost.records)
-		rec_hdr(&bc->lost.hdr, MEMORIZER_REC_LOST, sizeof(bc->lost),
-			ktime_get_mono_fast_ns());
+	if (!bc->lost.records) {
+		rec_hdr(&bc->lost.hdr, MEMORIZER_REC_LOST, sizeof(bc->lost));
+		bc->lost.hdr.ns = now;
+	}
 	bc->lost.records++;
 	bc->lost_total++;
 	if (type == MEMORIZER_REC_ALLOC)
@@ -355,7 +370,7 @@ static void write_task(struct memorizer_obj *obj)
 	if (bc->task_pid == obj->pid &&
 	    !memcmp(bc->task_comm, obj->comm, TASK_COMM_LEN))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_TASK, sizeof(rec), obj->alloc_ns);
+	rec_hdr(&rec.hdr, MEMORIZER_REC_TASK, sizeof(rec));
 	rec.pid = obj->pid;
 	BUILD_BUG_ON(sizeof(rec.comm) != TASK_COMM_LEN);
 	memcpy(rec.comm, obj->comm, TASK_COMM_LEN);
@@ -365,7 +380,7 @@ static void write_task(struct memorizer_obj *obj)
 	}
 }
 
-static void write_cache(u16 id, u64 ns)
+static void write_cache(u16 id)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
 	struct memorizer_rec_cache rec = {};
@@ -373,7 +388,7 @@ static void write_cache(u16 id, u64 ns)
 
 	if (!id || id > CACHE_IDS || !name || test_bit(id, bc->caches))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_CACHE, sizeof(rec), ns);
+	rec_hdr(&rec.hdr, MEMORIZER_REC_CACHE, sizeof(rec));
 	rec.cache_id = id;
 	strscpy(rec.name, name, sizeof(rec.name));
 	if (binary_write(&rec, MEMORIZER_REC_CACHE, sizeof(rec)))
@@ -388,7 +403,7 @@ void memorizer_binary_alloc(struct memorizer_obj *obj)
 
 	if (!atomic_read(&binary_readers))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_ALLOC, sizeof(rec), obj->alloc_ns);
+	rec_hdr(&rec.hdr, MEMORIZER_REC_ALLOC, sizeof(rec));
 	rec.id = obj->id;
 	rec.addr = obj->key.addr;
 	rec.call_site = obj->alloc_ip;
@@ -405,7 +420,7 @@ void memorizer_binary_alloc(struct memorizer_obj *obj)
 	local_irq_save(flags);
 	if (rec.context == MEMORIZER_CONTEXT_TASK)
 		write_task(obj);
-	write_cache(obj->cache_id, obj->alloc_ns);
+	write_cache(obj->cache_id);
 	binary_write(&rec, MEMORIZER_REC_ALLOC, sizeof(rec));
 	local_irq_restore(flags);
 	/* Its ALLOC is out (or counted lost): its FREE must follow. */
@@ -445,8 +460,7 @@ bool memorizer_binary_free(struct memorizer_obj *obj)
 
 	local_irq_save(flags);
 	for (a = obj->accesses; a; a = a->next) {
-		rec_hdr(&acc.hdr, MEMORIZER_REC_ACCESS, sizeof(acc),
-			obj->free_ns);
+		rec_hdr(&acc.hdr, MEMORIZER_REC_ACCESS, sizeof(acc));
 		acc.id = obj->id;
 		acc.ip = a->ip;
 		acc.pid = a->pid;
@@ -454,7 +468,7 @@ bool memorizer_binary_free(struct memorizer_obj *obj)
 		acc.reads = (u32)atomic_read(&a->reads);
 		binary_write(&acc, MEMORIZER_REC_ACCESS, sizeof(acc));
 	}
-	rec_hdr(&rec.hdr, MEMORIZER_REC_FREE, sizeof(rec), obj->free_ns);
+	rec_hdr(&rec.hdr, MEMORIZER_REC_FREE, sizeof(rec));
 	rec.id = obj->id;
 	rec.call_site = obj->free_ip;
 	rec.jiffies = obj->free_jiffies;
@@ -519,15 +533,9 @@ static const struct rchan_callbacks binary_callbacks = {
 static void flush_lost(void *unused)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
-	void *slot;
 
-	if (!bc->lost.records)
-		return;
-	slot = relay_reserve(binary_chan, sizeof(bc->lost));
-	if (slot) {
-		memcpy(slot, &bc->lost, sizeof(bc->lost));
+	if (bc->lost.records && relay_put(&bc->lost, sizeof(bc->lost)))
 		memset(&bc->lost, 0, sizeof(bc->lost));
-	}
 }
 
 /*
@@ -575,12 +583,6 @@ static void fill_header(struct memorizer_stream_header *h)
 		[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost),
 	};
 
-	/* The kernel's kinds are the ABI's. */
-	BUILD_BUG_ON(MEMORIZER_KIND_KMALLOC != MEMORIZER_ALLOC_KMALLOC ||
-		     MEMORIZER_KIND_CACHE != MEMORIZER_ALLOC_CACHE ||
-		     MEMORIZER_KIND_KMALLOC_LARGE != MEMORIZER_ALLOC_KMALLOC_LARGE ||
-		     MEMORIZER_KIND_VMALLOC != MEMORIZER_ALLOC_VMALLOC ||
-		     MEMORIZER_KIND_PAGES != MEMORIZER_ALLOC_PAGES);
 	BUILD_BUG_ON(MEMORIZER_REC_NR_TYPES > MEMORIZER_REC_TYPES_MAX);
 	memcpy(h->magic, MEMORIZER_STREAM_MAGIC, sizeof(h->magic));
 	h->version = MEMORIZER_STREAM_VERSION;

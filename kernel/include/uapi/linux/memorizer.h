@@ -69,7 +69,7 @@ struct memorizer_rec_hdr {
 	__u16 size;			/* the whole record, in bytes */
 	__u16 cpu;			/* that wrote it */
 	__u16 reserved;
-	__u64 ns;			/* local_clock() of the event */
+	__u64 ns;			/* when written: per CPU, in order */
 };
 
 /*
