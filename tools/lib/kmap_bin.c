@@ -75,16 +75,6 @@ size_t kmap_bin_min_size(unsigned int type)
 	return 0;
 }
 
-static long file_read(void *ctx, void *buf, size_t len)
-{
-	FILE *f = ctx;
-	size_t n = fread(buf, 1, len, f);
-
-	if (n == 0 && ferror(f))
-		return -1;
-	return (long)n;
-}
-
 static long mem_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_bin_reader *r = ctx;
@@ -114,7 +104,7 @@ struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 
 struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
 {
-	return kmap_bin_open_fn(file_read, f, name);
+	return kmap_bin_open_fn(kmap_file_read, f, name);
 }
 
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
