@@ -84,3 +84,24 @@ only_after() {
 		exit bad
 	}' "$1"
 }
+
+# The test module's objects (kernel/mm/memorizer/memorizer_test_module.c):
+# 1999 bytes each, allocated by a process the tests name busybox-trig.
+# test_objects FILE W R: how many FILE holds whose access lines are exactly
+# one of W writes and one of R reads, by their own pid.
+test_objects() {
+	awk -F, -v w="$2" -v r="$3" '
+	function done() { if (obj && lines == 2 && sw && sr) n++; obj = 0 }
+	/^[0-9a-f]/ { done(); obj = ($4 == 1999 && $8 == "busybox-trig"); pid = $2
+		lines = sw = sr = 0; next }
+	obj { lines++; split(substr($0, 3), a, ",")
+		if (a[2] == pid && a[3] == w && a[4] == 0) sw = 1
+		if (a[2] == pid && a[3] == 0 && a[4] == r) sr = 1 }
+	END { done(); print n + 0 }' "$1"
+}
+
+# test_objects_any FILE: the test module's objects in FILE, whatever their
+# accesses.
+test_objects_any() {
+	awk -F, '/^[0-9a-f]/ && $4 == 1999 && $8 == "busybox-trig"' "$1" | wc -l
+}

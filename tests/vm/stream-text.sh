@@ -17,20 +17,6 @@ trigger() {
 		echo '$1 $2 $3' > /sys/kernel/debug/memorizer_test/run
 		echo 0 > $M/memorizer_enabled"
 }
-# objects FILE W R: how many test objects FILE holds whose access lines
-# are exactly one of W writes and one of R reads, by their own pid.
-objects() {
-	awk -F, -v w="$2" -v r="$3" '
-	function done() { if (obj && lines == 2 && sw && sr) n++; obj = 0 }
-	/^[0-9a-f]/ { done(); obj = ($4 == 1999 && $8 == "busybox-trig"); pid = $2
-		lines = sw = sr = 0; next }
-	obj { lines++; split(substr($0, 3), a, ",")
-		if (a[2] == pid && a[3] == w && a[4] == 0) sw = 1
-		if (a[2] == pid && a[3] == 0 && a[4] == r) sr = 1 }
-	END { done(); print n + 0 }' "$1"
-}
-# any FILE: test objects in FILE, whatever their accesses.
-any() { awk -F, '/^[0-9a-f]/ && $4 == 1999 && $8 == "busybox-trig"' "$1" | wc -l; }
 
 echo 1 > $M/memorizer_log_access
 # What the boot's KUnit tests left.
@@ -58,20 +44,20 @@ cat /tmp/a.err /tmp/b.err
 check "reader a's stream parses" kmap_valid /tmp/a.kmap
 check "reader b's stream parses" kmap_valid /tmp/b.kmap
 cat /tmp/a.kmap /tmp/b.kmap > /tmp/both.kmap
-echo "reader a: $(any /tmp/a.kmap) test objects, reader b: $(any /tmp/b.kmap)"
+echo "reader a: $(test_objects_any /tmp/a.kmap) test objects, reader b: $(test_objects_any /tmp/b.kmap)"
 check "the 50 that died before the readers opened: each exactly once, exact counts" \
-	[ "$(objects /tmp/both.kmap 7 5)" = 50 ]
+	[ "$(test_objects /tmp/both.kmap 7 5)" = 50 ]
 check "the 500 made while they read: each exactly once, exact counts" \
-	[ "$(objects /tmp/both.kmap 3 2)" = 500 ]
-check "no other test object" [ "$(any /tmp/both.kmap)" = 550 ]
+	[ "$(test_objects /tmp/both.kmap 3 2)" = 500 ]
+check "no other test object" [ "$(test_objects_any /tmp/both.kmap)" = 550 ]
 check "only dead objects are streamed" sh -c "! awk -F, '/^[0-9a-f]/ && \$6 == 0' /tmp/both.kmap | grep -q ."
 cat $M/kmap > /tmp/kmap
-check "streamed records are gone from kmap" [ "$(any /tmp/kmap)" = 0 ]
+check "streamed records are gone from kmap" [ "$(test_objects_any /tmp/kmap)" = 0 ]
 
 # A record larger than the reader's buffer comes whole over several reads.
 trigger 3 7 5
 check "16-byte reads drain the stream" sh -c "$probe drain $S 16 > /tmp/small.kmap"
 check "what 16-byte reads gave parses" kmap_valid /tmp/small.kmap
-check "and holds the 3 objects whole" [ "$(objects /tmp/small.kmap 7 5)" = 3 ]
+check "and holds the 3 objects whole" [ "$(test_objects /tmp/small.kmap 7 5)" = 3 ]
 check "the stream is empty again" $probe eagain $S
 finish
