@@ -6,6 +6,15 @@
  *   stream-probe poll FILE MS      exit 0 if poll() says readable within MS
  *   stream-probe drain FILE BYTES  O_NONBLOCK reads of at most BYTES each
  *                                  until EAGAIN, the data to stdout
+ *   stream-probe records FILE BYTES N
+ *                                  N blocking reads of at most BYTES each
+ *                                  of a binary/cpuN file: exit 0 if every
+ *                                  read gave whole records (sizes from
+ *                                  their headers), 1 at the first that
+ *                                  did not
+ *   stream-probe einval FILE BYTES once FILE is readable, a read of
+ *                                  BYTES (less than a record): exit 0 if
+ *                                  it fails with EINVAL
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +78,54 @@ int main(int argc, char **argv)
 			n < 0 ? strerror(errno) : "end of file");
 		return 1;
 	}
-	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES\n");
+	if (argc == 5 && !strcmp(argv[1], "records")) {
+		size_t max = strtoul(argv[3], NULL, 0), pos;
+		long reads = atol(argv[4]), i;
+		unsigned long long bytes = 0, records = 0;
+
+		if (!max || max > sizeof(buf))
+			return 2;
+		fd = open_or_die(argv[2], O_RDONLY);
+		for (i = 0; i < reads; i++) {
+			n = read(fd, buf, max);
+			if (n <= 0) {
+				fprintf(stderr, "stream-probe: read %ld gave %zd (%s)\n",
+					i, n, n < 0 ? strerror(errno) : "end of file");
+				return 1;
+			}
+			/* struct memorizer_rec_hdr: u16 type, u16 size, ... */
+			for (pos = 0; pos + 16 <= (size_t)n; records++) {
+				unsigned short size;
+
+				memcpy(&size, buf + pos + 2, sizeof(size));
+				if (size < 16 || size % 8)
+					break;
+				pos += size;
+			}
+			if (pos != (size_t)n) {
+				fprintf(stderr, "stream-probe: read %ld: %zd bytes, whole records end at %zu\n",
+					i, n, pos);
+				return 1;
+			}
+			bytes += n;
+		}
+		printf("%ld reads of at most %zu bytes: %llu records, %llu bytes\n",
+		       reads, max, records, bytes);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "einval")) {
+		struct pollfd p = { .events = POLLIN };
+
+		p.fd = open_or_die(argv[2], O_RDONLY | O_NONBLOCK);
+		if (poll(&p, 1, 10000) != 1)
+			return 1;
+		n = read(p.fd, buf, strtoul(argv[3], NULL, 0));
+		if (n < 0 && errno == EINVAL)
+			return 0;
+		fprintf(stderr, "stream-probe: read gave %zd (%s), not EINVAL\n",
+			n, n < 0 ? strerror(errno) : "data");
+		return 1;
+	}
+	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES | records FILE BYTES N | einval FILE BYTES\n");
 	return 2;
 }

@@ -189,6 +189,8 @@ struct kmap_bin_rec {
 		struct {
 			uint64_t id, call_site, jiffies;
 			uint8_t api;
+			/* The object's ACCESS records in all (sweeps too). */
+			uint32_t nr_access;
 		} free;
 		struct {
 			uint64_t id, ip;

@@ -492,6 +492,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		rec->u.free.call_site = f.call_site;
 		rec->u.free.jiffies = f.jiffies;
 		rec->u.free.api = f.api;
+		rec->u.free.nr_access = f.nr_access;
 		break;
 	}
 	case MEMORIZER_REC_ACCESS: {

@@ -25,6 +25,8 @@ struct entry {
 	size_t nacc, cap;
 	int have_alloc;
 	uint64_t alloc_offset;
+	/* ACCESS records read, and how many its FREE says there are. */
+	uint32_t nr_access, nr_access_all;
 };
 
 struct kmap_src {
@@ -377,6 +379,7 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	s->ent[i].o.id = id;
 	s->ent[i].nacc = 0;
 	s->ent[i].have_alloc = 0;
+	s->ent[i].nr_access = s->ent[i].nr_access_all = 0;
 	*is_new = 1;
 	return &s->ent[i];
 oom:
@@ -443,6 +446,25 @@ static int emit(struct kmap_src *s, size_t i)
 	return 1;
 }
 
+/*
+ * Whether e's life is all read: its ALLOC and its FREE, and every ACCESS
+ * record its FREE counts (a sweep of a live object may have written some
+ * on another CPU, which a collector can put after the FREE).
+ */
+static int complete(const struct entry *e)
+{
+	return e->have_alloc && kmap_object_freed(&e->o) &&
+	       e->nr_access >= e->nr_access_all;
+}
+
+/* Hand out e, whose life is all read, and forget its id. */
+static int emit_complete(struct kmap_src *s, struct entry *e)
+{
+	s->emitted = *kmap_map_find(&s->ids, e->o.id);
+	kmap_map_del(&s->ids, e->o.id);
+	return emit(s, s->emitted);
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
@@ -503,12 +525,9 @@ static int bin_next(struct kmap_src *s)
 						   sizeof(r.u.alloc.comm));
 			if (!e->o.comm[0])
 				strcpy(e->o.comm, "?");
-			if (kmap_object_freed(&e->o)) {
-				/* The FREE came first, from another CPU. */
-				s->emitted = *kmap_map_find(&s->ids, e->o.id);
-				kmap_map_del(&s->ids, e->o.id);
-				return emit(s, s->emitted);
-			}
+			/* The FREE may come first, from another CPU. */
+			if (complete(e))
+				return emit_complete(s, e);
 			break;
 		case MEMORIZER_REC_ACCESS: {
 			struct kmap_access a = {
@@ -529,6 +548,9 @@ static int bin_next(struct kmap_src *s)
 						  : "out of memory");
 				return -1;
 			}
+			e->nr_access++;
+			if (complete(e))
+				return emit_complete(s, e);
 			break;
 		}
 		case MEMORIZER_REC_FREE:
@@ -551,11 +573,9 @@ static int bin_next(struct kmap_src *s)
 			e->o.free_cpu = r.cpu;
 			e->o.free_ns = r.ns;
 			e->o.has |= KMAP_HAS_FREE_API;
-			if (e->have_alloc) {
-				s->emitted = *kmap_map_find(&s->ids, e->o.id);
-				kmap_map_del(&s->ids, e->o.id);
-				return emit(s, s->emitted);
-			}
+			e->nr_access_all = r.u.free.nr_access;
+			if (complete(e))
+				return emit_complete(s, e);
 			break;
 		case MEMORIZER_REC_LOST:
 			s->lost += r.u.lost.records;

@@ -53,6 +53,7 @@ struct checker {
 	uint64_t unknown_ips;
 	struct live *live;
 	size_t nlive, live_cap;
+	uint64_t lost_frees;	/* binary: FREE records the kernel could not write */
 };
 
 static void problem(struct checker *c, int warn, const char *where,
@@ -121,14 +122,16 @@ static void check_overlaps(struct checker *c)
 			else
 				snprintf(where, sizeof(where), "%s:%llu: ",
 					 c->name, (unsigned long long)b->where);
-			problem(c, 0, where,
-				"live object %llx (%llu bytes) overlaps the live object at %s %llu (%llx, %llu bytes)",
+			/* With FREEs lost, an address may be reused unseen. */
+			problem(c, c->lost_frees > 0, where,
+				"live object %llx (%llu bytes) overlaps the live object at %s %llu (%llx, %llu bytes)%s",
 				(unsigned long long)b->addr,
 				(unsigned long long)b->size,
 				c->binary ? "byte" : "line",
 				(unsigned long long)a->where,
 				(unsigned long long)a->addr,
-				(unsigned long long)a->size);
+				(unsigned long long)a->size,
+				c->lost_frees ? " (its FREE may be among the lost records)" : "");
 		}
 		if (b->addr + b->size > a->addr + a->size)
 			far = i;
@@ -444,6 +447,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 			break;
 		case MEMORIZER_REC_LOST:
 			lost += rec.u.lost.records;
+			c->lost_frees += rec.u.lost.frees;
 			if (rec.u.lost.records != (uint64_t)rec.u.lost.allocs +
 			    rec.u.lost.frees + rec.u.lost.accesses + rec.u.lost.other)
 				problem(c, 0, where,
@@ -546,6 +550,7 @@ static int run(int argc, char **argv)
 		c.name = strcmp(path, "-") ? path : "<stdin>";
 		c.errors = c.warnings = c.unknown_ips = 0;
 		c.nlive = 0;
+		c.lost_frees = 0;
 		n = fread(magic, 1, sizeof(magic), f);
 		fmt = kmap_guess_format(magic, n);
 		c.binary = fmt == KMAP_FMT_BINARY;
@@ -601,7 +606,8 @@ const struct cmd cmd_check = {
 "unknown types are skipped by their size, short records rejected), CPU "
 "numbers, per-CPU time order, known enum values, one live ALLOC per id, "
 "frees after their allocation, missed frees marked deadbeef, LOST records "
-"consistent; lost records are reported as a warning.\n"
+"consistent, no two live objects overlapping (a warning, not an error, "
+"once FREE records were lost); lost records are reported as a warning.\n"
 "\n"
 "With --vmlinux or --system-map, every ip must also fall inside a known "
 "function; ips that do not are warnings (they do not make the file "

@@ -218,7 +218,7 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 
 struct cpu_buf {
 	int fd, cpu;
-	int relay;			/* debugfs: read() 0 is "nothing yet" */
+	int debugfs;			/* the kernel's (not a stand-in file) */
 	unsigned char *buf;		/* a partial record carried over */
 	size_t len;
 	uint64_t offset;		/* bytes read from this CPU */
@@ -259,6 +259,39 @@ static int drain_records(struct cpu_buf *cb, struct sink *out, uint64_t *records
 	memmove(cb->buf, cb->buf + pos, cb->len - pos);
 	cb->len -= pos;
 	return 0;
+}
+
+/*
+ * Read what cb's CPU has: one read, or with @all until there is nothing
+ * (EAGAIN). A stand-in file that ends is closed (fd -1).
+ */
+static int read_cpu(struct cpu_buf *cb, struct sink *out, int all,
+		    uint64_t *records, uint64_t *lost)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = read(cb->fd, cb->buf + cb->len, CPU_BUF - cb->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0) {
+			error("binary/cpu%d: %m", cb->cpu);
+			return -1;
+		}
+		if (n == 0) {	/* a stand-in file ended */
+			close(cb->fd);
+			cb->fd = -1;
+			return 0;
+		}
+		cb->len += n;
+		cb->offset += n;
+		if (drain_records(cb, out, records, lost))
+			return -1;
+		if (!all)
+			return 0;
+	}
 }
 
 static int stream_binary(const char *dir, struct sink *out, int tty)
@@ -329,7 +362,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		{
 			struct statfs sfs;
 
-			cpus[ncpu].relay = !fstatfs(fd, &sfs) &&
+			cpus[ncpu].debugfs = !fstatfs(fd, &sfs) &&
 					   sfs.f_type == 0x64626720; /* DEBUGFS_MAGIC */
 		}
 		cpus[ncpu].buf = malloc(CPU_BUF);
@@ -348,7 +381,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 	}
 	open_cpus = ncpu;
 	while (open_cpus > 0) {
-		int ready, k = 0;
+		int ready, pass;
 
 		for (i = 0; i < ncpu; i++) {
 			pfd[i].fd = cpus[i].fd;	/* -1 once closed: ignored */
@@ -364,51 +397,30 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 			}
 		}
 		/*
-		 * After a signal: the kernel writes the LOST records it still
-		 * owes (binary/flush), then one last non-blocking pass over
-		 * every CPU.
+		 * After a signal: one last non-blocking pass over every CPU,
+		 * which makes room for the LOST records the kernel still
+		 * owes; it writes them (binary/flush), and a second pass
+		 * reads them.
 		 */
-		if (stop && cpus[0].relay) {
-			snprintf(path, sizeof(path), "%s/binary/flush", dir);
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0 || write(fd, "1\n", 2) != 2)
-				warning("%s: %m: lost records not yet reported may be missing", path);
-			if (fd >= 0)
-				close(fd);
-		}
-		for (i = 0; i < ncpu; i++) {
-			struct cpu_buf *cb = &cpus[i];
-
-			if (cb->fd < 0 || (!stop && !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR))))
-				continue;
-			for (;;) {
-				n = read(cb->fd, cb->buf + cb->len, CPU_BUF - cb->len);
-				if (n < 0 && errno == EINTR)
+		for (pass = 0; pass < (stop ? 2 : 1); pass++) {
+			if (pass == 1 && cpus[0].debugfs) {
+				snprintf(path, sizeof(path), "%s/binary/flush", dir);
+				fd = open(path, O_WRONLY | O_CLOEXEC);
+				if (fd < 0 || write(fd, "1\n", 2) != 2)
+					warning("%s: %m: lost records not yet reported may be missing", path);
+				if (fd >= 0)
+					close(fd);
+			}
+			for (i = 0; i < ncpu; i++) {
+				if (cpus[i].fd < 0 ||
+				    (!stop && !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR))))
 					continue;
-				if (n < 0 && errno == EAGAIN)
-					break;
-				if (n < 0) {
-					error("binary/cpu%d: %m", cb->cpu);
+				if (read_cpu(&cpus[i], out, stop, &records, &lost)) {
 					rc = 1;
 					goto out;
 				}
-				if (n == 0 && cb->relay)
-					break;	/* nothing more for now */
-				if (n == 0) {	/* a stand-in file ended */
-					close(cb->fd);
-					cb->fd = -1;
+				if (cpus[i].fd < 0)
 					open_cpus--;
-					break;
-				}
-				cb->len += n;
-				cb->offset += n;
-				if (drain_records(cb, out, &records, &lost)) {
-					rc = 1;
-					goto out;
-				}
-				k++;
-				if (!stop)
-					break;
 			}
 		}
 		if (tty && now() - last >= 0.5) {
@@ -417,7 +429,6 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		}
 		if (stop)
 			break;
-		(void)k;
 	}
 out:
 	progress(tty && !rc, out->bytes_in, records, "records", t0, 1);

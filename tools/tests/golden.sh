@@ -100,6 +100,14 @@ printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000
 run check check-bad-stream-semantics "$M" check sem.bin
 printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size_alloc=4 pid=5\nfree cpu=0 ns=3 id=1 call_site=0xffffffff81000010 jiffies=4 api=0\n' | "$MKSTREAM" > early.bin
 run check check-bad-stream-free "$M" check early.bin
+# An address allocated twice with no FREE between: an error, unless a
+# LOST record says FREEs were lost (then a warning).
+a1='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64'
+a2='alloc cpu=0 ns=4 id=2 addr=0x1000 call_site=0xffffffff81000000 jiffies=6 size_req=64 size_alloc=64'
+printf 'header\n%s\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse.bin
+run check check-bad-stream-overlap "$M" check reuse.bin
+printf 'header\n%s\nlost cpu=0 ns=3 records=1 frees=1\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse-lost.bin
+run check check-stream-overlap-lost-free "$M" check reuse-lost.bin
 run check check-missing "$M" check no-such.kmap
 
 # report: every view and format, text and binary input.
@@ -121,6 +129,21 @@ run text text-stream "$M" text stream.bin
 run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
 run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
 run text text-bad-stream "$M" text short.bin
+# A live object's counters swept out on cpu 1 while it lived, read after
+# its FREE on cpu 0 (which counts 3 ACCESS records): the counts add up,
+# and an object after it comes out first.
+printf '%s\n' header \
+	'task cpu=0 ns=1 pid=5 comm=sh' \
+	'alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=5' \
+	'access cpu=0 ns=6 id=1 ip=0xffffffff81000100 pid=5 writes=2' \
+	'free cpu=0 ns=7 id=1 call_site=0xffffffff81000200 jiffies=9 api=1 nr_access=3' \
+	'alloc cpu=0 ns=8 id=2 addr=0x2000 call_site=0xffffffff81000000 jiffies=9 size_req=32 size_alloc=32 pid=5' \
+	'free cpu=0 ns=9 id=2 call_site=0xffffffff81000200 jiffies=9 api=1' \
+	'task cpu=1 ns=3 pid=6 comm=cat' \
+	'access cpu=1 ns=4 id=1 ip=0xffffffff81000100 pid=5 writes=5' \
+	'access cpu=1 ns=5 id=1 ip=0xffffffff81000300 pid=6 reads=1' |
+	"$MKSTREAM" > swept.bin
+run text text-stream-swept "$M" text swept.bin
 
 # symbolize.
 run symbolize symbolize-args "$M" symbolize --system-map fixtures/System.map ffffffff812a4e74 0xffffffff811556b9 1

@@ -10,7 +10,7 @@
  *   cache  cpu= ns= id= name=
  *   alloc  cpu= ns= id= addr= call_site= jiffies= size_req= size_alloc= pid=
  *          cache_id= kind= context=
- *   free   cpu= ns= id= call_site= jiffies= api=
+ *   free   cpu= ns= id= call_site= jiffies= api= nr_access=
  *   access cpu= ns= id= ip= pid= writes= reads=
  *   lost   cpu= ns= records= allocs= frees= accesses= other=
  *   raw    cpu= ns= type= size=        (a record of any type and size)
@@ -150,6 +150,7 @@ int main(void)
 			r.call_site = num(l, "call_site", 0);
 			r.jiffies = num(l, "jiffies", 0);
 			r.api = num(l, "api", 0);
+			r.nr_access = num(l, "nr_access", 0);
 			put(&r, sizeof(r), r.hdr.size);
 		} else if (!strcmp(type, "access")) {
 			struct memorizer_rec_access r = { 0 };

@@ -109,14 +109,31 @@ static struct memorizer_access *get_counter(struct memorizer_obj *obj,
 	return a;
 }
 
+/* Take @a out of the hash; readers on it still reach what follows it. */
+static void counter_unhash(struct memorizer_obj *obj,
+			   struct memorizer_access *a)
+{
+	unsigned long *bucket = counter_bucket(obj, a->ip, a->pid);
+	struct memorizer_access *cur, *prev = NULL;
+
+	bit_spin_lock(BUCKET_LOCK, bucket);
+	for (cur = bucket_first(bucket); cur && cur != a; cur = cur->hash_next)
+		prev = cur;
+	if (cur && prev)
+		WRITE_ONCE(prev->hash_next, a->hash_next);
+	else if (cur)
+		WRITE_ONCE(*bucket, (unsigned long)a->hash_next |
+			   BIT(BUCKET_LOCK));
+	bit_spin_unlock(BUCKET_LOCK, bucket);
+}
+
 /*
  * @obj was freed: take its counters out of the hash. They stay on the
  * object's list for kmap and are freed with the record.
  */
 void memorizer_counters_close(struct memorizer_obj *obj)
 {
-	struct memorizer_access *a, *cur, *prev;
-	unsigned long *bucket;
+	struct memorizer_access *a;
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -124,22 +141,53 @@ void memorizer_counters_close(struct memorizer_obj *obj)
 	set_bit(MEMORIZER_OBJ_COUNTERS_CLOSED, &obj->lock);
 	bit_spin_unlock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
 
-	for (a = obj->accesses; a; a = a->next) {
-		bucket = counter_bucket(obj, a->ip, a->pid);
-		bit_spin_lock(BUCKET_LOCK, bucket);
-		prev = NULL;
-		for (cur = bucket_first(bucket); cur && cur != a;
-		     cur = cur->hash_next)
-			prev = cur;
-		/* Readers on @a still reach what follows it. */
-		if (cur && prev)
-			WRITE_ONCE(prev->hash_next, a->hash_next);
-		else if (cur)
-			WRITE_ONCE(*bucket, (unsigned long)a->hash_next |
-				   BIT(BUCKET_LOCK));
-		bit_spin_unlock(BUCKET_LOCK, bucket);
-	}
+	for (a = obj->accesses; a; a = a->next)
+		if (a->obj)
+			counter_unhash(obj, a);
 	local_irq_restore(flags);
+}
+
+/*
+ * The binary channel's sweep of live @obj, IRQs off. A counter touched
+ * since the last sweep goes out as an ACCESS record of what it counted
+ * since, and starts again from 0. One untouched since leaves the hash
+ * (->obj NULL: accesses no longer find it) and, at the next sweep, a
+ * grace period later, with what racing accesses still counted sent, the
+ * object's list, into @idle (at most @max in all) for the caller to free
+ * after another. So a long-lived object keeps only the counters in use,
+ * however many processes come and go. Returns the entries in @idle.
+ */
+unsigned int memorizer_counters_sweep(struct memorizer_obj *obj,
+				      struct memorizer_access **idle,
+				      unsigned int n, unsigned int max)
+{
+	struct memorizer_access *a, **link = &obj->accesses;
+
+	bit_spin_lock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
+	if (test_bit(MEMORIZER_OBJ_COUNTERS_CLOSED, &obj->lock))
+		goto out;
+	while ((a = *link)) {
+		bool unhashed = !a->obj;
+		u32 writes = atomic_xchg(&a->writes, 0);
+		u32 reads = atomic_xchg(&a->reads, 0);
+
+		if (writes || reads)
+			memorizer_binary_access(obj, a, writes, reads);
+		if (unhashed && n < max) {
+			/* kmap readers on @a still reach what follows it. */
+			WRITE_ONCE(*link, a->next);
+			idle[n++] = a;
+			continue;
+		}
+		if (!unhashed && !writes && !reads) {
+			counter_unhash(obj, a);
+			WRITE_ONCE(a->obj, NULL);
+		}
+		link = &a->next;
+	}
+out:
+	bit_spin_unlock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);
+	return n;
 }
 
 void __memorizer_access(unsigned long addr, size_t size, bool write,

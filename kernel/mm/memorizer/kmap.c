@@ -6,6 +6,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 
 #include "memorizer.h"
@@ -76,9 +77,18 @@ int memorizer_format_object(char *buf, const struct memorizer_obj *obj)
 
 int memorizer_format_access(char *buf, const struct memorizer_access *a)
 {
+	u32 writes = atomic_read(&a->writes), reads = atomic_read(&a->reads);
+
+	/*
+	 * Nothing for a counter a sweep is retiring (out of the hash, so its
+	 * (ip, pid) may have a new counter) that counted nothing since.
+	 */
+	if (!READ_ONCE(a->obj) && !writes && !reads) {
+		buf[0] = '\0';
+		return 0;
+	}
 	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n", a->ip,
-			 a->pid, atomic_read(&a->writes),
-			 atomic_read(&a->reads));
+			 a->pid, writes, reads);
 }
 
 static int kmap_show(struct seq_file *m, void *v)
@@ -89,11 +99,14 @@ static int kmap_show(struct seq_file *m, void *v)
 
 	memorizer_format_object(line, obj);
 	seq_puts(m, line);
+	/* A sweep frees the counters it unlinks after a grace period. */
+	rcu_read_lock();
 	/* Pairs with get_counter(): counters are whole when listed. */
 	for (a = smp_load_acquire(&obj->accesses); a; a = READ_ONCE(a->next)) {
 		memorizer_format_access(line, a);
 		seq_puts(m, line);
 	}
+	rcu_read_unlock();
 	return 0;
 }
 

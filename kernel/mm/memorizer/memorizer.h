@@ -103,6 +103,7 @@ struct memorizer_obj {
 	u16 cache_id;				/* 0: no slab cache */
 	u8 kind;				/* enum memorizer_kind */
 	u8 state;				/* enum memorizer_obj_state */
+	u32 nr_access;				/* ACCESS records it wrote */
 	char comm[TASK_COMM_LEN];
 	unsigned long lock;			/* MEMORIZER_OBJ_* bits */
 };
@@ -124,6 +125,8 @@ struct llist_node *memorizer_take_done(void);
 void memorizer_retire_gone(void);
 bool memorizer_done_pending(int cpu);
 unsigned int memorizer_retire(struct llist_node *chain);
+unsigned int memorizer_sweep_live(struct memorizer_access **idle,
+				  unsigned int max);
 void memorizer_records_get(void);
 void memorizer_records_put(void);
 struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj);
@@ -192,6 +195,9 @@ int memorizer_control_set(const struct memorizer_target *target,
 /* access.c */
 int memorizer_counters_init(unsigned int bits);
 void memorizer_counters_close(struct memorizer_obj *obj);
+unsigned int memorizer_counters_sweep(struct memorizer_obj *obj,
+				      struct memorizer_access **idle,
+				      unsigned int n, unsigned int max);
 
 /* kmap.c */
 struct dentry;
@@ -207,5 +213,8 @@ struct llist_node *memorizer_stream_drop_queue(void);
 void memorizer_binary_alloc(struct memorizer_obj *obj);
 bool memorizer_binary_free(struct memorizer_obj *obj);
 u64 memorizer_binary_lost(void);
+void memorizer_binary_access(struct memorizer_obj *obj,
+			     const struct memorizer_access *a,
+			     u32 writes, u32 reads);
 
 #endif /* _MM_MEMORIZER_MEMORIZER_H */

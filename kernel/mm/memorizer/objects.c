@@ -533,6 +533,33 @@ unsigned int memorizer_retire(struct llist_node *chain)
 	return n;
 }
 
+/*
+ * Sweep the counters of the live objects whose ALLOC went to the binary
+ * channel (memorizer_counters_sweep()). Returns the entries of @idle.
+ */
+unsigned int memorizer_sweep_live(struct memorizer_access **idle,
+				  unsigned int max)
+{
+	struct memorizer_obj *obj = NULL;
+	unsigned int n = 0;
+	unsigned long flags;
+	int cpu = -1;
+
+	memorizer_records_get();
+	while ((obj = memorizer_next_record(&cpu, obj))) {
+		if (READ_ONCE(obj->state) != MEMORIZER_OBJ_LIVE ||
+		    !test_bit(MEMORIZER_OBJ_BINARY, &obj->lock) ||
+		    !READ_ONCE(obj->accesses))
+			continue;
+		local_irq_save(flags);
+		n = memorizer_counters_sweep(obj, idle, n, max);
+		local_irq_restore(flags);
+		cond_resched();
+	}
+	memorizer_records_put();
+	return n;
+}
+
 /* The records the binary channel took, retired from a worker. */
 static void retire_gone(struct work_struct *work)
 {

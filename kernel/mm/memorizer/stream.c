@@ -8,8 +8,8 @@
  * the closer only puts it on a per-CPU lock-free list and, when a reader
  * may be waiting, raises an irq_work that wakes it.
  *
- * binary/: per-CPU relay buffers of the fixed records of
- * <uapi/linux/memorizer.h>, written while a reader has one of them open:
+ * binary/: per-CPU rings of the fixed records of <uapi/linux/memorizer.h>,
+ * written while a reader has one of them open:
  * ALLOC as an object is made, its counters and FREE as it dies, after
  * which its record is dropped. A full buffer drops records, counts them per
  * CPU and, at its next record, says how many in a LOST record.
@@ -26,16 +26,18 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/memorizer.h>
 
 #include "memorizer.h"
+#include "pool.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "memorizer."
@@ -256,9 +258,26 @@ static const struct file_operations stream_fops = {
 	.release = kmap_stream_release,
 };
 
-/* The binary channel. */
+/*
+ * The binary channel: one ring per CPU. Only its CPU writes it, with IRQs
+ * off (never in NMI); readers of its cpuN file take whole records from it
+ * under read_lock. head and tail only grow: head - tail bytes are waiting.
+ * The writer publishes a record by moving head after writing it, and a
+ * reader frees room by moving tail after copying, so neither ever sees the
+ * other's half-done work, and a reader's position is always at a record.
+ */
+struct binary_ring {
+	char *data;			/* binary_buf_size bytes, once opened */
+	u64 head;			/* bytes written */
+	u64 tail;			/* bytes read */
+	struct mutex read_lock;
+	wait_queue_head_t wait;
+	struct irq_work wakeup;		/* wakes readers from any context */
+};
+static DEFINE_PER_CPU(struct binary_ring, binary_rings);
+static DEFINE_MUTEX(binary_setup_lock);
+
 static unsigned long binary_buf_size = 4UL << 20;	/* per CPU */
-#define BINARY_SUBBUF_SIZE	(64UL << 10)
 
 static int param_set_buf_size(const char *val, const struct kernel_param *kp)
 {
@@ -266,10 +285,10 @@ static int param_set_buf_size(const char *val, const struct kernel_param *kp)
 	char *end;
 
 	size = memparse(val, &end);
-	if (end == val || (*end && *end != '\n') ||
-	    size < 2 * BINARY_SUBBUF_SIZE)
+	if (end == val || (*end && *end != '\n') || size < PAGE_SIZE ||
+	    size > (1UL << 30))
 		return -EINVAL;
-	*(unsigned long *)kp->arg = size;
+	*(unsigned long *)kp->arg = round_up(size, PAGE_SIZE);
 	return 0;
 }
 
@@ -280,16 +299,20 @@ static const struct kernel_param_ops buf_size_ops = {
 module_param_cb(stream_buf_size, &buf_size_ops, &binary_buf_size, 0400);
 MODULE_PARM_DESC(stream_buf_size, "Bytes of binary stream buffer per CPU");
 
-static struct rchan *binary_chan;
 static struct memorizer_stream_header binary_header;
 static struct debugfs_blob_wrapper header_blob;
-/* relay's, with open and release counted: filled in at init. */
-static struct file_operations binary_fops;
 
 #define CACHE_IDS	1024	/* as caches.c interns at most */
 
+/*
+ * A session: from the first open of a cpuN file while none was open. Each
+ * starts with empty rings, and what a CPU said or owes is of its session.
+ */
+static unsigned int binary_session;
+
 /* What this CPU's buffer has said, and what it could not say. */
 struct binary_cpu {
+	unsigned int session;		/* that the fields below are of */
 	pid_t task_pid;			/* TASK record last written */
 	char task_comm[TASK_COMM_LEN];
 	DECLARE_BITMAP(caches, CACHE_IDS + 1);	/* CACHE records written */
@@ -298,24 +321,66 @@ struct binary_cpu {
 };
 static DEFINE_PER_CPU(struct binary_cpu, binary_cpus);
 
-/*
- * relay_reserve() makes room and the caller fills it, but a reader on
- * another CPU may read the room before it is filled (under QEMU's TCG a
- * vCPU can stall for milliseconds in between): write first, then move the
- * offset readers go by. IRQs are off.
- */
-static bool relay_put(const void *rec, size_t size)
+/* Where ring byte @pos is, and how many of @len bytes fit before the end. */
+static void ring_span(u64 pos, size_t len, size_t *off, size_t *first)
 {
-	struct rchan_buf *buf = *this_cpu_ptr(binary_chan->buf);
+	*off = pos % binary_buf_size;
+	*first = min_t(size_t, len, binary_buf_size - *off);
+}
 
-	if (unlikely(buf->offset + size > binary_chan->subbuf_size) &&
-	    !relay_switch_subbuf(buf, size))
+/* Append one record to this CPU's ring, or false if it is full. */
+static bool ring_put(const void *rec, size_t size)
+{
+	struct binary_ring *r = this_cpu_ptr(&binary_rings);
+	/* Pairs with binary_open(): the ring's memory is there. */
+	char *data = smp_load_acquire(&r->data);
+	size_t off, first;
+	u64 head = r->head, tail;
+
+	/* Pairs with binary_read(): readers are done with what they freed. */
+	tail = smp_load_acquire(&r->tail);
+	if (!data || head + size - tail > binary_buf_size)
 		return false;
-	memcpy(buf->data + buf->offset, rec, size);
-	/* Readers that see the new offset see the record. */
-	smp_wmb();
-	WRITE_ONCE(buf->offset, buf->offset + size);
+	ring_span(head, size, &off, &first);
+	memcpy(data + off, rec, first);
+	memcpy(data, rec + first, size - first);
+	/* Pairs with ring_ready(), binary_read(): a reader sees it whole. */
+	smp_store_release(&r->head, head + size);
+	/*
+	 * Pairs with the barrier of wait_event() and binary_poll(): either
+	 * the reader sees the new head, or we see it waiting.
+	 */
+	smp_mb();
+	/* Under the barrier above. */
+	if (waitqueue_active(&r->wait))
+		irq_work_queue(&r->wakeup);
 	return true;
+}
+
+static void ring_wakeup(struct irq_work *work)
+{
+	struct binary_ring *r = container_of(work, struct binary_ring, wakeup);
+
+	wake_up_interruptible(&r->wait);
+}
+
+static bool ring_ready(struct binary_ring *r)
+{
+	/* Pairs with ring_put(). */
+	return smp_load_acquire(&r->head) != READ_ONCE(r->tail);
+}
+
+/* A new session: this CPU has said nothing in it, and owes nothing. */
+static void binary_cpu_session(struct binary_cpu *bc)
+{
+	unsigned int session = READ_ONCE(binary_session);
+
+	if (likely(bc->session == session))
+		return;
+	bc->session = session;
+	bc->task_pid = -1;
+	bitmap_zero(bc->caches, CACHE_IDS + 1);
+	memset(&bc->lost, 0, sizeof(bc->lost));
 }
 
 static void rec_hdr(struct memorizer_rec_hdr *hdr, u16 type, u16 size)
@@ -337,10 +402,11 @@ static bool binary_write(void *rec, u16 type, size_t size)
 	/* When written, with IRQs off: each CPU's records in time order. */
 	u64 now = ktime_get_mono_fast_ns();
 
-	if (bc->lost.records && relay_put(&bc->lost, sizeof(bc->lost)))
+	binary_cpu_session(bc);
+	if (bc->lost.records && ring_put(&bc->lost, sizeof(bc->lost)))
 		memset(&bc->lost, 0, sizeof(bc->lost));
 	((struct memorizer_rec_hdr *)rec)->ns = now;
-	if (!bc->lost.records && relay_put(rec, size))
+	if (!bc->lost.records && ring_put(rec, size))
 		return true;
 
 	if (!bc->lost.records) {
@@ -367,6 +433,7 @@ static void write_task(struct memorizer_obj *obj)
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
 	struct memorizer_rec_task rec = {};
 
+	binary_cpu_session(bc);
 	if (bc->task_pid == obj->pid &&
 	    !memcmp(bc->task_comm, obj->comm, TASK_COMM_LEN))
 		return;
@@ -386,6 +453,7 @@ static void write_cache(u16 id)
 	struct memorizer_rec_cache rec = {};
 	const char *name = memorizer_cache_name(id);
 
+	binary_cpu_session(bc);
 	if (!id || id > CACHE_IDS || !name || test_bit(id, bc->caches))
 		return;
 	rec_hdr(&rec.hdr, MEMORIZER_REC_CACHE, sizeof(rec));
@@ -449,7 +517,6 @@ static u8 free_api(const struct memorizer_obj *obj)
  */
 bool memorizer_binary_free(struct memorizer_obj *obj)
 {
-	struct memorizer_rec_access acc = {};
 	struct memorizer_rec_free rec = {};
 	struct memorizer_access *a;
 	unsigned long flags;
@@ -460,22 +527,72 @@ bool memorizer_binary_free(struct memorizer_obj *obj)
 
 	local_irq_save(flags);
 	for (a = obj->accesses; a; a = a->next) {
-		rec_hdr(&acc.hdr, MEMORIZER_REC_ACCESS, sizeof(acc));
-		acc.id = obj->id;
-		acc.ip = a->ip;
-		acc.pid = a->pid;
-		acc.writes = (u32)atomic_read(&a->writes);
-		acc.reads = (u32)atomic_read(&a->reads);
-		binary_write(&acc, MEMORIZER_REC_ACCESS, sizeof(acc));
+		u32 writes = atomic_read(&a->writes);
+		u32 reads = atomic_read(&a->reads);
+
+		/* A sweep sent what it counted before. */
+		if (writes || reads)
+			memorizer_binary_access(obj, a, writes, reads);
 	}
 	rec_hdr(&rec.hdr, MEMORIZER_REC_FREE, sizeof(rec));
 	rec.id = obj->id;
 	rec.call_site = obj->free_ip;
 	rec.jiffies = obj->free_jiffies;
 	rec.api = free_api(obj);
+	/* A reader has the object's counts once it has read as many. */
+	rec.nr_access = obj->nr_access;
 	binary_write(&rec, MEMORIZER_REC_FREE, sizeof(rec));
 	local_irq_restore(flags);
 	return true;
+}
+
+/* One counter's counts, of @obj. IRQs are off; @obj cannot change. */
+void memorizer_binary_access(struct memorizer_obj *obj,
+			     const struct memorizer_access *a,
+			     u32 writes, u32 reads)
+{
+	struct memorizer_rec_access rec = {};
+
+	rec_hdr(&rec.hdr, MEMORIZER_REC_ACCESS, sizeof(rec));
+	rec.id = obj->id;
+	rec.ip = a->ip;
+	rec.pid = a->pid;
+	rec.writes = writes;
+	rec.reads = reads;
+	if (binary_write(&rec, MEMORIZER_REC_ACCESS, sizeof(rec)))
+		obj->nr_access++;
+}
+
+/*
+ * While a reader is attached, live objects' counters go out every
+ * SWEEP_INTERVAL as ACCESS records of what they counted since (a reader
+ * sums a counter's records), and counters left untouched for a whole
+ * interval are freed: Memorizer's memory then holds the counters in use,
+ * not every (ip, pid) a long-lived object ever saw.
+ */
+#define SWEEP_INTERVAL		HZ
+#define SWEEP_IDLE_MAX		16384	/* counters freed per sweep */
+static struct memorizer_access **sweep_idle;
+
+static void sweep_counters(struct work_struct *work);
+static DECLARE_DELAYED_WORK(sweep_work, sweep_counters);
+
+static void sweep_counters(struct work_struct *work)
+{
+	unsigned int i, n;
+
+	if (!atomic_read(&binary_readers))
+		return;
+	n = memorizer_sweep_live(sweep_idle, SWEEP_IDLE_MAX);
+	/*
+	 * After this, no access holds a counter the sweep took out of the
+	 * hash (the next sweep sends its last counts and unlinks it), and
+	 * no kmap reader one it unlinked.
+	 */
+	synchronize_rcu();
+	for (i = 0; i < n; i++)
+		memorizer_pool_free(MEMORIZER_POOL_SMALL, sweep_idle[i]);
+	queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
 }
 
 u64 memorizer_binary_lost(void)
@@ -488,45 +605,134 @@ u64 memorizer_binary_lost(void)
 	return sum;
 }
 
+/*
+ * read(): as many whole records as fit in the buffer (-EINVAL if not even
+ * the next one does); blocks while there are none, unless O_NONBLOCK.
+ */
+static ssize_t binary_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	struct binary_ring *r = file->private_data;
+	size_t len = 0, off, first;
+	u64 head, tail;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&r->read_lock))
+		return -ERESTARTSYS;
+	while (!ring_ready(r)) {
+		mutex_unlock(&r->read_lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(r->wait, ring_ready(r)))
+			return -ERESTARTSYS;
+		if (mutex_lock_interruptible(&r->read_lock))
+			return -ERESTARTSYS;
+	}
+	/* Pairs with ring_put(): the records up to head are written. */
+	head = smp_load_acquire(&r->head);
+	tail = r->tail;
+	while (tail + len < head) {
+		struct memorizer_rec_hdr hdr;
+
+		ring_span(tail + len, sizeof(hdr), &off, &first);
+		memcpy(&hdr, r->data + off, first);
+		memcpy((char *)&hdr + first, r->data, sizeof(hdr) - first);
+		if (WARN_ON_ONCE(hdr.size < sizeof(hdr) ||
+				 hdr.size > head - tail - len)) {
+			/* Cannot happen; if it did, drop what is there. */
+			len = 0;
+			tail = head;
+			break;
+		}
+		if (len + hdr.size > count)
+			break;
+		len += hdr.size;
+	}
+	ret = len ? len : -EINVAL;
+	ring_span(tail, len, &off, &first);
+	if (copy_to_user(ubuf, r->data + off, first) ||
+	    copy_to_user(ubuf + first, r->data, len - first))
+		ret = -EFAULT;		/* the records stay for the next read */
+	else	/* Pairs with ring_put(): copied before the room is reused. */
+		smp_store_release(&r->tail, tail + len);
+	mutex_unlock(&r->read_lock);
+	return ret;
+}
+
+static __poll_t binary_poll(struct file *file, poll_table *wait)
+{
+	struct binary_ring *r = file->private_data;
+
+	poll_wait(file, &r->wait, wait);
+	/* Pairs with the barrier in ring_put(). */
+	smp_mb();
+	return ring_ready(r) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/*
+ * The rings are made at the first open, and stay. An open while none is
+ * open starts a session: what the last one left unread is dropped (its
+ * reader is gone), so that a stream is whole from its first record.
+ */
 static int binary_open(struct inode *inode, struct file *file)
 {
-	int err = relay_file_operations.open(inode, file);
+	int cpu, err = 0;
 
-	if (!err)
-		atomic_inc(&binary_readers);
-	return err;
+	mutex_lock(&binary_setup_lock);
+	for_each_possible_cpu(cpu) {
+		struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
+		char *data;
+
+		if (r->data)
+			continue;
+		data = vmalloc(binary_buf_size);
+		if (!data) {
+			err = -ENOMEM;
+			break;
+		}
+		/* Pairs with ring_put(). */
+		smp_store_release(&r->data, data);
+	}
+	if (!err && !sweep_idle) {
+		sweep_idle = vmalloc(array_size(SWEEP_IDLE_MAX,
+						sizeof(*sweep_idle)));
+		if (!sweep_idle)
+			err = -ENOMEM;
+	}
+	if (!err && !atomic_read(&binary_readers)) {
+		WRITE_ONCE(binary_session, binary_session + 1);
+		for_each_possible_cpu(cpu) {
+			struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
+
+			mutex_lock(&r->read_lock);
+			/* As binary_read() would, reading it all. */
+			smp_store_release(&r->tail, smp_load_acquire(&r->head));
+			mutex_unlock(&r->read_lock);
+		}
+	}
+	if (!err && atomic_inc_return(&binary_readers) == 1)
+		queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
+	mutex_unlock(&binary_setup_lock);
+	if (err)
+		return err;
+	file->private_data = inode->i_private;
+	return nonseekable_open(inode, file);
 }
 
 static int binary_release(struct inode *inode, struct file *file)
 {
+	mutex_lock(&binary_setup_lock);
 	atomic_dec(&binary_readers);
-	return relay_file_operations.release(inode, file);
-}
-
-/* No overwriting: a full buffer drops new records (and counts them). */
-static int binary_subbuf_start(struct rchan_buf *buf, void *subbuf,
-			       void *prev_subbuf, size_t prev_padding)
-{
-	return !relay_buf_full(buf);
-}
-
-static struct dentry *binary_create_file(const char *filename,
-					 struct dentry *parent, umode_t mode,
-					 struct rchan_buf *buf, int *is_global)
-{
-	return debugfs_create_file(filename, 0400, parent, buf, &binary_fops);
-}
-
-static int binary_remove_file(struct dentry *dentry)
-{
-	debugfs_remove(dentry);
+	mutex_unlock(&binary_setup_lock);
 	return 0;
 }
 
-static const struct rchan_callbacks binary_callbacks = {
-	.subbuf_start = binary_subbuf_start,
-	.create_buf_file = binary_create_file,
-	.remove_buf_file = binary_remove_file,
+static const struct file_operations binary_fops = {
+	.owner = THIS_MODULE,
+	.open = binary_open,
+	.read = binary_read,
+	.poll = binary_poll,
+	.release = binary_release,
 };
 
 /* Each CPU writes the LOST record it still owes, if it has room now. */
@@ -534,7 +740,8 @@ static void flush_lost(void *unused)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
 
-	if (bc->lost.records && relay_put(&bc->lost, sizeof(bc->lost)))
+	binary_cpu_session(bc);
+	if (bc->lost.records && ring_put(&bc->lost, sizeof(bc->lost)))
 		memset(&bc->lost, 0, sizeof(bc->lost));
 }
 
@@ -552,8 +759,7 @@ static ssize_t flush_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
 		return -EINVAL;
-	if (binary_chan)
-		on_each_cpu(flush_lost, NULL, 1);
+	on_each_cpu(flush_lost, NULL, 1);
 	*ppos += count;
 	return count;
 }
@@ -609,14 +815,15 @@ void __init memorizer_stream_debugfs_init(struct dentry *dir)
 	debugfs_create_blob("header", 0400, bin, &header_blob);
 	debugfs_create_file("flush", 0200, bin, NULL, &flush_fops);
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
+		struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
+		char name[16];
+
 		per_cpu_ptr(&binary_cpus, cpu)->task_pid = -1;
-	binary_fops = relay_file_operations;
-	binary_fops.open = binary_open;
-	binary_fops.release = binary_release;
-	binary_chan = relay_open("cpu", bin, BINARY_SUBBUF_SIZE,
-				 binary_buf_size / BINARY_SUBBUF_SIZE,
-				 &binary_callbacks, NULL);
-	if (!binary_chan)
-		pr_err("no binary stream: relay_open() failed\n");
+		mutex_init(&r->read_lock);
+		init_waitqueue_head(&r->wait);
+		init_irq_work(&r->wakeup, ring_wakeup);
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		debugfs_create_file(name, 0400, bin, r, &binary_fops);
+	}
 }

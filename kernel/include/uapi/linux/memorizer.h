@@ -105,7 +105,10 @@ enum memorizer_free_api {
 /*
  * An object was freed, after the ACCESS records of its counters. When a
  * new allocation covered the object before its free was seen, api is
- * MEMORIZER_FREE_MISSED and call_site 0xdeadbeef.
+ * MEMORIZER_FREE_MISSED and call_site 0xdeadbeef. nr_access counts the
+ * object's ACCESS records in all, those of sweeps included: sweeps may
+ * write theirs on another CPU, so a reader that has read fewer may see
+ * the rest later (or has lost them, if a LOST record says so).
  */
 struct memorizer_rec_free {
 	struct memorizer_rec_hdr hdr;
@@ -113,10 +116,16 @@ struct memorizer_rec_free {
 	__u64 call_site;
 	__u64 jiffies;
 	__u8 api;			/* enum memorizer_free_api */
-	__u8 reserved[7];
+	__u8 reserved[3];
+	__u32 nr_access;		/* ACCESS records of id in all */
 };
 
-/* Loads and stores to object id by the instruction at ip in pid. */
+/*
+ * Loads and stores to object id by the instruction at ip in pid: since
+ * the previous ACCESS record of the same (id, ip, pid), if any. While a
+ * reader is attached, a live object's counters are swept out now and
+ * then; a reader adds up the records of each (id, ip, pid).
+ */
 struct memorizer_rec_access {
 	struct memorizer_rec_hdr hdr;
 	__u64 id;
