@@ -190,12 +190,45 @@ out:
 	return n;
 }
 
+/*
+ * Each context's last object and counter: most accesses fall in the
+ * object the previous one did, many from the same instruction. Records
+ * and counters live in the pool, which is never unmapped, so a stale entry
+ * is safe to read; it is used only once checked against the record (id,
+ * state, range) and the counter (object, ip, pid), checks that a record or
+ * counter freed since, or reused, fails. Used with preemption off, as a
+ * lookup: nothing it returns is freed before that ends.
+ */
+struct access_cache {
+	struct memorizer_obj *obj;
+	u64 id;
+	struct memorizer_access *counter;
+};
+static DEFINE_PER_CPU(struct access_cache, access_caches[4]);
+
+static struct memorizer_obj *cached_object(struct access_cache *c,
+					   unsigned long addr)
+{
+	struct memorizer_obj *obj = c->obj;
+
+	if (!obj || READ_ONCE(obj->id) != c->id)
+		return NULL;
+	if (READ_ONCE(obj->state) != MEMORIZER_OBJ_LIVE ||
+	    addr - READ_ONCE(obj->key.addr) >= READ_ONCE(obj->size_alloc))
+		return NULL;
+	/* Not reused while we read it. */
+	smp_rmb();
+	return READ_ONCE(obj->id) == c->id ? obj : NULL;
+}
+
 void __memorizer_access(unsigned long addr, size_t size, bool write,
 			unsigned long ip)
 {
 	struct memorizer_access *a;
 	struct memorizer_obj *obj;
+	struct access_cache *c;
 	unsigned long ua_flags;
+	pid_t pid;
 
 	if (in_nmi() || !memorizer_context_selected())
 		return;
@@ -206,17 +239,30 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	if (!memorizer_enter())
 		goto out;
 
-	obj = memorizer_lookup(addr);
+	c = this_cpu_ptr(&access_caches[interrupt_context_level()]);
+	obj = cached_object(c, addr);
 	if (!obj) {
-		memorizer_stat_inc(MEMORIZER_STAT_UNTRACKED_ACCESSES);
-	} else {
-		a = get_counter(obj, ip, in_task() ? current->pid : 0);
-		if (a) {
-			/* Saturate: a count that wrapped would be a wrong one. */
-			atomic_add_unless(write ? &a->writes : &a->reads, 1, -1);
-			memorizer_stat_inc(MEMORIZER_STAT_ACCESSES);
+		obj = memorizer_lookup(addr);
+		if (!obj) {
+			memorizer_stat_inc(MEMORIZER_STAT_UNTRACKED_ACCESSES);
+			goto done;
 		}
+		c->obj = obj;
+		c->id = obj->id;
+		c->counter = NULL;
 	}
+	pid = in_task() ? current->pid : 0;
+	a = c->counter;
+	if (!a || READ_ONCE(a->obj) != obj || a->ip != ip || a->pid != pid) {
+		a = get_counter(obj, ip, pid);
+		c->counter = a;
+	}
+	if (a) {
+		/* Saturate: a count that wrapped would be a wrong one. */
+		atomic_add_unless(write ? &a->writes : &a->reads, 1, -1);
+		memorizer_stat_inc(MEMORIZER_STAT_ACCESSES);
+	}
+done:
 	memorizer_exit();
 out:
 	preempt_enable_notrace();

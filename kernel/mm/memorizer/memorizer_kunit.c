@@ -670,6 +670,56 @@ static void missed_free_test(struct kunit *test)
 	memorizer_records_put();
 }
 
+/*
+ * A new record at the address of one just closed, touched from the same
+ * instructions: its counts are its own, none go to the closed record
+ * (which each CPU's last-access cache held).
+ */
+static void reused_address_test(struct kunit *test)
+{
+	struct memorizer_obj *obj = NULL, *first = NULL, *second = NULL;
+	const struct expected_access exp_first[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+	};
+	const struct expected_access exp_second[] = {
+		{ "write_word", current->pid, 3, 0 },
+		{ "read_word", current->pid, 0, READS },
+	};
+	struct trace_state st;
+	int cpu = -1;
+	void *p;
+
+	p = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	trace_self_begin(test, &st);
+	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 64, 64, 0x1000);
+	write_words(p, 1, WRITES);
+	memorizer_track_free(p, 0x3000);
+	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 64, 64, 0x2000);
+	write_words(p, 1, 3);
+	read_words(p, 1, READS);
+	memorizer_track_free(p, 0x4000);
+	trace_self_end(test, &st);
+	kfree(p);
+
+	memorizer_records_get();
+	while ((obj = memorizer_next_record(&cpu, obj))) {
+		if (obj->key.addr != (unsigned long)p)
+			continue;
+		if (obj->alloc_ip == 0x1000)
+			first = obj;
+		if (obj->alloc_ip == 0x2000)
+			second = obj;
+	}
+	KUNIT_EXPECT_NOT_NULL(test, first);
+	KUNIT_EXPECT_NOT_NULL(test, second);
+	if (first)
+		expect_accesses(test, first, exp_first, 1);
+	if (second)
+		expect_accesses(test, second, exp_second, 2);
+	memorizer_records_put();
+}
+
 static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmem_cache_record_test),
 	KUNIT_CASE(kmalloc_record_test),
@@ -683,6 +733,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(memintrinsics_record_test),
 	KUNIT_CASE(smp_counts_test),
 	KUNIT_CASE(missed_free_test),
+	KUNIT_CASE(reused_address_test),
 	{}
 };
 
