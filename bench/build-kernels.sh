@@ -112,13 +112,17 @@ for v in $variants; do
 	mkdir -p "$b"
 	frag=$b/bench.config
 	variant_fragment "$v" > "$frag.new"
-	if ! cmp -s "$frag.new" "$frag" || [ ! -f "$b/.config" ]; then
+	# From scratch when the fragment or the sources (their Kconfig
+	# selects) changed: olddefconfig keeps what nothing selects any more.
+	if ! cmp -s "$frag.new" "$frag" || [ ! -f "$b/.config" ] ||
+	   [ "$(cat "$b/.config-inputs" 2>/dev/null)" != "$src_hash" ]; then
 		log "$v: configuring: tinyconfig + bench fragment"
 		mv "$frag.new" "$frag"
 		kmake "$v" -s tinyconfig >/dev/null
 		(cd "$b" && "$src/scripts/kconfig/merge_config.sh" -m -O "$b" \
 			.config "$frag" >/dev/null)
 		kmake "$v" -s olddefconfig >/dev/null
+		echo "$src_hash" > "$b/.config-inputs"
 	else
 		rm -f "$frag.new"
 		kmake "$v" -s olddefconfig >/dev/null

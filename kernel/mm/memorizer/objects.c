@@ -826,12 +826,20 @@ int __init memorizer_objects_init(unsigned long pool_size)
 	if (err)
 		return err;
 
-	/* About one bucket per 2 KiB of pool, as objects average ~1 KiB. */
-	index_bits = clamp_t(unsigned int, ilog2(pool_size >> 11), 10, 22);
+	/*
+	 * Chains stay short with the pool full: a bucket per record the pool
+	 * can hold, and one per two counters (the counters of hackbench
+	 * filled a 64 MiB pool, 900k of them, and walking chains of 14 made
+	 * up much of the access path). The tables cost at most 1/23 and 1/12
+	 * of the pool.
+	 */
+	index_bits = clamp_t(unsigned int,
+			     ilog2(pool_size / MEMORIZER_POOL_OBJ_SIZE), 10, 22);
 	index_table = vcalloc(1UL << index_bits, sizeof(*index_table));
 	if (!index_table)
 		return -ENOMEM;
-	err = memorizer_counters_init(index_bits + 1);
+	err = memorizer_counters_init(clamp_t(unsigned int,
+		ilog2(pool_size / MEMORIZER_POOL_SMALL_SIZE) - 1, 10, 24));
 	if (err)
 		return err;
 
