@@ -210,6 +210,19 @@ static struct memorizer_obj *find_record(unsigned long va)
 	return best;
 }
 
+/* The record for @va made at @alloc_ip, or NULL. Under records_get(). */
+static struct memorizer_obj *record_made_at(unsigned long va,
+					    unsigned long alloc_ip)
+{
+	struct memorizer_obj *obj = NULL;
+	int cpu = -1;
+
+	while ((obj = memorizer_next_record(&cpu, obj)))
+		if (obj->key.addr == va && obj->alloc_ip == alloc_ip)
+			return obj;
+	return NULL;
+}
+
 /* The function @ip is in, without a ".constprop.0"-style clone suffix. */
 static void ip_function(char *sym, unsigned long ip)
 {
@@ -638,9 +651,8 @@ static void smp_counts_test(struct kunit *test)
 /* An allocation over a live record closes it with free_ip 0xdeadbeef. */
 static void missed_free_test(struct kunit *test)
 {
-	struct memorizer_obj *obj = NULL, *first = NULL, *second = NULL;
+	struct memorizer_obj *first, *second;
 	struct trace_state st;
-	int cpu = -1;
 	void *p;
 
 	p = kmalloc(32, GFP_KERNEL);
@@ -653,14 +665,8 @@ static void missed_free_test(struct kunit *test)
 	kfree(p);
 
 	memorizer_records_get();
-	while ((obj = memorizer_next_record(&cpu, obj))) {
-		if (obj->key.addr != (unsigned long)p)
-			continue;
-		if (obj->alloc_ip == 0x1000)
-			first = obj;
-		if (obj->alloc_ip == 0x2000)
-			second = obj;
-	}
+	first = record_made_at((unsigned long)p, 0x1000);
+	second = record_made_at((unsigned long)p, 0x2000);
 	KUNIT_EXPECT_NOT_NULL(test, first);
 	KUNIT_EXPECT_NOT_NULL(test, second);
 	if (first)
@@ -677,7 +683,7 @@ static void missed_free_test(struct kunit *test)
  */
 static void reused_address_test(struct kunit *test)
 {
-	struct memorizer_obj *obj = NULL, *first = NULL, *second = NULL;
+	struct memorizer_obj *first, *second;
 	const struct expected_access exp_first[] = {
 		{ "write_word", current->pid, WRITES, 0 },
 	};
@@ -686,7 +692,6 @@ static void reused_address_test(struct kunit *test)
 		{ "read_word", current->pid, 0, READS },
 	};
 	struct trace_state st;
-	int cpu = -1;
 	void *p;
 
 	p = kmalloc(64, GFP_KERNEL);
@@ -703,14 +708,8 @@ static void reused_address_test(struct kunit *test)
 	kfree(p);
 
 	memorizer_records_get();
-	while ((obj = memorizer_next_record(&cpu, obj))) {
-		if (obj->key.addr != (unsigned long)p)
-			continue;
-		if (obj->alloc_ip == 0x1000)
-			first = obj;
-		if (obj->alloc_ip == 0x2000)
-			second = obj;
-	}
+	first = record_made_at((unsigned long)p, 0x1000);
+	second = record_made_at((unsigned long)p, 0x2000);
 	KUNIT_EXPECT_NOT_NULL(test, first);
 	KUNIT_EXPECT_NOT_NULL(test, second);
 	if (first)
