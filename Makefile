@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel initramfs tools patch check demo bench clean distclean
+.PHONY: all deps kernel initramfs tools patch check check-config demo bench soak clean distclean
 
 all: kernel initramfs
 
@@ -24,10 +24,23 @@ patch:
 check: kernel initramfs tools
 	@tests/run
 
+# The patch on a distribution-like configuration (x86_64_defconfig, or
+# CONFIG=FILE), as a user applies it; not part of check (see README).
+CONFIG ?= defconfig
+check-config: initramfs
+	@scripts/check-config.sh $(CONFIG)
+
 demo: kernel initramfs
 	@rm -rf out/demo
 	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
 	@echo "demo: results in out/demo/ (tar.kmap, show_stats, uname)"
+
+# Ten minutes of whole-system tracing under mixed load (make check runs
+# two): tests/vm/soak.sh.
+soak: kernel initramfs tools
+	@mkdir -p out/soak
+	@vm/run --smp 2 --timeout 1500 --append memorizer_enabled_boot=no \
+		--file tests/lib/guest-lib.sh --out out/soak tests/vm/soak.sh 600
 
 # Overhead, scaling, memory and stream figures: bench/README.md.
 bench: initramfs

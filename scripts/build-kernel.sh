@@ -135,6 +135,20 @@ kmake bzImage modules
 rm -rf "$out/modules"
 kmake -s modules_install INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 >/dev/null
 
+# The test module again, out of tree, as memorizer_oot: built as users
+# build their own modules against this kernel, it links only if every
+# symbol the inline hooks use is exported (tests/vm/module-apis.sh).
+ext=$build/oot-module
+rm -rf "$ext"
+mkdir -p "$ext"
+cp "$top/kernel/mm/memorizer/memorizer_test_module.c" "$ext/"
+printf 'obj-m := memorizer_oot.o\nmemorizer_oot-y := memorizer_test_module.o\n' \
+	> "$ext/Kbuild"
+log "make M=build/oot-module modules (out of tree)"
+kmake M="$ext" modules
+kmake -s M="$ext" modules_install INSTALL_MOD_PATH="$out/modules" \
+	INSTALL_MOD_STRIP=1 >/dev/null
+
 install -m 644 "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 install -m 644 "$obj/vmlinux" "$out/vmlinux"
 install -m 644 "$obj/System.map" "$out/System.map"

@@ -21,3 +21,12 @@ cd "$top/kernel"
 } > "$patch.tmp"
 mv "$patch.tmp" "$patch"
 echo "make-patch: ${patch#"$top"/}"
+
+# What the patch adds to the kernel's interface to modules: one symbol a
+# line, with how it is exported.
+symbols=${patch%.patch}.symbols
+sed -n 's/^+EXPORT_SYMBOL\(_GPL\)\{0,1\}(\([A-Za-z0-9_]*\));.*/\2 EXPORT_SYMBOL\1/p' \
+	"$patch" | LC_ALL=C sort > "$symbols.tmp"
+mv "$symbols.tmp" "$symbols"
+echo "make-patch: ${symbols#"$top"/}: $(wc -l < "$symbols") exported symbols"
+sed 's/^/  /' "$symbols"

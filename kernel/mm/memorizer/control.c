@@ -12,6 +12,7 @@
 
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
@@ -34,6 +35,12 @@
 #define CONTROL_BUF_LEN 16
 
 DEFINE_STATIC_KEY_FALSE(memorizer_alloc_key);
+/*
+ * Modules use it in memorizer_page_alloc(), inline in the page allocator's
+ * API macros. Those macros are for every module, as the functions behind
+ * them are (EXPORT_SYMBOL): a GPL-only export would make them GPL-only.
+ */
+EXPORT_SYMBOL(memorizer_alloc_key);
 DEFINE_STATIC_KEY_FALSE(memorizer_free_key);
 
 static DEFINE_MUTEX(control_lock);

@@ -145,6 +145,7 @@ static int stats_show(struct seq_file *m, void *v)
 {
 	struct memorizer_stats sum = {};
 	unsigned long chunks[MEMORIZER_POOL_NR], used, bound;
+	u64 made, lost, unread;
 	int cpu, k, i;
 
 	for_each_possible_cpu(cpu) {
@@ -183,8 +184,10 @@ static int stats_show(struct seq_file *m, void *v)
 		   chunks[MEMORIZER_POOL_SMALL]);
 	seq_printf(m, "memory used (bytes):          %lu\n", used);
 	seq_printf(m, "memory bound (bytes):         %lu\n", bound);
-	seq_printf(m, "binary records lost:          %llu\n",
-		   memorizer_binary_lost());
+	memorizer_binary_counts(&made, &lost, &unread);
+	seq_printf(m, "binary records made:          %llu\n", made);
+	seq_printf(m, "binary records lost:          %llu\n", lost);
+	seq_printf(m, "binary records left unread:   %llu\n", unread);
 	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
 		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
 		   MEMORIZER_POOL_KEY_SIZE);

@@ -212,7 +212,7 @@ void memorizer_stream_kick(void);
 struct llist_node *memorizer_stream_drop_queue(void);
 void memorizer_binary_alloc(struct memorizer_obj *obj);
 bool memorizer_binary_free(struct memorizer_obj *obj);
-u64 memorizer_binary_lost(void);
+void memorizer_binary_counts(u64 *made, u64 *lost, u64 *unread);
 void memorizer_binary_access(struct memorizer_obj *obj,
 			     const struct memorizer_access *a,
 			     u32 writes, u32 reads);

@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) "memorizer: " fmt
 
 #include <linux/bitops.h>
+#include <linux/export.h>
 #include <linux/hash.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
@@ -733,6 +734,8 @@ void __memorizer_page_alloc(unsigned long res, bool is_addr)
 		    PAGE_SIZE << order, _RET_IP_, NULL,
 		    PageHead(page) ? 0 : (1U << order) - 1);
 }
+/* For modules, as memorizer_alloc_key (control.c) is. */
+EXPORT_SYMBOL(__memorizer_page_alloc);
 
 /*
  * The page allocator's free functions. A page's free call site is the

@@ -318,6 +318,7 @@ struct binary_cpu {
 	DECLARE_BITMAP(caches, CACHE_IDS + 1);	/* CACHE records written */
 	struct memorizer_rec_lost lost;		/* since the last record */
 	u64 lost_total;
+	u64 made;			/* records asked of binary_write() */
 };
 static DEFINE_PER_CPU(struct binary_cpu, binary_cpus);
 
@@ -403,6 +404,7 @@ static bool binary_write(void *rec, u16 type, size_t size)
 	u64 now = ktime_get_mono_fast_ns();
 
 	binary_cpu_session(bc);
+	bc->made++;
 	if (bc->lost.records && ring_put(&bc->lost, sizeof(bc->lost)))
 		memset(&bc->lost, 0, sizeof(bc->lost));
 	((struct memorizer_rec_hdr *)rec)->ns = now;
@@ -595,14 +597,45 @@ static void sweep_counters(struct work_struct *work)
 	queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
 }
 
-u64 memorizer_binary_lost(void)
+/* Records left in the rings when the last reader closed, since boot. */
+static u64 binary_unread;	/* under binary_setup_lock */
+
+/*
+ * Since boot: records made, records lost to full buffers, records no
+ * reader took. Every record made was read, lost, or left unread.
+ */
+void memorizer_binary_counts(u64 *made, u64 *lost, u64 *unread)
 {
-	u64 sum = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(&binary_cpus, cpu)->lost_total);
-	return sum;
+	*made = *lost = 0;
+	for_each_possible_cpu(cpu) {
+		struct binary_cpu *bc = per_cpu_ptr(&binary_cpus, cpu);
+
+		*made += READ_ONCE(bc->made);
+		*lost += READ_ONCE(bc->lost_total);
+	}
+	*unread = READ_ONCE(binary_unread);
+}
+
+/* The whole records, other than LOST records, in [@tail, @head) of @r. */
+static u64 ring_records(struct binary_ring *r, u64 tail, u64 head)
+{
+	struct memorizer_rec_hdr hdr;
+	size_t off, first;
+	u64 n = 0;
+
+	while (tail < head) {
+		ring_span(tail, sizeof(hdr), &off, &first);
+		memcpy(&hdr, r->data + off, first);
+		memcpy((char *)&hdr + first, r->data, sizeof(hdr) - first);
+		if (WARN_ON_ONCE(hdr.size < sizeof(hdr) || hdr.size > head - tail))
+			break;
+		if (hdr.type != MEMORIZER_REC_LOST)
+			n++;
+		tail += hdr.size;
+	}
+	return n;
 }
 
 /*
@@ -721,8 +754,23 @@ static int binary_open(struct inode *inode, struct file *file)
 
 static int binary_release(struct inode *inode, struct file *file)
 {
+	u64 head;
+	int cpu;
+
 	mutex_lock(&binary_setup_lock);
-	atomic_dec(&binary_readers);
+	if (atomic_dec_and_test(&binary_readers)) {
+		/* Writers run with IRQs off: after this, none is writing. */
+		synchronize_rcu();
+		for_each_possible_cpu(cpu) {
+			struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
+
+			mutex_lock(&r->read_lock);
+			/* Pairs with ring_put(): records up to head are whole. */
+			head = smp_load_acquire(&r->head);
+			binary_unread += ring_records(r, r->tail, head);
+			mutex_unlock(&r->read_lock);
+		}
+	}
 	mutex_unlock(&binary_setup_lock);
 	return 0;
 }
@@ -773,7 +821,10 @@ static const struct file_operations flush_fops = {
 
 static int total_overruns_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%llu\n", memorizer_binary_lost());
+	u64 made, lost, unread;
+
+	memorizer_binary_counts(&made, &lost, &unread);
+	seq_printf(m, "%llu\n", lost);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(total_overruns);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# Every allocation API Memorizer hooks, called from a module as modules
+# call them (kernel/mm/memorizer/memorizer_test_module.c, "apis"): by the
+# test module built in the tree, and by the same source built out of tree
+# against the kernel (memorizer_oot, scripts/build-kernel.sh). Each API's
+# objects are recorded with the module function that allocated them as
+# call site and free site, the size asked for, the writing process, and
+# exactly the loads and stores they got.
+# vm/run: --append "memorizer_enabled_boot=no"
+. /vmrun/guest-lib.sh
+cd /tmp
+cp /bin/busybox /tmp/busybox-trig
+W=3
+R=2
+
+# Function, objects it allocates, their size. api_alloc_percpu allocates
+# too, but Memorizer does not record per-CPU areas yet: none expected.
+cat > /tmp/expected <<'EOF'
+api_kmalloc 1 2001
+api_kzalloc 1 2002
+api_kcalloc 1 2001
+api_kmalloc_array 1 2004
+api_kmalloc_node 1 2005
+api_kmemdup 1 2006
+api_krealloc 1 250
+api_kmalloc_large 1 20008
+api_kmem_cache_alloc 1 1999
+api_kmem_cache_zalloc 1 1999
+api_kmem_cache_alloc_node 1 1999
+api_kmem_cache_alloc_bulk 3 1999
+api_vmalloc 1 12297
+api_vzalloc 1 4106
+api_vmalloc_node 1 8203
+api_alloc_pages 1 8192
+api_alloc_page 1 4096
+api_alloc_pages_node 1 16384
+api___alloc_pages 1 8192
+api___alloc_pages_node 1 4096
+api___get_free_pages 1 16384
+api___get_free_page 1 4096
+api_get_zeroed_page 1 4096
+api_folio_alloc 1 8192
+api___folio_alloc 1 16384
+api___folio_alloc_node 1 4096
+EOF
+
+# apis_kmap MODULE: load MODULE, trace one pass through its apis file
+# (mode 3, accesses on), keep the kmap and the module's text symbols.
+apis_kmap() {
+	modprobe "$1" || return 1
+	echo 1 > $M/clear_dead_objects
+	echo 1 > $M/memorizer_log_access
+	/tmp/busybox-trig sh -c "echo \$\$ > /tmp/$1.pid
+		echo 3 > $M/memorizer_enabled
+		echo '$W $R' > /sys/kernel/debug/memorizer_test/apis
+		echo 0 > $M/memorizer_enabled" || return 1
+	echo 0 > $M/memorizer_log_access
+	cat $M/kmap > /out/$1.kmap
+	# Kernel and module addresses print with 16 hex digits: they compare
+	# as strings.
+	grep "\[$1\]\$" /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $1, $3 }' |
+		sort > /out/$1.syms
+	rmmod "$1"
+}
+
+# apis_exact MODULE: every expected object, and nothing else from the
+# module's functions, with exact sites, size, pid and counts.
+apis_exact() {
+	awk -F, -v pid="$(cat /tmp/$1.pid)" -v w=$W -v r=$R -v kmap=/out/$1.kmap '
+	function bad(msg) { printf "%s:%d: %s\n", kmap, FNR, msg; err = 1 }
+	# The module function an address falls in, or "" outside the module.
+	function fn(ip,   i) {
+		for (i = nsym; i >= 1; i--) if (ip >= sym[i]) return name[i]
+		return ""
+	}
+	function end_object() {
+		if (cur && (stores != 1 || loads != 1))
+			bad(cur " object: " stores " store lines and " loads " load lines, want 1 and 1")
+		cur = ""
+	}
+	FILENAME == "/tmp/expected" { split($0, e, " "); want[e[1]] = e[2]; size[e[1]] = e[3]; next }
+	FILENAME ~ /\.syms$/ { split($0, s, " "); nsym++; sym[nsym] = s[1]; name[nsym] = s[2]; next }
+	/^[0-9a-f]/ {
+		end_object()
+		f = fn($1)
+		if (f == "") next
+		if (!(f in want)) { bad("object from " f ", which records none"); next }
+		cur = f; stores = loads = 0; got[f]++
+		if ($4 != size[f]) bad(f " object of " $4 " bytes, want " size[f])
+		if ($2 != pid) bad(f " object of pid " $2 ", want " pid)
+		if ($8 != "busybox-trig") bad(f " object of " $8)
+		if (fn($7) != f) bad(f " object freed at " $7 " (" fn($7) ")")
+		next
+	}
+	cur {
+		split(substr($0, 3), a, ",")
+		g = fn(a[1])
+		if (g == "test_store") {
+			stores++
+			if (a[2] != pid || a[3] != w || a[4] != 0) bad(cur " stores: " a[2] "," a[3] "," a[4] ", want " pid "," w ",0")
+		} else if (g == "test_load") {
+			loads++
+			if (a[2] != pid || a[3] != 0 || a[4] != r) bad(cur " loads: " a[2] "," a[3] "," a[4] ", want " pid ",0," r)
+		} else if (g != "") {
+			bad(cur " object accessed from " g)
+		}
+	}
+	END {
+		end_object()
+		for (f in want)
+			if (got[f] + 0 != want[f]) { printf "%s: %d objects from %s, want %d\n", kmap, got[f], f, want[f]; err = 1 }
+		exit err
+	}' /tmp/expected /out/$1.syms /out/$1.kmap
+}
+
+check "the in-tree test module runs every API" apis_kmap memorizer_test_module
+check "its kmap parses" kmap_valid /out/memorizer_test_module.kmap
+check "each API's objects exact (in-tree module)" apis_exact memorizer_test_module
+check "the out-of-tree build runs every API" apis_kmap memorizer_oot
+check "its kmap parses" kmap_valid /out/memorizer_oot.kmap
+check "each API's objects exact (out-of-tree module)" apis_exact memorizer_oot
+finish
