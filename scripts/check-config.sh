@@ -10,7 +10,9 @@
 # the hunks must compile away: the objects of the files they touch are the
 # same machine code as a pristine tree's.
 #
-# With QUICK=1 (for another 6.12.y: KERNEL_TARBALL=...), only Memorizer's
+# DEBIAN_VERSION=V checks Debian's linux-source-6.12 version V instead of
+# the installed one (apt-get download; apt-cache madison linux-source-6.12
+# lists them). With QUICK=1, only Memorizer's
 # objects and those of the files the hunks touch are built, and nothing
 # boots: the patch applies and compiles without warnings there.
 #
@@ -21,9 +23,19 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 config=${1:-defconfig}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+if [ -n "${DEBIAN_VERSION:-}" ]; then
+	debs=$top/build/debs
+	deb=$debs/linux-source-6.12_${DEBIAN_VERSION//:/%3a}_all.deb
+	mkdir -p "$debs"
+	[ -f "$deb" ] || (cd "$debs" && apt-get download -q \
+		"linux-source-6.12=$DEBIAN_VERSION") ||
+		{ echo "check-config: no linux-source-6.12 $DEBIAN_VERSION in the archive" >&2; exit 1; }
+	tarball=$debs/$DEBIAN_VERSION/usr/src/linux-source-6.12.tar.xz
+	[ -f "$tarball" ] || dpkg-deb -x "$deb" "$debs/$DEBIAN_VERSION"
+fi
 jobs=${JOBS:-$(($(nproc) + 1))}
 quick=${QUICK:-}
-name=$(basename "$config" .config)${quick:+-quick}
+name=$(basename "$config" .config)${DEBIAN_VERSION:+-$DEBIAN_VERSION}${quick:+-quick}
 work=$top/build/check-config/$name
 results=$top/out/check-config/$name
 start=$SECONDS
@@ -91,15 +103,11 @@ configure() {
 
 "$top/scripts/make-patch.sh" >/dev/null
 patch_file=$top/out/memorizer-6.12.patch
-version=$(tar -xOf "$tarball" --wildcards '*/Makefile' 2>/dev/null |
-	awk '/^VERSION/ {v=$3} /^PATCHLEVEL/ {p=$3} /^SUBLEVEL/ {s=$3; exit}
-	     END {print v "." p "." s}')
-say "check-config: $name on Linux $version ($(basename "$tarball"))"
-
 # 1. The tree a user has, patched as they would patch it.
 src=$work/linux
 log "unpacking a pristine tree"
 unpack "$src"
+say "check-config: $name on Linux $(make -s -C "$src" kernelversion) ($tarball)"
 if ! patch -d "$src" -p1 -s -N --no-backup-if-mismatch < "$patch_file" \
 	> "$results/patch.log" 2>&1; then
 	cat "$results/patch.log"

@@ -79,6 +79,11 @@ static struct memorizer_access *get_counter(struct memorizer_obj *obj,
 	a = find_counter(bucket, obj, ip, pid);
 	if (likely(a))
 		return a;
+	/* A full pool: drop without the locks (see pool_used_up()). */
+	if (!memorizer_pool_available(MEMORIZER_POOL_SMALL)) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+		return NULL;
+	}
 
 	local_irq_save(flags);
 	bit_spin_lock(MEMORIZER_OBJ_LOCK_ACCESSES, &obj->lock);

@@ -33,8 +33,9 @@ static const unsigned int chunk_size[MEMORIZER_POOL_NR] = {
 };
 
 static DEFINE_RAW_SPINLOCK(pool_lock);
-static void *global_free[MEMORIZER_POOL_NR];	/* under pool_lock */
-static char *region, *region_next, *region_end;	/* under pool_lock */
+/* Written under pool_lock; pool_used_up() reads them without it. */
+static void *global_free[MEMORIZER_POOL_NR];
+static char *region, *region_next, *region_end;
 static unsigned long region_size;
 static DEFINE_PER_CPU(struct pool_cpu, pool_cpu);
 
@@ -49,21 +50,46 @@ int memorizer_pool_init(unsigned long size)
 	return 0;
 }
 
+/*
+ * No chunk of class @c left to share: none freed, and the region used up.
+ * Read without pool_lock, so that a full pool costs its callers two loads
+ * and no lock. With the pool full, every allocation fails, and the access
+ * path allocates in every context with interrupts off: when each failure
+ * took pool_lock, both CPUs of a guest spent nearly all their time queued
+ * on it, timer interrupts waited minutes, and tests timed out.
+ */
+static bool pool_used_up(enum memorizer_pool_class c)
+{
+	return !READ_ONCE(global_free[c]) &&
+	       READ_ONCE(region_next) + chunk_size[c] > region_end;
+}
+
+/*
+ * Whether an allocation of class @c may succeed on this CPU now (a racing
+ * free or allocation can make the answer stale). Preemption is disabled.
+ */
+bool memorizer_pool_available(enum memorizer_pool_class c)
+{
+	return this_cpu_ptr(&pool_cpu)->free[c] || !pool_used_up(c);
+}
+
 /* Move up to CPU_BATCH chunks of class @c to this CPU. IRQs are off. */
 static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
 {
 	unsigned int size = chunk_size[c];
 	unsigned int n;
 
+	if (pool_used_up(c))
+		return;
 	raw_spin_lock(&pool_lock);
 	for (n = 0; n < CPU_BATCH; n++) {
 		void *p = global_free[c];
 
 		if (p) {
-			global_free[c] = *(void **)p;
+			WRITE_ONCE(global_free[c], *(void **)p);
 		} else if (region_next + size <= region_end) {
 			p = region_next;
-			region_next += size;
+			WRITE_ONCE(region_next, region_next + size);
 		} else {
 			break;
 		}
@@ -107,7 +133,7 @@ void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
 	*(void **)p = global_free[c];
-	global_free[c] = p;
+	WRITE_ONCE(global_free[c], p);
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
 	this_cpu_dec(pool_cpu.used[c]);
 }

@@ -14,6 +14,7 @@ enum memorizer_pool_class {
 #define MEMORIZER_POOL_KEY_SIZE		40
 
 int memorizer_pool_init(unsigned long size);
+bool memorizer_pool_available(enum memorizer_pool_class c);
 void *memorizer_pool_alloc(enum memorizer_pool_class c);
 void memorizer_pool_free(enum memorizer_pool_class c, void *p);
 void memorizer_pool_usage(unsigned long *chunks, unsigned long *used,
