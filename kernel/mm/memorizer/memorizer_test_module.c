@@ -93,7 +93,10 @@ static DEFINE_MUTEX(apis_lock);
 static unsigned int apis_writes, apis_reads;
 static unsigned long apis_sum;
 
-/* apis_writes stores to and apis_reads loads from the first 64 bytes. */
+/*
+ * apis_writes stores to and apis_reads loads from the first 64 bytes: every
+ * object touched is at least that big.
+ */
 static noinline void touch(void *obj)
 {
 	unsigned long *p = obj;
@@ -405,7 +408,8 @@ static noinline int api___folio_alloc_node(void)
 /* Memorizer does not record per-CPU areas yet; modules must link anyway. */
 static noinline int api_alloc_percpu(void)
 {
-	unsigned long __percpu *p = alloc_percpu(unsigned long);
+	void __percpu *p = __alloc_percpu(8 * sizeof(unsigned long),
+					  sizeof(unsigned long));
 	int cpu;
 
 	if (!p)

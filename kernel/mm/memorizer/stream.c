@@ -555,6 +555,13 @@ void memorizer_binary_access(struct memorizer_obj *obj,
 {
 	struct memorizer_rec_access rec = {};
 
+	/*
+	 * A sweep runs on after the last reader left; binary_release()
+	 * counts what is left in the rings once no record is being made.
+	 */
+	if (!atomic_read(&binary_readers))
+		return;
+
 	rec_hdr(&rec.hdr, MEMORIZER_REC_ACCESS, sizeof(rec));
 	rec.id = obj->id;
 	rec.ip = a->ip;
