@@ -131,6 +131,8 @@ void memorizer_records_get(void);
 void memorizer_records_put(void);
 struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj);
 bool memorizer_enter(void);
+bool memorizer_guard(void);
+void memorizer_unguard(bool entered);
 void memorizer_exit(void);
 
 /* caches.c */

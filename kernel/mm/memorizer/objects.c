@@ -104,6 +104,30 @@ void memorizer_exit(void)
 	WRITE_ONCE(this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()], 0);
 }
 
+/*
+ * Memorizer's own work outside its hooks (retiring records, sweeping
+ * counters, giving chunks back to the pool) takes locks that the hooks
+ * take, and meanwhile runs instrumented code: a contended lock's slow
+ * path, lockdep, irq_work. A hook entered from there waits for a lock its
+ * own CPU holds or is queued for, with interrupts off, for ever (the soak
+ * test hung so, on pool_lock). Between memorizer_guard() and
+ * memorizer_unguard() the hooks stay out of this CPU's context; preemption
+ * is disabled, so the section must not sleep.
+ */
+bool memorizer_guard(void)
+{
+	preempt_disable_notrace();
+	return memorizer_enter();
+}
+
+/* @entered: what memorizer_guard() returned (false when nested). */
+void memorizer_unguard(bool entered)
+{
+	if (entered)
+		memorizer_exit();
+	preempt_enable_notrace();
+}
+
 static struct hlist_bl_head *index_bucket(unsigned long addr)
 {
 	return &index_table[hash_long(addr, index_bits)];
@@ -512,6 +536,7 @@ unsigned int memorizer_retire(struct llist_node *chain)
 	struct memorizer_obj *obj, *tmp;
 	unsigned int n = 0;
 	unsigned long flags;
+	bool guard;
 
 	if (!chain)
 		return 0;
@@ -519,9 +544,11 @@ unsigned int memorizer_retire(struct llist_node *chain)
 	llist_for_each_entry_safe(obj, tmp, chain, done) {
 		struct record_list *rl = per_cpu_ptr(&record_lists, obj->cpu);
 
+		guard = memorizer_guard();
 		raw_spin_lock_irqsave(&rl->lock, flags);
 		list_del_rcu(&obj->list);
 		raw_spin_unlock_irqrestore(&rl->lock, flags);
+		memorizer_unguard(guard);
 		/* ->next must stay intact for readers; ->prev is free. */
 		obj->list.prev = (struct list_head *)reap_pending;
 		reap_pending = obj;
@@ -544,6 +571,7 @@ unsigned int memorizer_sweep_live(struct memorizer_access **idle,
 	struct memorizer_obj *obj = NULL;
 	unsigned int n = 0;
 	unsigned long flags;
+	bool guard;
 	int cpu = -1;
 
 	memorizer_records_get();
@@ -552,9 +580,11 @@ unsigned int memorizer_sweep_live(struct memorizer_access **idle,
 		    !test_bit(MEMORIZER_OBJ_BINARY, &obj->lock) ||
 		    !READ_ONCE(obj->accesses))
 			continue;
+		guard = memorizer_guard();
 		local_irq_save(flags);
 		n = memorizer_counters_sweep(obj, idle, n, max);
 		local_irq_restore(flags);
+		memorizer_unguard(guard);
 		cond_resched();
 	}
 	memorizer_records_put();

@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
+#include "memorizer.h"
 #include "pool.h"
 
 /* Chunks a CPU keeps for itself, so most allocations take no shared lock. */
@@ -129,6 +130,8 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
  */
 void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 {
+	/* The access path takes pool_lock too. */
+	bool guard = memorizer_guard();
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool_lock, flags);
@@ -136,6 +139,7 @@ void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 	WRITE_ONCE(global_free[c], p);
 	raw_spin_unlock_irqrestore(&pool_lock, flags);
 	this_cpu_dec(pool_cpu.used[c]);
+	memorizer_unguard(guard);
 }
 
 /* Chunks of each class in use (@chunks), bytes in use and the bound. */
