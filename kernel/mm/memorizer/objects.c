@@ -481,6 +481,8 @@ static void reap(void)
 		obj = reap_pending;
 		reap_pending = (struct memorizer_obj *)obj->list.prev;
 		free_record(obj);
+		/* Sweeps let hundreds of thousands pile up here. */
+		cond_resched();
 	}
 }
 
