@@ -16,11 +16,10 @@ mkdir -p tree && cp -r /etc /sbin tree/
 uptime_s() { cut -d. -f1 /proc/uptime; }
 stop_at=$(($(uptime_s) + duration))
 
-# The stream goes straight into check through a pipe: ten minutes of it
-# would not fit in the guest's memory.
-mkfifo /tmp/s.fifo
-memorizer check - < /tmp/s.fifo > /tmp/check.out 2>&1 & k=$!
-memorizer stream --binary -o /tmp/s.fifo 2> /tmp/stream.err & c=$!
+# Compressed: ten minutes of stream would not fit in the guest's memory.
+# (Checked afterwards: a check reading along, itself traced, made the
+# collector lose three records in four.)
+memorizer stream --binary --zstd -o /tmp/s.bin.zst 2> /tmp/stream.err & c=$!
 renice -n -20 -p $c > /dev/null
 sleep 1
 echo 1 > $M/memorizer_enabled
@@ -63,8 +62,6 @@ echo 0 > $M/memorizer_enabled
 kill -INT $c
 wait $c
 rc=$?
-wait $k
-check_rc=$?
 cat /tmp/stream.err
 cat $M/show_stats
 echo "rounds: $(sort /tmp/rounds | uniq -c | tr '\n' ' ')"
@@ -75,8 +72,10 @@ check "every workload ran, none failed" sh -c '
 	! grep -q failed /tmp/rounds'
 check "memory within the bound" [ "$peak" -le "$bound" ]
 check "the collector stops cleanly" [ $rc = 0 ]
-cat /tmp/check.out
-check "the stream checks" [ $check_rc = 0 ]
+check "the stream checks" sh -c \
+	'zstd -dc /tmp/s.bin.zst | memorizer check - > /tmp/check.out 2>&1'
+tail -n 3 /tmp/check.out
+ls -l /tmp/s.bin.zst
 # Records out: every record of the stream but its LOST records.
 out=$(grep -o '[0-9]* \(allocs\|frees\|accesses\|tasks\|caches\)\(,\|$\)' /tmp/check.out |
 	awk '{ n += $1 } END { print n + 0 }')
