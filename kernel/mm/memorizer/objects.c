@@ -472,16 +472,29 @@ struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj)
 	}
 }
 
-static void reap(void)
+/*
+ * The records waiting to be freed, for the caller to free once it has let
+ * go of reap_lock: sweeps let hundreds of thousands pile up, and freeing
+ * them under the lock kept the retiring worker waiting for minutes.
+ */
+static struct memorizer_obj *take_reapable(void)
+{
+	struct memorizer_obj *dead = reap_pending;
+
+	lockdep_assert_held(&reap_lock);
+	reap_pending = NULL;
+	return dead;
+}
+
+/* Free what take_reapable() returned. */
+static void reap(struct memorizer_obj *dead)
 {
 	struct memorizer_obj *obj;
 
-	lockdep_assert_held(&reap_lock);
-	while (reap_pending) {
-		obj = reap_pending;
-		reap_pending = (struct memorizer_obj *)obj->list.prev;
+	while (dead) {
+		obj = dead;
+		dead = (struct memorizer_obj *)obj->list.prev;
 		free_record(obj);
-		/* Sweeps let hundreds of thousands pile up here. */
 		cond_resched();
 	}
 }
@@ -495,10 +508,13 @@ void memorizer_records_get(void)
 
 void memorizer_records_put(void)
 {
+	struct memorizer_obj *dead = NULL;
+
 	mutex_lock(&reap_lock);
 	if (!--records_readers)
-		reap();
+		dead = take_reapable();
 	mutex_unlock(&reap_lock);
+	reap(dead);
 }
 
 /* Take every closed record, each CPU's oldest first, chained by ->done. */
@@ -535,7 +551,7 @@ bool memorizer_done_pending(int cpu)
  */
 unsigned int memorizer_retire(struct llist_node *chain)
 {
-	struct memorizer_obj *obj, *tmp;
+	struct memorizer_obj *obj, *tmp, *dead = NULL;
 	unsigned int n = 0;
 	unsigned long flags;
 	bool guard;
@@ -558,8 +574,9 @@ unsigned int memorizer_retire(struct llist_node *chain)
 	}
 	synchronize_rcu();
 	if (!records_readers)
-		reap();
+		dead = take_reapable();
 	mutex_unlock(&reap_lock);
+	reap(dead);
 	return n;
 }
 
