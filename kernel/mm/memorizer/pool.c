@@ -33,7 +33,14 @@ static const unsigned int chunk_size[MEMORIZER_POOL_NR] = {
 	[MEMORIZER_POOL_KEY] = MEMORIZER_POOL_KEY_SIZE,
 };
 
-static DEFINE_RAW_SPINLOCK(pool_lock);
+/*
+ * An arch spinlock, which lockdep does not track: the access path takes it
+ * from inside lockdep (lockdep's code is instrumented), and a tracked lock
+ * there made lockdep take its graph lock under our bit locks while another
+ * CPU, holding the graph lock, waited in the access path for those bit
+ * locks (stream-overrun hung so in a CI run). Taken with IRQs off.
+ */
+static arch_spinlock_t pool_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 /* Written under pool_lock; pool_used_up() reads them without it. */
 static void *global_free[MEMORIZER_POOL_NR];
 static char *region, *region_next, *region_end;
@@ -82,7 +89,7 @@ static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
 
 	if (pool_used_up(c))
 		return;
-	raw_spin_lock(&pool_lock);
+	arch_spin_lock(&pool_lock);
 	for (n = 0; n < CPU_BATCH; n++) {
 		void *p = global_free[c];
 
@@ -97,7 +104,7 @@ static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
 		*(void **)p = pc->free[c];
 		pc->free[c] = p;
 	}
-	raw_spin_unlock(&pool_lock);
+	arch_spin_unlock(&pool_lock);
 }
 
 void *memorizer_pool_alloc(enum memorizer_pool_class c)
@@ -134,10 +141,12 @@ void memorizer_pool_free(enum memorizer_pool_class c, void *p)
 	bool guard = memorizer_guard();
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&pool_lock, flags);
+	local_irq_save(flags);
+	arch_spin_lock(&pool_lock);
 	*(void **)p = global_free[c];
 	WRITE_ONCE(global_free[c], p);
-	raw_spin_unlock_irqrestore(&pool_lock, flags);
+	arch_spin_unlock(&pool_lock);
+	local_irq_restore(flags);
 	this_cpu_dec(pool_cpu.used[c]);
 	memorizer_unguard(guard);
 }
