@@ -113,19 +113,8 @@ if [ "$(cat "$obj/.memorizer-config" 2>/dev/null)" != "$config_inputs" ]; then
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		.config "$fragment" >/dev/null)
 	kmake -s olddefconfig >/dev/null
-	bad=0
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$obj/.config" ||
-				{ log "Kconfig dropped: $line"; bad=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$obj/.config" ||
-				{ log "Kconfig kept: $(grep "^$opt=" "$obj/.config")"; bad=1; } ;;
-		esac
-	done < "$fragment"
-	[ $bad = 0 ] || die "configuration does not match kernel/memorizer.config"
+	"$top/scripts/config-takes.sh" "$fragment" "$obj/.config" ||
+		die "configuration does not match kernel/memorizer.config"
 	echo "$config_inputs" > "$obj/.memorizer-config"
 fi
 

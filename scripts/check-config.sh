@@ -76,7 +76,7 @@ unpack() {
 # configure SRC OBJ FRAGMENT: CONFIG, then FRAGMENT over it; every option
 # FRAGMENT sets must survive olddefconfig.
 configure() {
-	local src=$1 obj=$2 frag=$3 line opt bad=0
+	local src=$1 obj=$2 frag=$3
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	if [ "$config" = defconfig ]; then
@@ -87,18 +87,8 @@ configure() {
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		.config "$frag" >/dev/null)
 	kmake "$src" "$obj" -s olddefconfig >/dev/null
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$obj/.config" ||
-				{ log "Kconfig dropped: $line"; bad=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$obj/.config" ||
-				{ log "Kconfig kept: $(grep "^$opt=" "$obj/.config")"; bad=1; } ;;
-		esac
-	done < "$frag"
-	[ $bad = 0 ] || die "$name: the configuration does not take the fragment"
+	"$top/scripts/config-takes.sh" "$frag" "$obj/.config" ||
+		die "$name: the configuration does not take the fragment"
 }
 
 "$top/scripts/make-patch.sh" >/dev/null
