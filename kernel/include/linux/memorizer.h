@@ -7,6 +7,7 @@
 #ifndef _LINUX_MEMORIZER_H
 #define _LINUX_MEMORIZER_H
 
+#include <linux/instruction_pointer.h>
 #include <linux/jump_label.h>
 #include <linux/types.h>
 
@@ -37,19 +38,22 @@ static __always_inline void memorizer_access(const void *addr, size_t size,
 		__memorizer_access((unsigned long)addr, size, write, ip);
 }
 
+/*
+ * The bulk and vfree hooks take their call site from the function they are
+ * inlined into (_RET_IP_ is its return address), not from an argument: an
+ * argument would be computed even when Memorizer is configured out.
+ */
 static __always_inline void memorizer_alloc_bulk(struct kmem_cache *s,
-						 size_t nr, void **p,
-						 unsigned long ip)
+						 size_t nr, void **p)
 {
 	if (static_branch_unlikely(&memorizer_alloc_key))
-		__memorizer_alloc_bulk(s, nr, p, ip);
+		__memorizer_alloc_bulk(s, nr, p, _RET_IP_);
 }
 
-static __always_inline void memorizer_free_bulk(size_t nr, void **p,
-						unsigned long ip)
+static __always_inline void memorizer_free_bulk(size_t nr, void **p)
 {
 	if (static_branch_unlikely(&memorizer_free_key))
-		__memorizer_free_bulk(nr, p, ip);
+		__memorizer_free_bulk(nr, p, _RET_IP_);
 }
 
 static __always_inline void memorizer_vmalloc(const void *addr,
@@ -60,10 +64,10 @@ static __always_inline void memorizer_vmalloc(const void *addr,
 		__memorizer_vmalloc(addr, size, ip);
 }
 
-static __always_inline void memorizer_vfree(const void *addr, unsigned long ip)
+static __always_inline void memorizer_vfree(const void *addr)
 {
 	if (static_branch_unlikely(&memorizer_free_key))
-		__memorizer_vfree(addr, ip);
+		__memorizer_vfree(addr, _RET_IP_);
 }
 
 /* krealloc() kept @p, now of @size bytes: no tracepoint says so. */
@@ -100,12 +104,11 @@ extern const struct file_operations proc_memorizer_enabled_operations;
 static inline void memorizer_access(const void *addr, size_t size, bool write,
 				    unsigned long ip) { }
 static inline void memorizer_alloc_bulk(struct kmem_cache *s, size_t nr,
-					void **p, unsigned long ip) { }
-static inline void memorizer_free_bulk(size_t nr, void **p,
-				       unsigned long ip) { }
+					void **p) { }
+static inline void memorizer_free_bulk(size_t nr, void **p) { }
 static inline void memorizer_vmalloc(const void *addr, unsigned long size,
 				     unsigned long ip) { }
-static inline void memorizer_vfree(const void *addr, unsigned long ip) { }
+static inline void memorizer_vfree(const void *addr) { }
 static inline void memorizer_krealloc(const void *p, size_t size) { }
 #define memorizer_page_alloc(res) (res)
 
