@@ -189,6 +189,13 @@ if [ $build_status = 0 ] && [ -z "$quick" ]; then
 		opts=$(sed -n 's/^# vm\/run: //p' "$top/tests/vm/$t.sh")
 		extra=()
 		[ -z "$opts" ] || eval "extra=($opts)"
+		# no5lvl: with 5-level paging (QEMU's -cpu max has LA57),
+		# identify_cpu() clears boot_cpu_data's capabilities with IRQs
+		# on, and an interrupt in that window sees pgtable_l5_enabled()
+		# false, so KASAN_SHADOW_START moves and KASAN reports a
+		# wild-memory-access on any direct-map address (seen here in
+		# handle_edge_irq at 0.0097 s). Upstream's, not Memorizer's.
+		extra+=(--append no5lvl)
 		boot_start=$SECONDS
 		if VMRUN_INITRAMFS=$work/initramfs.cpio.gz VMRUN_LOG_DIR=$results \
 			"$top/vm/run" --kernel "$obj/arch/x86/boot/bzImage" \
