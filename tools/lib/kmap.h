@@ -262,6 +262,12 @@ enum kmap_format {
 struct kmap_src;
 
 /*
+ * Open path for reading, as every reader here does: NULL with err set
+ * ("PATH: reason") when it cannot be, or is a directory.
+ */
+FILE *kmap_fopen(const char *path, char *err);
+
+/*
  * Open path ("-" is stdin) and tell its format from its first bytes.
  * Returns NULL with err[KMAP_ERR_MAX] set when the file cannot be opened
  * or is compressed and libkmap has no zstd.
@@ -302,6 +308,14 @@ int kmap_have_zstd(void);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
+
+/*
+ * A hexadecimal number of 1 to 16 digits, either case, in s[0 .. len - 1]:
+ * no sign, no 0x, no space. Returns 0, or -1 when s is not one. (Kmap
+ * fields are stricter: kmap_parse_line() takes lowercase only, without
+ * leading zeros.)
+ */
+int kmap_parse_hex(const char *s, size_t len, uint64_t *v);
 
 /* A hash map from nonzero-or-zero u64 keys to u64 values; grows. */
 struct kmap_map {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/memorizer.h>
 
@@ -153,17 +154,32 @@ int kmap_have_zstd(void)
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
 
+FILE *kmap_fopen(const char *path, char *err)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	if (!f) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, KMAP_ERR_MAX, "%s: is a directory", path);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 struct kmap_src *kmap_src_open(const char *path, char *err)
 {
 	FILE *f;
 
 	if (!strcmp(path, "-"))
 		return src_open(stdin, 0, "<stdin>", err);
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+	f = kmap_fopen(path, err);
+	if (!f)
 		return NULL;
-	}
 	return src_open(f, 1, path, err);
 }
 

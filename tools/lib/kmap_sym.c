@@ -53,7 +53,7 @@ static int sym_cmp(const void *a, const void *b)
 
 struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = kmap_fopen(path, err);
 	struct kmap_sym *s;
 	char line[SYM_LINE_MAX];
 	size_t cap = 0, ncap = 0, i, j;
@@ -61,10 +61,8 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 	uint64_t etext = 0;
 	int nonzero = 0;
 
-	if (!f) {
-		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto oom;
@@ -97,7 +95,7 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 			goto fail;
 		}
 		name = p + 2;
-		name[strcspn(name, " \t\n")] = 0;
+		name[strcspn(name, " \t\r\n")] = 0;
 		if (!*name) {
 			snprintf(err, KMAP_ERR_MAX, "%s:%lu: symbol without a name",
 				 path, lineno);
@@ -145,9 +143,15 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 		snprintf(err, KMAP_ERR_MAX, "%s: read error", path);
 		goto fail;
 	}
-	if (!s->nsyms || !nonzero) {
+	if (!s->nsyms) {
 		snprintf(err, KMAP_ERR_MAX,
-			 "%s: no function addresses (kallsyms hides them from non-root)",
+			 "%s: no text symbols: not a System.map or kallsyms file",
+			 path);
+		goto fail;
+	}
+	if (!nonzero) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s: every function address is 0 (kallsyms hides them from non-root)",
 			 path);
 		goto fail;
 	}
@@ -181,10 +185,9 @@ struct kmap_sym *kmap_sym_open_elf(const char *path, char *err)
 		.section_address = dwfl_offline_section_address,
 	};
 	struct kmap_sym *s = calloc(1, sizeof(*s));
-	FILE *f = fopen(path, "rb");
+	FILE *f = kmap_fopen(path, err);
 
 	if (!f) {
-		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
 		free(s);
 		return NULL;
 	}

@@ -166,6 +166,27 @@ static int field_err(char *err, const char *field, const char *s, size_t len,
 	return -1;
 }
 
+int kmap_parse_hex(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0 || len > 16)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			x = x << 4 | (c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			x = x << 4 | ((c | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	*v = x;
+	return 0;
+}
+
 static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {

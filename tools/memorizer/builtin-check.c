@@ -536,14 +536,14 @@ static int run(int argc, char **argv)
 		return 2;
 	for (i = 0; i < p.nops; i++) {
 		const char *path = p.ops[i];
-		FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-		char magic[16];
+		char magic[16], err[KMAP_ERR_MAX];
+		FILE *f = strcmp(path, "-") ? kmap_fopen(path, err) : stdin;
 		size_t n;
 		struct peek pk;
 		enum kmap_format fmt;
 
 		if (!f) {
-			error("%s: %m", path);
+			error("%s", err);
 			rc = 1;
 			continue;
 		}
@@ -573,7 +573,8 @@ static int run(int argc, char **argv)
 		if (c.errors)
 			rc = 1;
 		if (c.errors && !c.quiet)
-			printf("%s: invalid: %lu errors\n", c.name, c.errors);
+			printf("%s: invalid: %lu error%s\n", c.name, c.errors,
+			       c.errors == 1 ? "" : "s");
 		if (c.unknown_ips)
 			warning("%s: %llu ips in no known function (a symbol file of another kernel?)",
 				c.name, (unsigned long long)c.unknown_ips);

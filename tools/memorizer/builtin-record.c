@@ -28,23 +28,17 @@ static void on_signal(int sig)
 		kill(child, sig);
 }
 
-/* Copy DIR/kmap to path; returns 0 or -1 with a message. */
-static int save_kmap(const char *dir, const char *path)
+/* Copy DIR/kmap to out; returns 0 or -1 with a message. */
+static int save_kmap(const char *dir, struct output *out)
 {
 	char src[4096], buf[65536];
-	int in, out;
+	int in;
 	ssize_t n;
 
 	snprintf(src, sizeof(src), "%s/kmap", dir);
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		error("%s: %m", src);
-		return -1;
-	}
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		error("%s: %m", path);
-		close(in);
 		return -1;
 	}
 	for (;;) {
@@ -60,12 +54,12 @@ static int save_kmap(const char *dir, const char *path)
 		if (n == 0)
 			break;
 		while (n > 0) {
-			ssize_t w = write(out, p, n);
+			ssize_t w = write(out->fd, p, n);
 
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0) {
-				error("%s: %m", path);
+				error("%s: write error: %m", out->name);
 				goto fail;
 			}
 			p += w;
@@ -73,14 +67,9 @@ static int save_kmap(const char *dir, const char *path)
 		}
 	}
 	close(in);
-	if (close(out)) {
-		error("%s: %m", path);
-		return -1;
-	}
 	return 0;
 fail:
 	close(in);
-	close(out);
 	return -1;
 }
 
@@ -120,6 +109,7 @@ static int run(int argc, char **argv)
 	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
 	struct sigaction sa, old_int, old_term, old_hup;
 	sigset_t forwarded, old_mask;
+	struct output out;
 	char modestr[16];
 	pid_t pid;
 
@@ -151,12 +141,20 @@ static int run(int argc, char **argv)
 	}
 	dir = debugfs_dir(dir);
 	snprintf(modestr, sizeof(modestr), "%llu\n", (unsigned long long)mode);
+	if (!strcmp(output, "-")) {
+		error("-o -: the kmap is saved to a file, which record then counts");
+		return 2;
+	}
+	/* Before the workload runs: its trace must have somewhere to go. */
+	if (output_open(&out, output, NULL, 0))
+		return 1;
 
 	/* Start clean: off, freed records dropped, accesses as asked. */
 	if (debugfs_write(dir, "memorizer_enabled", "0\n") ||
 	    debugfs_write(dir, "clear_dead_objects", "1\n") ||
 	    debugfs_write(dir, "memorizer_log_access", access ? "1\n" : "0\n")) {
 		debugfs_write(dir, "memorizer_log_access", "0\n");
+		output_close(&out, 0);
 		return 1;
 	}
 	drop_obj0 = stat_value(dir, "objects dropped (no memory)");
@@ -246,9 +244,15 @@ off:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
-	if (rc)
+	if (rc) {
+		output_close(&out, 0);
 		return rc;
-	if (save_kmap(dir, output))
+	}
+	if (save_kmap(dir, &out)) {
+		output_close(&out, 0);
+		return 1;
+	}
+	if (output_close(&out, 1))
 		return 1;
 	if (count(output, &objects, &lines, &accesses))
 		rc = 1;
@@ -292,6 +296,11 @@ const struct cmd cmd_record = {
 "the kmap to FILE and prints one line: objects, access lines, accesses, and "
 "the objects and accesses show_stats says were dropped for lack of pool "
 "memory meanwhile.\n"
+"\n"
+"FILE is opened before CMD runs, so that a trace is never lost to an "
+"unwritable path after the experiment; it is written beside FILE and "
+"renamed over it once complete, so a failed record leaves an older FILE "
+"as it was.\n"
 "\n"
 "Memorizer is left off whatever happens: when CMD fails, cannot be "
 "executed, or record is interrupted (SIGINT, SIGTERM and SIGHUP are passed "

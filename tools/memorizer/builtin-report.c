@@ -168,7 +168,8 @@ static int run(int argc, char **argv)
 	const struct kmap_access *acc;
 	size_t nacc, i, j;
 	char err[KMAP_ERR_MAX], label[512];
-	FILE *out = stdout;
+	struct output output_file;
+	FILE *out;
 	int rc = 0, idx, failed, sc;
 	uint64_t objno = 0;
 
@@ -217,9 +218,15 @@ static int run(int argc, char **argv)
 		error("--by function names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest)");
 		return 2;
 	}
+	if (output_open(&output_file, output, p.ops, 1)) {
+		kmap_sym_close(sym);
+		return 1;
+	}
+	out = output_file.f;
 	src = kmap_src_open(p.ops[0], err);
 	if (!src) {
 		error("%s", err);
+		output_close(&output_file, 0);
 		kmap_sym_close(sym);
 		return 1;
 	}
@@ -522,14 +529,6 @@ static int run(int argc, char **argv)
 			goto free_table;
 		}
 		table_sort(&t, sc);
-		if (output) {
-			out = fopen(output, "w");
-			if (!out) {
-				error("%s: %m", output);
-				rc = -2;
-				goto free_table;
-			}
-		}
 		if (fmt == FMT_TEXT) {
 			fprintf(out, "%s: %s, %llu objects (%llu live), %llu bytes",
 				p.ops[0], kmap_src_format(src) == KMAP_FMT_TEXT ?
@@ -585,14 +584,12 @@ static int run(int argc, char **argv)
 		} else {
 			table_print(&t, out, fmt, limit, NULL);
 		}
-		if (out != stdout ? fclose(out) : fflush(out)) {
-			error("%s: write error", output ? output : "<stdout>");
-			rc = -2;
-		}
 free_table:
 		table_free(&t);
 	}
 done:
+	if (output_close(&output_file, rc >= 0) && rc >= 0)
+		rc = -2;
 	kmap_src_close(src);
 	kmap_sym_close(sym);
 	kmap_map_free(&agg.index);

@@ -40,6 +40,7 @@ struct sink {
 	int fd;
 	const char *name;
 	uint64_t bytes_in;
+	int closed;			/* its reader went away (EPIPE) */
 #ifdef KMAP_ZSTD
 	ZSTD_CStream *z;
 	unsigned char *zbuf;
@@ -56,8 +57,13 @@ static int write_all(struct sink *s, const void *buf, size_t len)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == EPIPE) {
+			/* stream | head: the reader has all it wants. */
+			s->closed = 1;
+			return -1;
+		}
 		if (n < 0) {
-			error("%s: %m", s->name);
+			error("%s: write error: %m", s->name);
 			return -1;
 		}
 		p += n;
@@ -95,7 +101,7 @@ static int sink_close(struct sink *s)
 	int rc = 0;
 
 #ifdef KMAP_ZSTD
-	if (s->z) {
+	if (s->z && !s->closed) {
 		size_t r;
 
 		do {
@@ -112,15 +118,11 @@ static int sink_close(struct sink *s)
 				break;
 			}
 		} while (r);
-		ZSTD_freeCStream(s->z);
-		free(s->zbuf);
 	}
+	ZSTD_freeCStream(s->z);
+	free(s->zbuf);
 #endif
-	if (s->fd != 1 && close(s->fd)) {
-		error("%s: %m", s->name);
-		rc = -1;
-	}
-	return rc;
+	return s->closed ? 0 : rc;
 }
 
 static double now(void)
@@ -188,7 +190,7 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 			lines += buf[i] == '\n';
 		last_nl = buf[n - 1] == '\n';
 		if (sink_write(out, buf, n)) {
-			rc = 1;
+			rc = !out->closed;
 			break;
 		}
 		if (tty && now() - last >= 0.5) {
@@ -198,7 +200,7 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 	}
 	close(fd);
 	progress(tty, out->bytes_in, lines, "lines", t0, 1);
-	if (!last_nl)
+	if (!last_nl && !out->closed)
 		warning("the stream ended inside a line: the last line is incomplete");
 	{
 		long long obj1 = stat_value(dir, "objects dropped (no memory)");
@@ -339,7 +341,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		return 1;
 	}
 	if (sink_write(out, hdr, len))
-		return 1;
+		return !out->closed;
 	cpus = calloc(h.nr_cpus, sizeof(*cpus));
 	pfd = calloc(h.nr_cpus, sizeof(*pfd));
 	if (!cpus || !pfd) {
@@ -416,7 +418,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 				    (!stop && !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR))))
 					continue;
 				if (read_cpu(&cpus[i], out, stop, &records, &lost)) {
-					rc = 1;
+					rc = !out->closed;
 					goto out;
 				}
 				if (cpus[i].fd < 0)
@@ -433,7 +435,7 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 out:
 	progress(tty && !rc, out->bytes_in, records, "records", t0, 1);
 	for (i = 0; cpus && i < ncpu; i++) {
-		if (cpus[i].len)
+		if (cpus[i].len && !out->closed)
 			warning("binary/cpu%d: %zu bytes of an incomplete record at the end, not written",
 				cpus[i].cpu, cpus[i].len);
 		if (cpus[i].fd >= 0)
@@ -454,7 +456,8 @@ static int run(int argc, char **argv)
 	struct optparse p;
 	const char *output = NULL, *dir = NULL;
 	int binary = 0, zstd = 0, quiet = 0, idx, rc;
-	struct sink out = { .fd = 1, .name = "<stdout>" };
+	struct sink out = { 0 };
+	struct output file;
 	struct sigaction sa;
 
 	optparse_init(&p, &cmd_stream, argc, argv);
@@ -488,19 +491,15 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 #endif
-	if (!output && isatty(1)) {
+	if ((!output || !strcmp(output, "-")) && isatty(1)) {
 		error("will not write a stream to a terminal: give -o FILE or redirect");
 		return 2;
 	}
 	dir = debugfs_dir(dir);
-	if (output) {
-		out.fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (out.fd < 0) {
-			error("%s: %m", output);
-			return 1;
-		}
-		out.name = output;
-	}
+	if (output_open(&file, output, NULL, 0))
+		return 1;
+	out.fd = file.fd;
+	out.name = file.name;
 #ifdef KMAP_ZSTD
 	if (zstd) {
 		out.z = ZSTD_createCStream();
@@ -508,6 +507,7 @@ static int run(int argc, char **argv)
 		out.zbuf = malloc(out.zcap);
 		if (!out.z || !out.zbuf) {
 			error("out of memory");
+			output_close(&file, 0);
 			return 1;
 		}
 		ZSTD_initCStream(out.z, 3);
@@ -523,6 +523,12 @@ static int run(int argc, char **argv)
 	rc = binary ? stream_binary(dir, &out, !quiet && isatty(2))
 		    : stream_text(dir, &out, !quiet && isatty(2));
 	if (sink_close(&out))
+		rc = 1;
+	if (out.closed)
+		fprintf(stderr, "memorizer stream: %s was closed by its reader: stopped\n",
+			out.name);
+	/* What was collected is kept, even when collecting failed later. */
+	if (output_close(&file, !rc || out.bytes_in))
 		rc = 1;
 	return rc;
 }
@@ -546,7 +552,13 @@ const struct cmd cmd_stream = {
 "standard error. At the end it reports lost records: the LOST records of "
 "the binary stream, or for kmap_stream the objects and accesses "
 "show_stats counted as dropped while it ran. A file or pipe standing in "
-"for a debugfs file (--debugfs) ends the collection at its end.",
+"for a debugfs file (--debugfs) ends the collection at its end. When "
+"standard output is a pipe whose reader goes away (stream | head), the "
+"collection stops there and exits 0.\n"
+"\n"
+"With -o, FILE is written beside it and renamed over it when the "
+"collection ends, so a collection that fails to start leaves an older "
+"FILE as it was; what was collected is kept, even after a later error.",
 	.opts = opts,
 	.examples =
 "  # memorizer stream -o /tmp/run.kmap &\n"

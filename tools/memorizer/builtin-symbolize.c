@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* memorizer symbolize: kernel addresses to function+offset (file:line). */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -12,22 +10,67 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-static int one(struct kmap_sym *sym, const char *s, const char *where)
+static int one(struct kmap_sym *sym, const char *s, size_t len,
+	       const char *where)
 {
-	char *end, out[1024];
-	unsigned long long ip;
+	const char *digits = s;
+	char out[1024], shown[64];
+	uint64_t ip;
 
-	if (!strncmp(s, "0x", 2))
-		s += 2;
-	errno = 0;
-	ip = strtoull(s, &end, 16);
-	if (end == s || *end || errno || strlen(s) > 16) {
-		error("%s'%s' is not a hexadecimal address", where, s);
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		digits += 2;
+	if (kmap_parse_hex(digits, len - (digits - s), &ip)) {
+		snprintf(shown, sizeof(shown), "%.*s%s", len > 40 ? 40 : (int)len,
+			 s, len > 40 ? "..." : "");
+		error("%s'%s' is not a hexadecimal address (1 to 16 digits, optionally after 0x)",
+		      where, shown);
 		return 1;
 	}
 	kmap_sym_describe(sym, ip, out, sizeof(out));
-	printf("%llx %s\n", ip, out);
+	printf("%llx %s\n", (unsigned long long)ip, out);
 	return 0;
+}
+
+/*
+ * Addresses on standard input, one per line (blank lines skipped, text
+ * after the first blank ignored). A line is at most LINE_MAX_LEN bytes
+ * and holds no NUL: anything else is not a list of addresses.
+ */
+#define LINE_MAX_LEN	255
+
+static int from_stdin(struct kmap_sym *sym)
+{
+	char line[LINE_MAX_LEN + 1], where[64];
+	unsigned long n = 0;
+	size_t len;
+	int c, rc = 0;
+
+	do {
+		len = 0;
+		n++;
+		snprintf(where, sizeof(where), "<stdin>:%lu: ", n);
+		while ((c = getchar()) != EOF && c != '\n') {
+			if (c == 0) {
+				error("%sa NUL byte: not a list of addresses", where);
+				return 1;
+			}
+			if (len == LINE_MAX_LEN) {
+				error("%sline longer than %d bytes", where,
+				      LINE_MAX_LEN);
+				return 1;
+			}
+			line[len++] = (char)c;
+		}
+		line[len] = 0;
+		len = strcspn(line, " \t\r");
+		if (len)
+			rc |= one(sym, line, len, where);
+	} while (c != EOF);
+	if (ferror(stdin)) {
+		error("<stdin>: %m");
+		rc = 1;
+	}
+	return rc;
 }
 
 static int run(int argc, char **argv)
@@ -55,32 +98,11 @@ static int run(int argc, char **argv)
 		return 1;
 	if (p.nops) {
 		for (idx = 0; idx < p.nops; idx++)
-			rc |= one(sym, p.ops[idx], "");
+			rc |= one(sym, p.ops[idx], strlen(p.ops[idx]), "");
 	} else {
-		char line[256], where[64];
-		unsigned long n = 0;
-
-		while (fgets(line, sizeof(line), stdin)) {
-			size_t len = strlen(line);
-
-			n++;
-			snprintf(where, sizeof(where), "<stdin>:%lu: ", n);
-			if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-				error("%sline too long", where);
-				rc = 1;
-				break;
-			}
-			line[strcspn(line, " \t\r\n")] = 0;
-			if (!line[0])
-				continue;
-			rc |= one(sym, line, where);
-		}
+		rc = from_stdin(sym);
 	}
 	kmap_sym_close(sym);
-	if (fflush(stdout)) {
-		error("write error");
-		rc = 1;
-	}
 	return rc;
 }
 

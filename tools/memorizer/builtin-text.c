@@ -18,8 +18,7 @@ static int run(int argc, char **argv)
 	struct kmap_src *src;
 	char err[KMAP_ERR_MAX];
 	size_t nacc, i;
-	uint64_t objects = 0, lines = 0;
-	FILE *out = stdout;
+	struct output out;
 	int idx, rc;
 
 	optparse_init(&p, &cmd_text, argc, argv);
@@ -35,45 +34,40 @@ static int run(int argc, char **argv)
 		cmd_usage(&cmd_text, stderr);
 		return 2;
 	}
+	if (output_open(&out, output, p.ops, 1))
+		return 1;
 	src = kmap_src_open(p.ops[0], err);
 	if (!src) {
 		error("%s", err);
-		return 1;
-	}
-	if (output && !(out = fopen(output, "w"))) {
-		error("%s: %m", output);
-		kmap_src_close(src);
+		output_close(&out, 0);
 		return 1;
 	}
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		if (kmap_write_object(out, o))
-			goto write_error;
+		if (kmap_write_object(out.f, o))
+			break;
 		for (i = 0; i < nacc; i++)
-			if (kmap_write_access(out, &acc[i]))
-				goto write_error;
-		objects++;
-		lines += nacc;
+			if (kmap_write_access(out.f, &acc[i]))
+				break;
+		if (i < nacc)
+			break;
 	}
-	if (rc < 0)
+	if (rc > 0) {
+		error("%s: write error: %m", out.name);
+		rc = -1;
+	} else if (rc < 0) {
 		error("%s", kmap_src_error(src));
-	if (out != stdout ? fclose(out) : fflush(out)) {
-		out = stdout;
-		goto write_error;
 	}
-	if (kmap_src_lost(src))
+	/* A kmap cut short by a bad line is not written over FILE. */
+	if (output_close(&out, rc == 0))
+		rc = -1;
+	if (!rc && kmap_src_lost(src))
 		warning("%s: the stream lost %llu records (its LOST records): counts are low",
 			p.ops[0], (unsigned long long)kmap_src_lost(src));
-	if (kmap_src_orphans(src))
+	if (!rc && kmap_src_orphans(src))
 		warning("%s: %llu objects without an ALLOC record (allocated before the stream began) left out",
 			p.ops[0], (unsigned long long)kmap_src_orphans(src));
 	kmap_src_close(src);
 	return rc < 0 ? 1 : 0;
-write_error:
-	error("%s: write error: %m", output ? output : "<stdout>");
-	if (out != stdout)
-		fclose(out);
-	kmap_src_close(src);
-	return 1;
 }
 
 const struct cmd cmd_text = {
@@ -93,7 +87,10 @@ const struct cmd cmd_text = {
 "allocated before the stream began (FREE or ACCESS records without an "
 "ALLOC) are left out, and lost records reported, on standard error.\n"
 "\n"
-"A text kmap as input is checked and written back unchanged.",
+"A text kmap as input is checked and written back unchanged.\n"
+"\n"
+"With -o, FILE is replaced only when the whole input was read and written: "
+"on any error it is left as it was. FILE may not be the input.",
 	.opts = opts,
 	.files_desc = "stream",
 	.examples =

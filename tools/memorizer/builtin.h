@@ -68,6 +68,24 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *progname;
 
+/*
+ * An output file (output.c): -o FILE, or standard output for NULL or "-".
+ * A regular FILE is written as a temporary beside it, renamed over it by
+ * output_close() with keep set and removed without; FILE being one of
+ * inputs[0 .. ninputs - 1] is refused. Both return 0, or -1 with a message
+ * (output_close(): a write error, errno's, or the rename's).
+ */
+struct output {
+	FILE *f;
+	int fd;			/* f's descriptor, for write(2) */
+	const char *name;	/* for messages: as given, or <stdout> */
+	char *path;		/* a regular file's real path */
+	char *tmp;		/* the temporary file being written */
+};
+int output_open(struct output *o, const char *path, char *const *inputs,
+		int ninputs);
+int output_close(struct output *o, int keep);
+
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
 

@@ -626,6 +626,23 @@ long long stat_value(const char *dir, const char *label)
 	return v;
 }
 
+/*
+ * Every command's standard output is checked once more at exit: a write
+ * error (> /dev/full) is an error, with errno's reason, whichever command
+ * wrote, unless the command already failed.
+ */
+static int finish(int rc)
+{
+	errno = 0;
+	if ((fflush(stdout) || ferror(stdout)) && !rc) {
+		if (!errno)
+			errno = EIO;
+		error("<stdout>: write error: %m");
+		rc = 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static char name[64];
@@ -638,14 +655,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		main_usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("memorizer %s\n", MEMORIZER_VERSION);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "help"))
-		return cmd_help_main(argc - 1, argv + 1);
+		return finish(cmd_help_main(argc - 1, argv + 1));
 	c = find_cmd(argv[1]);
 	if (!c) {
 		error("no command '%s'", argv[1]);
@@ -656,5 +673,5 @@ int main(int argc, char **argv)
 	progname = name;
 	rc = c->run(argc - 1, argv + 1);
 	free(operands);
-	return rc;
+	return finish(rc);
 }

@@ -109,6 +109,9 @@ run check check-bad-stream-overlap "$M" check reuse.bin
 printf 'header\n%s\nlost cpu=0 ns=3 records=1 frees=1\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse-lost.bin
 run check check-stream-overlap-lost-free "$M" check reuse-lost.bin
 run check check-missing "$M" check no-such.kmap
+run check check-directory "$M" check .
+# Write errors are errors, from every command that writes.
+run check check-write-error sh -c "\"$M\" check fixtures/tar.kmap > /dev/full"
 
 # report: every view and format, text and binary input.
 run report report-callsite "$M" report fixtures/tar.kmap
@@ -123,12 +126,21 @@ run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
 run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
 run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
 run report report-bad-input "$M" report fixtures/../golden.sh
+run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
+run report report-directory "$M" report .
 
 # text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
 run text text-stream "$M" text stream.bin
 run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
 run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
 run text text-bad-stream "$M" text short.bin
+# -o: never the input; an existing FILE replaced only by a complete kmap.
+cp fixtures/tar.kmap same.kmap
+run text text-output-is-input sh -c "\"$M\" text -o same.kmap same.kmap; echo status \$?; cmp same.kmap fixtures/tar.kmap && echo unchanged"
+cp fixtures/tar.kmap keep.kmap
+run text text-bad-input-keeps-output sh -c "\"$M\" text -o keep.kmap cut.kmap; echo status \$?; cmp keep.kmap fixtures/tar.kmap && echo unchanged; ls -A | grep -c '^\.keep' || true"
+run text text-output-new sh -c "\"$M\" text -o new.kmap stream.bin 2>/dev/null && \"$M\" text stream.bin 2>/dev/null | cmp - new.kmap && echo written"
+run text text-write-error "$M" text -o /dev/full fixtures/tar.kmap
 # A live object's counters swept out on cpu 1 while it lived, read after
 # its FREE on cpu 0 (which counts 3 ACCESS records): the counts add up,
 # and an object after it comes out first.
@@ -161,6 +173,12 @@ addr=$(nm prog | awk '$3 == "target_fn" { sub(/^0+/, "", $1); print $1 }')
 run symbolize symbolize-vmlinux-dwarf sh -c "\"$M\" symbolize --vmlinux prog $addr | sed -E 's/^[0-9a-f]+ /ADDR /; s#/0x[0-9a-f]+##; s# at .*/# at #'"
 run symbolize symbolize-bad-address "$M" symbolize --system-map fixtures/System.map xyz
 run symbolize symbolize-bad-map "$M" symbolize --system-map fixtures/tar.kmap 1
+run symbolize symbolize-bad-addresses "$M" symbolize --system-map fixtures/System.map -- -5 0x-1 0x0x1 0x 12345678901234567 0XFFFFFFFF812A4E74
+run symbolize symbolize-nul-input sh -c "timeout 10 \"$M\" symbolize --system-map fixtures/System.map < /dev/zero"
+printf 'ffffffff812a4e60 T kmem_cache_free\r\nffffffff812a5000 T next_fn\r\n' > crlf.map
+run symbolize symbolize-crlf-map sh -c "\"$M\" symbolize --system-map crlf.map ffffffff812a4e74 | od -c | head -n 3"
+run symbolize symbolize-empty-map "$M" symbolize --system-map /dev/null 1
+run symbolize symbolize-directory-map "$M" symbolize --system-map . 1
 
 # record, against a stand-in debugfs directory: the child must find
 # tracing on in the mode asked when CMD runs, and everything off after.
@@ -182,6 +200,17 @@ run record record-exec-fails sh -c "\"$M\" record --debugfs dbg -o out.kmap -- .
 mkdebugfs
 run record record-interrupted sh -c "\"$M\" record --debugfs dbg -o out.kmap -- sh -c 'kill -INT \$PPID; exec sleep 5'; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
 run record record-no-debugfs "$M" record --debugfs ./nonexistent -- true
+# The output is opened before the workload runs: an unwritable one stops
+# record before anything is traced or run.
+mkdebugfs
+run record record-unwritable-output sh -c "\"$M\" record --debugfs dbg -o no-such-dir/x.kmap -- echo ran; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
+# Tracing cannot be set up (clear_dead_objects cannot be written): FILE
+# stays as it was, no temporary file is left.
+mkdebugfs
+rm dbg/clear_dead_objects && mkdir dbg/clear_dead_objects
+cp fixtures/tar.kmap old.kmap
+run record record-failed-keeps-output sh -c "\"$M\" record --debugfs dbg -o old.kmap -- echo ran; echo status \$?; cmp old.kmap fixtures/tar.kmap && echo unchanged; ls -A | grep -c '^\.old' || true"
+run record record-output-stdout "$M" record -o - -- true
 run record record-bad-mode "$M" record --mode 4 -- true
 run record record-no-command "$M" record -o x.kmap
 
@@ -207,6 +236,10 @@ run stream stream-fifo-sigint bash -c "
 	sleep 1; kill -INT \$pid; wait \$pid; echo status \$?
 	head -n 20 fixtures/tar.kmap | cmp - f.kmap && echo nothing lost"
 run stream stream-zstd-text "$M" stream --zstd -o x
+# stream | head: the reader going away ends the collection, status 0.
+rm -f dbg/kmap_stream
+for i in $(seq 200); do cat fixtures/tar.kmap; done > dbg/kmap_stream
+run stream stream-closed-pipe bash -c "\"$M\" stream --debugfs dbg 2> err | head -n 1; echo status \${PIPESTATUS[0]}; grep -v '^memorizer stream: [0-9]* bytes' err"
 
 # help, usage, man pages.
 run help help-main "$M" --help

@@ -117,6 +117,45 @@ static void test_parse_rejects(void **state)
 
 /* Text: the reader over a whole input. */
 
+/* kmap_parse_hex: 1 to 16 digits of either case, nothing else. */
+static void test_parse_hex(void **state)
+{
+	static const char *const bad[] = {
+		"", "-5", "0x1", "x1", "1 ", " 1", "12345678901234567", "g",
+		"0x-1", "+1",
+	};
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kmap_parse_hex("0", 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kmap_parse_hex("FfFfFfFf812A4e74", 16, &v), 0);
+	assert_int_equal(v, 0xffffffff812a4e74ull);
+	assert_int_equal(kmap_parse_hex("0001", 4, &v), 0);
+	assert_int_equal(v, 1);
+	/* len bounds the digits: "12" of "123". */
+	assert_int_equal(kmap_parse_hex("123", 2, &v), 0);
+	assert_int_equal(v, 0x12);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(kmap_parse_hex(bad[i], strlen(bad[i]), &v), -1);
+		assert_int_equal(v, 7);
+	}
+}
+
+/* kmap_fopen: a directory is refused by name, not read as "line 0". */
+static void test_fopen_directory(void **state)
+{
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_null(kmap_fopen(".", err));
+	assert_string_equal(err, ".: is a directory");
+	assert_null(kmap_fopen("no/such/file", err));
+	assert_string_equal(err, "no/such/file: No such file or directory");
+}
+
 static void test_reader_lines(void **state)
 {
 	static const char text[] =
@@ -593,6 +632,8 @@ int main(void)
 		cmocka_unit_test(test_parse_access),
 		cmocka_unit_test(test_parse_live_and_zero),
 		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_parse_hex),
+		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_reader_file_refill),
