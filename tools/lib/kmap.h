@@ -307,6 +307,73 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len);
 int kmap_have_zstd(void);
 
 /* ------------------------------------------------------------------ */
+/* The rules beyond syntax: one set, for every reader (kmap_rules.c). */
+
+/*
+ * What the kernel documentation's format and seed 000 require of a kmap
+ * or a stream beyond what the record readers check (syntax, ranges,
+ * sizes). kmap_src applies the errors, so every command that reads
+ * objects refuses what memorizer check calls invalid; check applies
+ * errors and warnings and reports each problem. The kmap_rule_*()
+ * functions return KMAP_RULE_OK, or KMAP_RULE_WARNING or KMAP_RULE_ERROR
+ * with the problem (no location) in err[KMAP_ERR_MAX].
+ */
+enum {
+	KMAP_RULE_OK = 0,
+	KMAP_RULE_WARNING = 1,
+	KMAP_RULE_ERROR = 2,
+};
+/* A text object line: alloc_ip set, not freed before its allocation, no
+ * pid in interrupt context, no wrap around the address space. A freed
+ * object may have free_ip 0 (seed 000: not every free_ip is obtained). */
+int kmap_rule_object(const struct kmap_object *o, char *err);
+/* An access line: some reads or writes, access_ip set. */
+int kmap_rule_access(const struct kmap_access *a, char *err);
+/* free_jiffies, when set, is not before alloc_jiffies. */
+int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
+			char *err);
+/*
+ * No (ip, pid) twice under one object: the pairs of indexes into acc that
+ * repeat one (up to max_pairs of them, each first < second); returns how
+ * many there are, -1 when out of memory.
+ */
+long kmap_rule_dups(const struct kmap_access *acc, size_t n,
+		    size_t (*pairs)[2], size_t max_pairs);
+/* A live object, for the overlap rule; where: its line or byte offset. */
+struct kmap_live {
+	uint64_t addr, size, where;
+};
+/*
+ * No two live objects overlap: sorts live by address and returns how many
+ * overlapping pairs there are, the first max_pairs as indexes into the
+ * sorted live (the earlier-starting object first).
+ */
+size_t kmap_rule_overlaps(struct kmap_live *live, size_t n,
+			  size_t (*pairs)[2], size_t max_pairs);
+/* The overlap rule's message for one pair (binary: where is a byte). */
+void kmap_rule_overlap_message(const struct kmap_live *earlier,
+			       const struct kmap_live *later, int binary,
+			       char *err);
+/*
+ * Per-record rules of a binary stream: known enum values, no pid in
+ * interrupt context, size_alloc >= size, call sites set, missed frees
+ * marked deadbeef, ACCESS counts set, LOST counts consistent; warnings:
+ * an ALLOC with no TASK record for its pid, a cache id with no CACHE
+ * record.
+ */
+int kmap_rule_bin(const struct kmap_bin_reader *r,
+		  const struct kmap_bin_rec *rec, char *err);
+/*
+ * Time never goes backwards on one CPU: state per stream, from
+ * kmap_bin_rules_new(the header's nr_cpus); every record goes through it.
+ */
+struct kmap_bin_rules;
+struct kmap_bin_rules *kmap_bin_rules_new(unsigned int nr_cpus);
+int kmap_rule_bin_time(struct kmap_bin_rules *st,
+		       const struct kmap_bin_rec *rec, char *err);
+void kmap_bin_rules_free(struct kmap_bin_rules *st);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
 
 /*

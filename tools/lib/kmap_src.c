@@ -47,7 +47,10 @@ struct kmap_src {
 	/* text */
 	struct kmap_text_reader *tr;
 	struct kmap_object pending;
+	unsigned long pending_line;
 	int have_pending;
+	struct kmap_live *live;		/* live objects, for the overlap rule */
+	size_t nlive, live_cap;
 	/* binary */
 	struct kmap_bin_reader *br;
 	struct kmap_map ids;		/* id -> entries index */
@@ -58,7 +61,8 @@ struct kmap_src {
 	size_t emitted;			/* entry to recycle, or -1 */
 	int at_end;
 	size_t end_pos;
-	uint64_t lost, orphans;
+	uint64_t lost, lost_frees, orphans;
+	struct kmap_bin_rules *rules;
 	/* the object handed out */
 	struct kmap_object out;
 	struct kmap_access *acc;
@@ -281,6 +285,8 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->ent);
 	free(s->freelist);
 	free(s->acc);
+	free(s->live);
+	kmap_bin_rules_free(s->rules);
 	kmap_map_free(&s->ids);
 #ifdef KMAP_ZSTD
 	if (s->zd)
@@ -311,30 +317,124 @@ static int push_acc(struct kmap_access **acc, size_t *n, size_t *cap,
 	return 0;
 }
 
+static int push_live(struct kmap_src *s, const struct kmap_live *l)
+{
+	if (s->nlive == s->live_cap) {
+		size_t c = s->live_cap ? 2 * s->live_cap : 256;
+		void *p;
+
+		if (s->nlive >= MAX_LIVE) {
+			snprintf(s->err, sizeof(s->err),
+				 "%s: more than %u objects live at once",
+				 s->name, MAX_LIVE);
+			return -1;
+		}
+		p = realloc(s->live, c * sizeof(*s->live));
+		if (!p) {
+			snprintf(s->err, sizeof(s->err), "%s: out of memory",
+				 s->name);
+			return -1;
+		}
+		s->live = p;
+		s->live_cap = c;
+	}
+	s->live[s->nlive++] = *l;
+	return 0;
+}
+
+/*
+ * The overlap rule over the live objects collected, at the end of the
+ * input: -1 with the first overlap (by address) as the error, else 0.
+ */
+static int check_overlaps(struct kmap_src *s, int binary)
+{
+	size_t pair[1][2];
+	char what[KMAP_ERR_MAX];
+
+	if (!kmap_rule_overlaps(s->live, s->nlive, pair, 1))
+		return 0;
+	kmap_rule_overlap_message(&s->live[pair[0][0]], &s->live[pair[0][1]],
+				  binary, what);
+	if (binary)
+		snprintf(s->err, sizeof(s->err), "%.200s: byte %llu: %.280s",
+			 s->name, (unsigned long long)s->live[pair[0][1]].where,
+			 what);
+	else
+		snprintf(s->err, sizeof(s->err), "%.200s:%llu: %.280s", s->name,
+			 (unsigned long long)s->live[pair[0][1]].where, what);
+	return -1;
+}
+
+/* A rule broken at text line: the error is s->err, and -1. */
+static int text_rule_error(struct kmap_src *s, unsigned long line,
+			   const char *what)
+{
+	snprintf(s->err, sizeof(s->err), "%.200s:%lu: %.280s", s->name, line, what);
+	return -1;
+}
+
+/* The object just read (s->pending), under the rules. */
+static int text_object_rules(struct kmap_src *s)
+{
+	char what[KMAP_ERR_MAX];
+
+	if (kmap_rule_object(&s->pending, what) == KMAP_RULE_ERROR)
+		return text_rule_error(s, s->pending_line, what);
+	if (!kmap_object_freed(&s->pending)) {
+		struct kmap_live l = { s->pending.addr, s->pending.size,
+				       s->pending_line };
+
+		return push_live(s, &l);
+	}
+	return 0;
+}
+
+/* The object handed out (s->out, line obj_line): no (ip, pid) twice. */
+static int text_dup_rule(struct kmap_src *s, unsigned long obj_line)
+{
+	size_t pair[1][2];
+	char what[KMAP_ERR_MAX];
+	long n = kmap_rule_dups(s->acc, s->nacc, pair, 1);
+
+	if (n < 0) {
+		snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	snprintf(what, sizeof(what),
+		 "access (%llx, pid %u) repeats line %lu under the same object",
+		 (unsigned long long)s->acc[pair[0][1]].ip,
+		 s->acc[pair[0][1]].pid, obj_line + 1 + pair[0][0]);
+	return text_rule_error(s, obj_line + 1 + pair[0][1], what);
+}
+
 static int text_next(struct kmap_src *s)
 {
 	struct kmap_access a;
-	struct kmap_object o;
+	unsigned long obj_line;
+	char what[KMAP_ERR_MAX];
 	int t, rc;
 
 	if (!s->have_pending) {
 		t = kmap_text_next(s->tr, &s->pending, &a);
 		if (t <= 0)
 			goto done;
+		s->pending_line = kmap_text_line(s->tr);
+		if (text_object_rules(s))
+			return -1;
 		s->have_pending = 1;
 	}
 	s->out = s->pending;
+	obj_line = s->pending_line;
 	s->nacc = 0;
 	s->have_pending = 0;
 	for (;;) {
-		t = kmap_text_next(s->tr, &o, &a);
-		if (t == KMAP_LINE_OBJECT) {
-			s->pending = o;
-			s->have_pending = 1;
-			return 1;
-		}
+		t = kmap_text_next(s->tr, &s->pending, &a);
 		if (t != KMAP_LINE_ACCESS)
 			break;
+		if (kmap_rule_access(&a, what) == KMAP_RULE_ERROR)
+			return text_rule_error(s, kmap_text_line(s->tr), what);
 		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
 		if (rc) {
 			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
@@ -344,10 +444,21 @@ static int text_next(struct kmap_src *s)
 			return -1;
 		}
 	}
-	if (t == 0)
+	if (text_dup_rule(s, obj_line))
+		return -1;
+	if (t == KMAP_LINE_OBJECT) {
+		s->pending_line = kmap_text_line(s->tr);
+		if (text_object_rules(s))
+			return -1;
+		s->have_pending = 1;
 		return 1;
+	}
+	if (t == 0)
+		return check_overlaps(s, 0) ? -1 : 1;
 	t = -1;
 done:
+	if (t == 0 && check_overlaps(s, 0))
+		return -1;
 	if (t < 0 && !s->err[0])
 		snprintf(s->err, sizeof(s->err), "%s", kmap_text_error(s->tr));
 	return t < 0 ? -1 : 0;
@@ -481,6 +592,72 @@ static int emit_complete(struct kmap_src *s, struct entry *e)
 	return emit(s, s->emitted);
 }
 
+/* A rule broken at the record at byte offset: the error is s->err, -1. */
+static int bin_rule_error(struct kmap_src *s, uint64_t offset,
+			  const char *what)
+{
+	snprintf(s->err, sizeof(s->err), "%.200s: byte %llu: %.280s", s->name,
+		 (unsigned long long)offset, what);
+	return -1;
+}
+
+/* The per-record rules; their warnings are memorizer check's to tell. */
+static int bin_rules(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	char what[KMAP_ERR_MAX];
+
+	if (!s->rules) {
+		s->rules = kmap_bin_rules_new(kmap_bin_header(s->br)->nr_cpus);
+		if (!s->rules) {
+			snprintf(s->err, sizeof(s->err), "%s: out of memory",
+				 s->name);
+			return -1;
+		}
+	}
+	if (kmap_rule_bin_time(s->rules, r, what) == KMAP_RULE_ERROR ||
+	    kmap_rule_bin(s->br, r, what) == KMAP_RULE_ERROR)
+		return bin_rule_error(s, r->offset, what);
+	return 0;
+}
+
+/* An object freed before its allocation (its ALLOC at alloc_offset). */
+static int bin_free_time(struct kmap_src *s, const struct kmap_bin_rec *r,
+			 uint64_t alloc_jiffies, uint64_t free_jiffies,
+			 uint64_t alloc_offset)
+{
+	char what[KMAP_ERR_MAX], msg[KMAP_ERR_MAX];
+
+	if (!kmap_rule_free_time(alloc_jiffies, free_jiffies, what))
+		return 0;
+	snprintf(msg, sizeof(msg), "%.300s (byte %llu)", what,
+		 (unsigned long long)alloc_offset);
+	return bin_rule_error(s, r->offset, msg);
+}
+
+/*
+ * At the end of the stream: no two live objects overlap, unless FREE
+ * records were lost (an address may then be reused unseen).
+ */
+static int bin_end_rules(struct kmap_src *s)
+{
+	size_t i;
+
+	if (s->lost_frees)
+		return 0;
+	for (i = 0; i < s->nent; i++) {
+		const struct entry *e = &s->ent[i];
+		uint64_t *slot = kmap_map_find(&s->ids, e->o.id);
+		struct kmap_live l = { e->o.addr, e->o.size, e->alloc_offset };
+
+		if (!slot || *slot != i || !e->have_alloc ||
+		    kmap_object_freed(&e->o) || e->o.addr + e->o.size < e->o.addr)
+			continue;
+		if (push_live(s, &l))
+			return -1;
+	}
+	return check_overlaps(s, 1);
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
@@ -501,8 +678,12 @@ static int bin_next(struct kmap_src *s)
 		}
 		if (rc == 0) {
 			s->at_end = 1;
+			if (bin_end_rules(s))
+				return -1;
 			break;
 		}
+		if (bin_rules(s, &r))
+			return -1;
 		switch (r.type) {
 		case MEMORIZER_REC_ALLOC:
 			e = entry_for(s, r.u.alloc.id, &is_new);
@@ -516,6 +697,11 @@ static int bin_next(struct kmap_src *s)
 					 (unsigned long long)e->alloc_offset);
 				return -1;
 			}
+			/* Its FREE may have come first, from another CPU. */
+			if (kmap_object_freed(&e->o) &&
+			    bin_free_time(s, &r, r.u.alloc.jiffies,
+					  e->o.free_jiffies, r.offset))
+				return -1;
 			e->have_alloc = 1;
 			e->alloc_offset = r.offset;
 			e->o.alloc_ip = r.u.alloc.call_site;
@@ -580,6 +766,10 @@ static int bin_next(struct kmap_src *s)
 					 (unsigned long long)r.u.free.id);
 				return -1;
 			}
+			if (e->have_alloc &&
+			    bin_free_time(s, &r, e->o.alloc_jiffies,
+					  r.u.free.jiffies, e->alloc_offset))
+				return -1;
 			e->o.free_ip = r.u.free.api == MEMORIZER_FREE_MISSED ?
 				       KMAP_FREE_IP_MISSED : r.u.free.call_site;
 			e->o.free_jiffies = r.u.free.jiffies;
@@ -595,6 +785,7 @@ static int bin_next(struct kmap_src *s)
 			break;
 		case MEMORIZER_REC_LOST:
 			s->lost += r.u.lost.records;
+			s->lost_frees += r.u.lost.frees;
 			break;
 		default:
 			break;

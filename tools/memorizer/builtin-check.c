@@ -41,17 +41,13 @@ static long peek_read(void *ctx, void *buf, size_t len)
 	return (long)n;
 }
 
-struct live {
-	uint64_t addr, size, where;	/* where: line or byte offset */
-};
-
 struct checker {
 	const char *name;
 	int binary, quiet;
 	unsigned long errors, warnings;
 	struct kmap_sym *sym;
 	uint64_t unknown_ips;
-	struct live *live;
+	struct kmap_live *live;
 	size_t nlive, live_cap;
 	uint64_t lost_frees;	/* binary: FREE records the kernel could not write */
 };
@@ -76,6 +72,16 @@ static void problem(struct checker *c, int warn, const char *where,
 	fputc('\n', stderr);
 }
 
+/*
+ * The rules return the first MAX_SHOWN + 1 of n problems of a kind (enough
+ * for problem() to show MAX_SHOWN and say more follow): count the rest.
+ */
+static void count_unshown(struct checker *c, int warn, size_t n)
+{
+	if (n > MAX_SHOWN + 1)
+		*(warn ? &c->warnings : &c->errors) += n - (MAX_SHOWN + 1);
+}
+
 static int push_live(struct checker *c, uint64_t addr, uint64_t size,
 		     uint64_t where)
 {
@@ -90,51 +96,33 @@ static int push_live(struct checker *c, uint64_t addr, uint64_t size,
 		c->live = p;
 		c->live_cap = cap;
 	}
-	c->live[c->nlive++] = (struct live){ addr, size, where };
+	c->live[c->nlive++] = (struct kmap_live){ addr, size, where };
 	return 0;
 }
 
-static int live_cmp(const void *a, const void *b)
-{
-	const struct live *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return (x->where > y->where) - (x->where < y->where);
-}
-
-/* Overlapping live objects: sort by address, compare neighbours. */
+/* Overlapping live objects (a warning once FREE records were lost). */
 static void check_overlaps(struct checker *c)
 {
-	size_t i, far = 0;
-	char where[300];
+	size_t pairs[MAX_SHOWN + 1][2], n, i;
+	char where[300], what[KMAP_ERR_MAX];
 
-	if (c->nlive < 2)
-		return;
-	qsort(c->live, c->nlive, sizeof(*c->live), live_cmp);
-	for (i = 1; i < c->nlive; i++) {
-		struct live *a = &c->live[far], *b = &c->live[i];
+	n = kmap_rule_overlaps(c->live, c->nlive, pairs, MAX_SHOWN + 1);
+	count_unshown(c, c->lost_frees > 0, n);
+	for (i = 0; i < n && i <= MAX_SHOWN; i++) {
+		const struct kmap_live *a, *b;
 
-		if (b->addr < a->addr + a->size) {
-			if (c->binary)
-				snprintf(where, sizeof(where), "%s: byte %llu: ",
-					 c->name, (unsigned long long)b->where);
-			else
-				snprintf(where, sizeof(where), "%s:%llu: ",
-					 c->name, (unsigned long long)b->where);
-			/* With FREEs lost, an address may be reused unseen. */
-			problem(c, c->lost_frees > 0, where,
-				"live object %llx (%llu bytes) overlaps the live object at %s %llu (%llx, %llu bytes)%s",
-				(unsigned long long)b->addr,
-				(unsigned long long)b->size,
-				c->binary ? "byte" : "line",
-				(unsigned long long)a->where,
-				(unsigned long long)a->addr,
-				(unsigned long long)a->size,
-				c->lost_frees ? " (its FREE may be among the lost records)" : "");
-		}
-		if (b->addr + b->size > a->addr + a->size)
-			far = i;
+		a = &c->live[pairs[i][0]];
+		b = &c->live[pairs[i][1]];
+		if (c->binary)
+			snprintf(where, sizeof(where), "%s: byte %llu: ",
+				 c->name, (unsigned long long)b->where);
+		else
+			snprintf(where, sizeof(where), "%s:%llu: ", c->name,
+				 (unsigned long long)b->where);
+		kmap_rule_overlap_message(a, b, c->binary, what);
+		/* With FREEs lost, an address may be reused unseen. */
+		problem(c, c->lost_frees > 0, where, "%s%s", what,
+			c->lost_frees ? " (its FREE may be among the lost records)" : "");
 	}
 }
 
@@ -152,35 +140,37 @@ static void check_ip(struct checker *c, const char *where, const char *field,
 	}
 }
 
-static int acc_cmp(const void *a, const void *b)
+/* Duplicate (ip, pid) under the object of line obj_line. */
+static int check_dups(struct checker *c, const struct kmap_access *acc,
+		      size_t n, uint64_t obj_line)
 {
-	const struct kmap_access *x = a, *y = b;
-
-	if (x->ip != y->ip)
-		return x->ip < y->ip ? -1 : 1;
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-/* Duplicate (ip, pid) under one object. writes holds the line number. */
-static void check_dups(struct checker *c, struct kmap_access *acc, size_t n)
-{
-	size_t i;
+	size_t pairs[MAX_SHOWN + 1][2];
+	long found = kmap_rule_dups(acc, n, pairs, MAX_SHOWN + 1), i;
 	char where[300];
 
-	if (n < 2)
-		return;
-	qsort(acc, n, sizeof(*acc), acc_cmp);
-	for (i = 1; i < n; i++)
-		if (acc[i].ip == acc[i - 1].ip && acc[i].pid == acc[i - 1].pid) {
-			uint64_t a = acc[i - 1].writes, b = acc[i].writes;
+	if (found < 0) {
+		error("out of memory");
+		return -1;
+	}
+	count_unshown(c, 0, found);
+	for (i = 0; i < found && i <= MAX_SHOWN; i++) {
+		snprintf(where, sizeof(where), "%s:%llu: ", c->name,
+			 (unsigned long long)(obj_line + 1 + pairs[i][1]));
+		problem(c, 0, where,
+			"access (%llx, pid %u) repeats line %llu under the same object",
+			(unsigned long long)acc[pairs[i][1]].ip,
+			acc[pairs[i][1]].pid,
+			(unsigned long long)(obj_line + 1 + pairs[i][0]));
+	}
+	return 0;
+}
 
-			snprintf(where, sizeof(where), "%s:%llu: ", c->name,
-				 (unsigned long long)(a > b ? a : b));
-			problem(c, 0, where,
-				"access (%llx, pid %u) repeats line %llu under the same object",
-				(unsigned long long)acc[i].ip, acc[i].pid,
-				(unsigned long long)(a < b ? a : b));
-		}
+/* A rule's verdict on the line or record at where. */
+static void apply_rule(struct checker *c, const char *where, int verdict,
+		       const char *what)
+{
+	if (verdict != KMAP_RULE_OK)
+		problem(c, verdict == KMAP_RULE_WARNING, where, "%s", what);
 }
 
 static int check_text(struct checker *c, struct peek *pk)
@@ -189,8 +179,8 @@ static int check_text(struct checker *c, struct peek *pk)
 	struct kmap_object o;
 	struct kmap_access a, *acc = NULL;
 	size_t nacc = 0, acc_cap = 0;
-	uint64_t objects = 0, accesses = 0, live = 0;
-	char where[300];
+	uint64_t objects = 0, accesses = 0, live = 0, obj_line = 0;
+	char where[300], what[KMAP_ERR_MAX];
 	int t, rc = 0;
 
 	if (!r) {
@@ -201,34 +191,17 @@ static int check_text(struct checker *c, struct peek *pk)
 		snprintf(where, sizeof(where), "%s:%lu: ", c->name,
 			 kmap_text_line(r));
 		if (t == KMAP_LINE_OBJECT) {
-			check_dups(c, acc, nacc);
+			if (check_dups(c, acc, nacc, obj_line)) {
+				rc = 1;
+				break;
+			}
 			nacc = 0;
+			obj_line = kmap_text_line(r);
 			objects++;
-			if (o.alloc_ip == 0)
-				problem(c, 0, where, "alloc_ip is 0");
-			if ((o.free_jiffies == 0) != (o.free_ip == 0))
-				problem(c, 0, where,
-					"free_jiffies %llu and free_ip %llx disagree (both are 0 while the object is live)",
-					(unsigned long long)o.free_jiffies,
-					(unsigned long long)o.free_ip);
-			else if (o.free_jiffies && o.free_jiffies < o.alloc_jiffies)
-				problem(c, 0, where,
-					"freed at jiffies %llu, before its allocation at %llu",
-					(unsigned long long)o.free_jiffies,
-					(unsigned long long)o.alloc_jiffies);
-			if ((!strcmp(o.comm, "hardirq") || !strcmp(o.comm, "softirq")) &&
-			    o.pid != 0)
-				problem(c, 0, where,
-					"%s allocation with pid %u (interrupt context has pid 0)",
-					o.comm, o.pid);
-			if (o.addr + o.size < o.addr)
-				problem(c, 0, where,
-					"object %llx of %llu bytes wraps around the address space",
-					(unsigned long long)o.addr,
-					(unsigned long long)o.size);
-			else if (!kmap_object_freed(&o)) {
+			apply_rule(c, where, kmap_rule_object(&o, what), what);
+			if (!kmap_object_freed(&o) && o.addr + o.size >= o.addr) {
 				live++;
-				if (push_live(c, o.addr, o.size, kmap_text_line(r))) {
+				if (push_live(c, o.addr, o.size, obj_line)) {
 					rc = 1;
 					break;
 				}
@@ -237,11 +210,7 @@ static int check_text(struct checker *c, struct peek *pk)
 			check_ip(c, where, "free_ip", o.free_ip);
 		} else {
 			accesses++;
-			if (a.reads == 0 && a.writes == 0)
-				problem(c, 0, where,
-					"access line with no reads and no writes");
-			if (a.ip == 0)
-				problem(c, 0, where, "access_ip is 0");
+			apply_rule(c, where, kmap_rule_access(&a, what), what);
 			check_ip(c, where, "access_ip", a.ip);
 			if (nacc == acc_cap) {
 				size_t cap = acc_cap ? 2 * acc_cap : 64;
@@ -255,16 +224,16 @@ static int check_text(struct checker *c, struct peek *pk)
 				acc = p;
 				acc_cap = cap;
 			}
-			a.writes = kmap_text_line(r);	/* for the message */
 			acc[nacc++] = a;
 		}
 	}
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_text_error(r));
 		c->errors++;
-	} else {
-		check_dups(c, acc, nacc);
+	} else if (!rc && !check_dups(c, acc, nacc, obj_line)) {
 		check_overlaps(c);
+	} else {
+		rc = 1;
 	}
 	if (!c->quiet && !c->errors && !rc)
 		printf("%s: valid kmap: %llu objects (%llu live), %llu access lines%s\n",
@@ -291,9 +260,9 @@ static int check_binary(struct checker *c, struct peek *pk)
 	uint64_t *free_slots = NULL;
 	size_t nfree = 0;
 	uint64_t count[MEMORIZER_REC_NR_TYPES] = { 0 }, lost = 0, orphans = 0;
-	uint64_t *last_ns = NULL;
+	struct kmap_bin_rules *rules = NULL;
 	const struct memorizer_stream_header *h;
-	char where[300];
+	char where[300], what[KMAP_ERR_MAX];
 	int rc = 0, t;
 	size_t i;
 
@@ -309,8 +278,8 @@ static int check_binary(struct checker *c, struct peek *pk)
 		goto out;
 	}
 	h = kmap_bin_header(r);
-	last_ns = calloc(h->nr_cpus, sizeof(*last_ns));
-	if (!last_ns) {
+	rules = kmap_bin_rules_new(h->nr_cpus);
+	if (!rules) {
 		error("out of memory");
 		rc = 1;
 		goto out;
@@ -322,47 +291,20 @@ static int check_binary(struct checker *c, struct peek *pk)
 		snprintf(where, sizeof(where), "%s: byte %llu: ", c->name,
 			 (unsigned long long)rec.offset);
 		count[rec.type]++;
-		if (rec.ns < last_ns[rec.cpu])
-			problem(c, 0, where,
-				"time goes backwards on cpu %u: %llu ns after %llu",
-				rec.cpu, (unsigned long long)rec.ns,
-				(unsigned long long)last_ns[rec.cpu]);
-		last_ns[rec.cpu] = rec.ns;
+		apply_rule(c, where, kmap_rule_bin_time(rules, &rec, what), what);
+		apply_rule(c, where, kmap_rule_bin(r, &rec, what), what);
 		switch (rec.type) {
 		case MEMORIZER_REC_ALLOC:
-			if (rec.u.alloc.kind > MEMORIZER_ALLOC_PAGES)
-				problem(c, 0, where, "unknown allocator kind %u",
-					rec.u.alloc.kind);
-			if (rec.u.alloc.context > MEMORIZER_CONTEXT_SOFTIRQ)
-				problem(c, 0, where, "unknown context %u",
-					rec.u.alloc.context);
-			else if (rec.u.alloc.context != MEMORIZER_CONTEXT_TASK &&
-				 rec.u.alloc.pid != 0)
-				problem(c, 0, where,
-					"interrupt-context allocation with pid %d",
-					rec.u.alloc.pid);
-			else if (rec.u.alloc.context == MEMORIZER_CONTEXT_TASK &&
-				 !rec.u.alloc.comm[0])
-				problem(c, 1, where,
-					"no TASK record for pid %d on cpu %u before its allocation",
-					rec.u.alloc.pid, rec.cpu);
-			if (rec.u.alloc.size_alloc < rec.u.alloc.size)
-				problem(c, 0, where,
-					"allocated %u bytes, less than the %u requested",
-					rec.u.alloc.size_alloc, rec.u.alloc.size);
-			if (rec.u.alloc.call_site == 0)
-				problem(c, 0, where, "call_site is 0");
-			if (rec.u.alloc.cache_id &&
-			    !kmap_bin_cache_name(r, rec.u.alloc.cache_id))
-				problem(c, 1, where,
-					"cache id %u has no CACHE record before it",
-					rec.u.alloc.cache_id);
 			check_ip(c, where, "call_site", rec.u.alloc.call_site);
 			/*
 			 * CPUs' records interleave by chunk: the FREE of an
 			 * object made on another CPU may come first. Dead.
 			 */
-			if (kmap_map_find(&early, rec.u.alloc.id)) {
+			slot = kmap_map_find(&early, rec.u.alloc.id);
+			if (slot) {
+				if (kmap_rule_free_time(rec.u.alloc.jiffies,
+							*slot, what))
+					problem(c, 0, where, "%s", what);
 				kmap_map_del(&early, rec.u.alloc.id);
 				orphans--;
 				break;
@@ -408,54 +350,36 @@ static int check_binary(struct checker *c, struct peek *pk)
 				rec.u.alloc.size, rec.u.alloc.jiffies, rec.offset };
 			break;
 		case MEMORIZER_REC_FREE:
-			if (rec.u.free.api > MEMORIZER_FREE_MISSED)
-				problem(c, 0, where, "unknown free api %u",
-					rec.u.free.api);
-			if (rec.u.free.api == MEMORIZER_FREE_MISSED &&
-			    rec.u.free.call_site != KMAP_FREE_IP_MISSED)
-				problem(c, 0, where,
-					"missed free with call_site %llx, not deadbeef",
-					(unsigned long long)rec.u.free.call_site);
-			else if (rec.u.free.api != MEMORIZER_FREE_MISSED)
+			if (rec.u.free.api != MEMORIZER_FREE_MISSED)
 				check_ip(c, where, "call_site", rec.u.free.call_site);
 			slot = kmap_map_find(&ids, rec.u.free.id);
 			if (!slot) {
 				/* Its ALLOC may follow, from another CPU. */
-				if (!kmap_map_get(&early, rec.u.free.id, &is_new)) {
+				slot = kmap_map_get(&early, rec.u.free.id, &is_new);
+				if (!slot) {
 					error("out of memory");
 					rc = 1;
 					goto out;
 				}
-				if (is_new)
+				if (is_new) {
 					orphans++;
+					*slot = rec.u.free.jiffies;
+				}
 				break;
 			}
-			if (rec.u.free.jiffies < lv[*slot].jiffies)
-				problem(c, 0, where,
-					"freed at jiffies %llu, before its allocation at %llu (byte %llu)",
-					(unsigned long long)rec.u.free.jiffies,
-					(unsigned long long)lv[*slot].jiffies,
+			if (kmap_rule_free_time(lv[*slot].jiffies,
+						rec.u.free.jiffies, what))
+				problem(c, 0, where, "%s (byte %llu)", what,
 					(unsigned long long)lv[*slot].offset);
 			free_slots[nfree++] = *slot;
 			kmap_map_del(&ids, rec.u.free.id);
 			break;
 		case MEMORIZER_REC_ACCESS:
-			if (!rec.u.access.reads && !rec.u.access.writes)
-				problem(c, 0, where,
-					"ACCESS record with no reads and no writes");
 			check_ip(c, where, "ip", rec.u.access.ip);
 			break;
 		case MEMORIZER_REC_LOST:
 			lost += rec.u.lost.records;
 			c->lost_frees += rec.u.lost.frees;
-			if (rec.u.lost.records != (uint64_t)rec.u.lost.allocs +
-			    rec.u.lost.frees + rec.u.lost.accesses + rec.u.lost.other)
-				problem(c, 0, where,
-					"LOST record: %llu records, but its per-type counts add up to %llu",
-					(unsigned long long)rec.u.lost.records,
-					(unsigned long long)rec.u.lost.allocs +
-					rec.u.lost.frees + rec.u.lost.accesses +
-					rec.u.lost.other);
 			break;
 		}
 	}
@@ -501,7 +425,7 @@ out:
 	kmap_map_free(&early);
 	free(lv);
 	free(free_slots);
-	free(last_ns);
+	kmap_bin_rules_free(rules);
 	kmap_bin_close(r);
 	return rc;
 }
@@ -598,8 +522,9 @@ const struct cmd cmd_check = {
 "Text kmaps: the syntax of every line (number formats are ABI: lowercase "
 "hexadecimal without 0x or leading zeros, unsigned decimal without leading "
 "zeros, numbers in range, pids below 4194304), access lines after an "
-"object line and indented by exactly two spaces, free_jiffies and free_ip "
-"both 0 or both set, no free before its allocation, no interrupt-context "
+"object line and indented by exactly two spaces, alloc_ip set, no free "
+"before its allocation (a freed object may have free_ip 0: seed 000 says "
+"not every free_ip is obtained), no interrupt-context "
 "allocation with a pid, no access line without reads or writes, no (ip, "
 "pid) twice under one object, no two live objects overlapping.\n"
 "\n"
@@ -609,6 +534,10 @@ const struct cmd cmd_check = {
 "frees after their allocation, missed frees marked deadbeef, LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
 "once FREE records were lost); lost records are reported as a warning.\n"
+"\n"
+"The rules are libkmap's, and the same for every command: report and text "
+"refuse, with the same message, any input check calls invalid (they stop "
+"at its first error; check goes on and reports each).\n"
 "\n"
 "With --vmlinux or --system-map, every ip must also fall inside a known "
 "function; ips that do not are warnings (they do not make the file "

@@ -68,6 +68,10 @@ printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,0
 run check check-bad-access "$M" check dup.kmap
 printf 'ffffffff81000000,1,ffff888000001000,8,100,90,ffffffff81000004,sh\nffffffff81000000,1,ffff888000002000,8,100,0,ffffffff81000004,sh\n' | bad freed.kmap
 run check check-bad-free "$M" check freed.kmap
+# Seed 000: not every free_ip is obtained; a freed object may have
+# free_ip 0. Every reader takes it.
+printf 'ffffffff81000000,1,ffff888000001000,8,100,120,0,sh\n  ffffffff81000010,1,1,0\n' > free-ip-0.kmap
+run check check-free-ip-unknown sh -c "\"$M\" check free-ip-0.kmap && \"$M\" text free-ip-0.kmap | cmp - free-ip-0.kmap && \"$M\" report -n 1 free-ip-0.kmap > /dev/null && echo all read it"
 printf 'ffffffff81000000,1,ffff888000001000,64,100,0,0,sh\nffffffff81000000,0,ffff888000001020,8,101,0,0,hardirq\nffffffff81000000,7,ffff888000001040,8,101,0,0,softirq\n' | bad overlap.kmap
 run check check-bad-overlap "$M" check overlap.kmap
 printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  0ff,1,0,1\n' | bad zero.kmap
@@ -126,6 +130,13 @@ run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
 run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
 run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
 run report report-bad-input "$M" report fixtures/../golden.sh
+# check's rules are every reader's: report and text refuse what check
+# refuses, with its message.
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,2,0\n  ffffffff81000020,1,0,1\n  ffffffff81000010,1,1,0\n' > dup2.kmap
+run report report-refuses-dup sh -c "\"$M\" check dup2.kmap; \"$M\" report dup2.kmap"
+run report report-refuses-stream-semantics "$M" report sem.bin
+printf 'ffffffff81000000,1,ffff888000001000,64,100,0,0,sh\nffffffff81000000,1,ffff888000001020,8,101,0,0,sh\n' > overlap2.kmap
+run text text-refuses-overlap sh -c "\"$M\" check overlap2.kmap; \"$M\" text overlap2.kmap"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 

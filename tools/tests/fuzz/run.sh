@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# run.sh FUZZDIR SECONDS [text|bin]: run the libFuzzer harnesses for a
-# bounded time each, from a copy of the committed seed corpus (which stays
-# small). Exits non-zero when a harness finds a crash, leak or abort.
+# run.sh FUZZDIR SECONDS [text|bin] [MEMORIZER]: run the libFuzzer
+# harnesses for a bounded time each, from a copy of the committed seed
+# corpus (which stays small). Exits non-zero when a harness finds a crash,
+# leak or abort. With MEMORIZER, every input the fuzzer kept is then read
+# by memorizer check, report and text, which must agree on whether it is
+# valid (one set of rules, libkmap's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$1 secs=$2
 which=${3:-text bin}
+memorizer=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for h in $which; do
@@ -25,4 +29,26 @@ for h in $which; do
 		done
 		exit 1
 	fi
+	[ -n "$memorizer" ] || continue
+	disagree=0 inputs=0
+	for f in "$work/$h"/*; do
+		verdict=
+		for cmd in "check -q" report text; do
+			# shellcheck disable=SC2086
+			if "$memorizer" $cmd "$f" > /dev/null 2>&1; then
+				verdict="$verdict ok"
+			else
+				verdict="$verdict bad"
+			fi
+		done
+		inputs=$((inputs + 1))
+		case $verdict in
+		" ok ok ok"|" bad bad bad") ;;
+		*)	disagree=$((disagree + 1))
+			echo "fuzz-$h: check, report, text disagree ($verdict) on:" >&2
+			"$memorizer" check "$f" 2>&1 | head -3 >&2 ;;
+		esac
+	done
+	echo "fuzz-$h: check, report and text agree on $((inputs - disagree)) of $inputs inputs"
+	[ "$disagree" = 0 ] || exit 1
 done

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libkmap: what a kmap or a stream must satisfy beyond its syntax, in one
+ * place. The object source applies the errors (so report and text refuse
+ * what check refuses); memorizer check applies errors and warnings and
+ * reports every problem. See kmap.h.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+
+static int problem(char *err, int verdict, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int problem(char *err, int verdict, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, KMAP_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return verdict;
+}
+
+int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
+			char *err)
+{
+	if (free_jiffies && free_jiffies < alloc_jiffies)
+		return problem(err, KMAP_RULE_ERROR,
+			       "freed at jiffies %llu, before its allocation at %llu",
+			       (unsigned long long)free_jiffies,
+			       (unsigned long long)alloc_jiffies);
+	return KMAP_RULE_OK;
+}
+
+/*
+ * Seed 000: "Not all free_ip's could be obtained correctly and therefore
+ * some of these will be 0", so a freed object may have free_ip 0; nothing
+ * ties free_jiffies and free_ip together.
+ */
+int kmap_rule_object(const struct kmap_object *o, char *err)
+{
+	if (o->alloc_ip == 0)
+		return problem(err, KMAP_RULE_ERROR, "alloc_ip is 0");
+	if (kmap_rule_free_time(o->alloc_jiffies, o->free_jiffies, err))
+		return KMAP_RULE_ERROR;
+	if ((!strcmp(o->comm, "hardirq") || !strcmp(o->comm, "softirq")) &&
+	    o->pid != 0)
+		return problem(err, KMAP_RULE_ERROR,
+			       "%s allocation with pid %u (interrupt context has pid 0)",
+			       o->comm, o->pid);
+	if (o->addr + o->size < o->addr)
+		return problem(err, KMAP_RULE_ERROR,
+			       "object %llx of %llu bytes wraps around the address space",
+			       (unsigned long long)o->addr,
+			       (unsigned long long)o->size);
+	return KMAP_RULE_OK;
+}
+
+int kmap_rule_access(const struct kmap_access *a, char *err)
+{
+	if (a->reads == 0 && a->writes == 0)
+		return problem(err, KMAP_RULE_ERROR,
+			       "access line with no reads and no writes");
+	if (a->ip == 0)
+		return problem(err, KMAP_RULE_ERROR, "access_ip is 0");
+	return KMAP_RULE_OK;
+}
+
+struct dup_key {
+	uint64_t ip;
+	uint32_t pid;
+	size_t index;
+};
+
+static int dup_cmp(const void *a, const void *b)
+{
+	const struct dup_key *x = a, *y = b;
+
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+long kmap_rule_dups(const struct kmap_access *acc, size_t n,
+		    size_t (*pairs)[2], size_t max_pairs)
+{
+	struct dup_key *k;
+	size_t i, found = 0;
+
+	if (n < 2)
+		return 0;
+	k = malloc(n * sizeof(*k));
+	if (!k)
+		return -1;
+	for (i = 0; i < n; i++)
+		k[i] = (struct dup_key){ acc[i].ip, acc[i].pid, i };
+	qsort(k, n, sizeof(*k), dup_cmp);
+	for (i = 1; i < n; i++)
+		if (k[i].ip == k[i - 1].ip && k[i].pid == k[i - 1].pid) {
+			if (found < max_pairs) {
+				pairs[found][0] = k[i - 1].index;
+				pairs[found][1] = k[i].index;
+			}
+			found++;
+		}
+	free(k);
+	return (long)found;
+}
+
+static int live_cmp(const void *a, const void *b)
+{
+	const struct kmap_live *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->where > y->where) - (x->where < y->where);
+}
+
+size_t kmap_rule_overlaps(struct kmap_live *live, size_t n,
+			  size_t (*pairs)[2], size_t max_pairs)
+{
+	size_t i, far = 0, found = 0;
+
+	if (n < 2)
+		return 0;
+	qsort(live, n, sizeof(*live), live_cmp);
+	for (i = 1; i < n; i++) {
+		if (live[i].addr < live[far].addr + live[far].size) {
+			if (found < max_pairs) {
+				pairs[found][0] = far;
+				pairs[found][1] = i;
+			}
+			found++;
+		}
+		if (live[i].addr + live[i].size > live[far].addr + live[far].size)
+			far = i;
+	}
+	return found;
+}
+
+void kmap_rule_overlap_message(const struct kmap_live *earlier,
+			       const struct kmap_live *later, int binary,
+			       char *err)
+{
+	problem(err, KMAP_RULE_ERROR,
+		"live object %llx (%llu bytes) overlaps the live object at %s %llu (%llx, %llu bytes)",
+		(unsigned long long)later->addr,
+		(unsigned long long)later->size, binary ? "byte" : "line",
+		(unsigned long long)earlier->where,
+		(unsigned long long)earlier->addr,
+		(unsigned long long)earlier->size);
+}
+
+struct kmap_bin_rules {
+	unsigned int nr_cpus;
+	uint64_t last_ns[];
+};
+
+struct kmap_bin_rules *kmap_bin_rules_new(unsigned int nr_cpus)
+{
+	struct kmap_bin_rules *st;
+
+	st = calloc(1, sizeof(*st) + (size_t)nr_cpus * sizeof(st->last_ns[0]));
+	if (st)
+		st->nr_cpus = nr_cpus;
+	return st;
+}
+
+void kmap_bin_rules_free(struct kmap_bin_rules *st)
+{
+	free(st);
+}
+
+static int rule_alloc(const struct kmap_bin_reader *r,
+		      const struct kmap_bin_rec *rec, char *err)
+{
+	if (rec->u.alloc.kind > MEMORIZER_ALLOC_PAGES)
+		return problem(err, KMAP_RULE_ERROR, "unknown allocator kind %u",
+			       rec->u.alloc.kind);
+	if (rec->u.alloc.context > MEMORIZER_CONTEXT_SOFTIRQ)
+		return problem(err, KMAP_RULE_ERROR, "unknown context %u",
+			       rec->u.alloc.context);
+	if (rec->u.alloc.context != MEMORIZER_CONTEXT_TASK &&
+	    rec->u.alloc.pid != 0)
+		return problem(err, KMAP_RULE_ERROR,
+			       "interrupt-context allocation with pid %d",
+			       rec->u.alloc.pid);
+	if (rec->u.alloc.size_alloc < rec->u.alloc.size)
+		return problem(err, KMAP_RULE_ERROR,
+			       "allocated %u bytes, less than the %u requested",
+			       rec->u.alloc.size_alloc, rec->u.alloc.size);
+	if (rec->u.alloc.call_site == 0)
+		return problem(err, KMAP_RULE_ERROR, "call_site is 0");
+	if (rec->u.alloc.context == MEMORIZER_CONTEXT_TASK &&
+	    !rec->u.alloc.comm[0])
+		return problem(err, KMAP_RULE_WARNING,
+			       "no TASK record for pid %d on cpu %u before its allocation",
+			       rec->u.alloc.pid, rec->cpu);
+	if (rec->u.alloc.cache_id &&
+	    !kmap_bin_cache_name(r, rec->u.alloc.cache_id))
+		return problem(err, KMAP_RULE_WARNING,
+			       "cache id %u has no CACHE record before it",
+			       rec->u.alloc.cache_id);
+	return KMAP_RULE_OK;
+}
+
+int kmap_rule_bin_time(struct kmap_bin_rules *st,
+		       const struct kmap_bin_rec *rec, char *err)
+{
+	uint64_t last;
+
+	if (rec->cpu >= st->nr_cpus)	/* the reader refuses it */
+		return KMAP_RULE_OK;
+	last = st->last_ns[rec->cpu];
+	st->last_ns[rec->cpu] = rec->ns;
+	if (rec->ns < last)
+		return problem(err, KMAP_RULE_ERROR,
+			       "time goes backwards on cpu %u: %llu ns after %llu",
+			       rec->cpu, (unsigned long long)rec->ns,
+			       (unsigned long long)last);
+	return KMAP_RULE_OK;
+}
+
+int kmap_rule_bin(const struct kmap_bin_reader *r,
+		  const struct kmap_bin_rec *rec, char *err)
+{
+	uint64_t sum;
+
+	switch (rec->type) {
+	case MEMORIZER_REC_ALLOC:
+		return rule_alloc(r, rec, err);
+	case MEMORIZER_REC_FREE:
+		if (rec->u.free.api > MEMORIZER_FREE_MISSED)
+			return problem(err, KMAP_RULE_ERROR, "unknown free api %u",
+				       rec->u.free.api);
+		if (rec->u.free.api == MEMORIZER_FREE_MISSED &&
+		    rec->u.free.call_site != KMAP_FREE_IP_MISSED)
+			return problem(err, KMAP_RULE_ERROR,
+				       "missed free with call_site %llx, not deadbeef",
+				       (unsigned long long)rec->u.free.call_site);
+		break;
+	case MEMORIZER_REC_ACCESS:
+		if (!rec->u.access.reads && !rec->u.access.writes)
+			return problem(err, KMAP_RULE_ERROR,
+				       "ACCESS record with no reads and no writes");
+		break;
+	case MEMORIZER_REC_LOST:
+		sum = (uint64_t)rec->u.lost.allocs + rec->u.lost.frees +
+		      rec->u.lost.accesses + rec->u.lost.other;
+		if (rec->u.lost.records != sum)
+			return problem(err, KMAP_RULE_ERROR,
+				       "LOST record: %llu records, but its per-type counts add up to %llu",
+				       (unsigned long long)rec->u.lost.records,
+				       (unsigned long long)sum);
+		break;
+	}
+	return KMAP_RULE_OK;
+}
