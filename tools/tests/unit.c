@@ -156,6 +156,54 @@ static void test_fopen_directory(void **state)
 	assert_string_equal(err, "no/such/file: No such file or directory");
 }
 
+/* The rules beyond syntax: verdicts and the pairs they find. */
+static void test_rules(void **state)
+{
+	struct kmap_object o = { .alloc_ip = 0xffffffff81000000ull,
+				 .addr = 0x1000, .size = 8, .alloc_jiffies = 100,
+				 .free_jiffies = 120, .free_ip = 0, .pid = 1,
+				 .comm = "sh" };
+	struct kmap_access acc[] = {
+		{ 0x10, 1, 1, 0 }, { 0x20, 1, 0, 1 }, { 0x10, 2, 1, 0 },
+		{ 0x10, 1, 0, 3 }, { 0x20, 1, 1, 1 },
+	};
+	struct kmap_live live[] = {
+		{ 0x3000, 16, 7 }, { 0x1000, 64, 1 }, { 0x1020, 8, 3 },
+		{ 0x1038, 8, 5 }, { 0x2000, 8, 9 },
+	};
+	size_t pairs[4][2];
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	/* free_ip 0 on a freed object: seed 000 allows it. */
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	o.free_jiffies = 90;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "freed at jiffies 90, before its allocation at 100");
+	o.free_jiffies = 0;
+	strcpy(o.comm, "hardirq");
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	o.pid = 0;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_rule_access(&(struct kmap_access){ 0x10, 1, 0, 0 }, err),
+			 KMAP_RULE_ERROR);
+
+	/* (0x10, 1) at 0 and 3, (0x20, 1) at 1 and 4. */
+	assert_int_equal(kmap_rule_dups(acc, 5, pairs, 4), 2);
+	assert_int_equal(pairs[0][0], 0);
+	assert_int_equal(pairs[0][1], 3);
+	assert_int_equal(pairs[1][0], 1);
+	assert_int_equal(pairs[1][1], 4);
+	assert_int_equal(kmap_rule_dups(acc, 3, pairs, 4), 0);
+
+	/* 0x1000+64 covers 0x1020 and 0x1038 (0x1040 would not be). */
+	assert_int_equal(kmap_rule_overlaps(live, 5, pairs, 1), 2);
+	assert_int_equal(live[pairs[0][0]].where, 1);
+	assert_int_equal(live[pairs[0][1]].where, 3);
+	kmap_rule_overlap_message(&live[pairs[0][0]], &live[pairs[0][1]], 0, err);
+	assert_string_equal(err, "live object 1020 (8 bytes) overlaps the live object at line 1 (1000, 64 bytes)");
+}
+
 static void test_reader_lines(void **state)
 {
 	static const char text[] =
@@ -279,6 +327,7 @@ static void test_writer_roundtrip(void **state)
 struct sbuf {
 	unsigned char b[4096];
 	size_t len;
+	uint64_t ns;		/* the last record's: records are in time order */
 };
 
 static void sput(struct sbuf *s, const void *p, size_t n)
@@ -310,6 +359,7 @@ static void task(struct sbuf *s, int cpu, int pid, const char *comm)
 {
 	struct memorizer_rec_task t = { .hdr = { MEMORIZER_REC_TASK, sizeof(t), cpu, 0, 1 } };
 
+	t.hdr.ns = ++s->ns;
 	t.pid = pid;
 	strncpy(t.comm, comm, sizeof(t.comm));
 	sput(s, &t, sizeof(t));
@@ -319,6 +369,7 @@ static void alloc(struct sbuf *s, int cpu, uint64_t id, uint64_t addr, int pid)
 {
 	struct memorizer_rec_alloc a = { .hdr = { MEMORIZER_REC_ALLOC, sizeof(a), cpu, 0, 2 } };
 
+	a.hdr.ns = ++s->ns;
 	a.id = id;
 	a.addr = addr;
 	a.call_site = 0xffffffff81000000ull + id;
@@ -334,6 +385,7 @@ static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pi
 {
 	struct memorizer_rec_access a = { .hdr = { MEMORIZER_REC_ACCESS, sizeof(a), cpu, 0, 3 } };
 
+	a.hdr.ns = ++s->ns;
 	a.id = id;
 	a.ip = ip;
 	a.pid = pid;
@@ -346,6 +398,7 @@ static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
 {
 	struct memorizer_rec_free f = { .hdr = { MEMORIZER_REC_FREE, sizeof(f), cpu, 0, 4 } };
 
+	f.hdr.ns = ++s->ns;
 	f.id = id;
 	f.call_site = api == MEMORIZER_FREE_MISSED ? 0xdeadbeef : 0xffffffff81100000ull;
 	f.jiffies = 2000 + id;
@@ -634,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_fopen_directory),
+		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_reader_lines),
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_reader_file_refill),
