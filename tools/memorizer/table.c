@@ -80,6 +80,8 @@ static int row_cmp(const void *x, const void *y)
 
 void table_sort(struct table *t, int col)
 {
+	if (t->nrows < 2)	/* an empty input has no cells at all */
+		return;
 	sort_t = t;
 	sort_c = col;
 	qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), row_cmp);

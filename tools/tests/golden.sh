@@ -137,6 +137,11 @@ run report report-refuses-dup sh -c "\"$M\" check dup2.kmap; \"$M\" report dup2.
 run report report-refuses-stream-semantics "$M" report sem.bin
 printf 'ffffffff81000000,1,ffff888000001000,64,100,0,0,sh\nffffffff81000000,1,ffff888000001020,8,101,0,0,sh\n' > overlap2.kmap
 run text text-refuses-overlap sh -c "\"$M\" check overlap2.kmap; \"$M\" text overlap2.kmap"
+# Nothing to report: an empty kmap, a stream with only its header.
+: > empty.kmap
+printf 'header\n' | "$MKSTREAM" > header-only.bin
+run report report-empty-kmap "$M" report empty.kmap
+run report report-header-only-stream "$M" report --json header-only.bin
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
