@@ -357,7 +357,9 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 /*
  * Per-record rules of a binary stream: known enum values, no pid in
  * interrupt context, size_alloc >= size, call sites set, missed frees
- * marked deadbeef, ACCESS counts set, LOST counts consistent; warnings:
+ * marked deadbeef, ACCESS counts set and within 32 bits (the kernel's
+ * counters; merged, an object's counts may pass that and stop at
+ * 2^64 - 1), LOST counts consistent; warnings:
  * an ALLOC with no TASK record for its pid, a cache id with no CACHE
  * record.
  */

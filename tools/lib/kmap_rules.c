@@ -249,6 +249,13 @@ int kmap_rule_bin(const struct kmap_bin_reader *r,
 		if (!rec->u.access.reads && !rec->u.access.writes)
 			return problem(err, KMAP_RULE_ERROR,
 				       "ACCESS record with no reads and no writes");
+		/* The kernel's counters are 32-bit and stop at the top. */
+		if (rec->u.access.reads > UINT32_MAX ||
+		    rec->u.access.writes > UINT32_MAX)
+			return problem(err, KMAP_RULE_ERROR,
+				       "ACCESS record counts %llu writes, %llu reads: above 4294967295, where the kernel's counters stop",
+				       (unsigned long long)rec->u.access.writes,
+				       (unsigned long long)rec->u.access.reads);
 		break;
 	case MEMORIZER_REC_LOST:
 		sum = (uint64_t)rec->u.lost.allocs + rec->u.lost.frees +

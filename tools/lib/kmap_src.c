@@ -537,6 +537,12 @@ static int acc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* Merged counts stop at the top rather than wrap, as the kernel's do. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
 static int emit(struct kmap_src *s, size_t i)
 {
@@ -562,8 +568,10 @@ static int emit(struct kmap_src *s, size_t i)
 		qsort(s->acc, s->nacc, sizeof(*s->acc), acc_cmp);
 		for (j = 0, k = 1; k < s->nacc; k++) {
 			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
-				s->acc[j].writes += s->acc[k].writes;
-				s->acc[j].reads += s->acc[k].reads;
+				s->acc[j].writes = sat_add(s->acc[j].writes,
+							   s->acc[k].writes);
+				s->acc[j].reads = sat_add(s->acc[j].reads,
+							  s->acc[k].reads);
 			} else {
 				s->acc[++j] = s->acc[k];
 			}

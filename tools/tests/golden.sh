@@ -172,6 +172,17 @@ printf '%s\n' header \
 	'access cpu=1 ns=5 id=1 ip=0xffffffff81000300 pid=6 reads=1' |
 	"$MKSTREAM" > swept.bin
 run text text-stream-swept "$M" text swept.bin
+# A counter's ACCESS records merge past the kernel's 32-bit counter (its
+# sweeps reset it); a single record above it is refused everywhere.
+acc32='access cpu=0 ns=3 id=1 ip=0xffffffff81000100 pid=5 writes=4294967295 reads=4294967295'
+printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=sh' \
+	'alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=5' \
+	"$acc32" "${acc32/ns=3/ns=4}" | "$MKSTREAM" > big-counts.bin
+run text text-merged-counts-past-32-bits sh -c "\"$M\" text big-counts.bin && \"$M\" text big-counts.bin | \"$M\" check -"
+printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=sh' \
+	'alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=5' \
+	"${acc32/writes=4294967295/writes=4294967296}" | "$MKSTREAM" > over-32.bin
+run text text-refuses-count-over-32-bits sh -c "\"$M\" check over-32.bin; \"$M\" text over-32.bin"
 
 # symbolize.
 run symbolize symbolize-args "$M" symbolize --system-map fixtures/System.map ffffffff812a4e74 0xffffffff811556b9 1
