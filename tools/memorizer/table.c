@@ -100,6 +100,47 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 	}
 }
 
+/* A name in the human table: a control character would break its line. */
+static int fmt_cell_shown(const struct col *col, const union cell *c,
+			  char *buf, size_t len)
+{
+	int n = fmt_cell(col, c, buf, len);
+	char *p;
+
+	for (p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return n;
+}
+
+/* The length of the UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
 static void csv_str(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
@@ -115,18 +156,28 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * A JSON string. Names are bytes (a comm is whatever the task set): valid
+ * UTF-8 is kept, and each byte that is not part of it becomes \u00XX, so
+ * the output is always valid JSON and the byte can be told.
+ */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	fputc('"', f);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\u%04x", *p++);
+		}
 	}
 	fputc('"', f);
 }
@@ -192,7 +243,7 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 			w[c] = strlen(t->cols[c].name);
 		for (r = 0; r < n; r++)
 			for (c = 0; c < t->ncols; c++) {
-				int l = fmt_cell(&t->cols[c],
+				int l = fmt_cell_shown(&t->cols[c],
 						 &t->cells[r * t->ncols + c], buf,
 						 sizeof(buf));
 				if (l > w[c])
@@ -205,7 +256,7 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		fputc('\n', f);
 		for (r = 0; r < n; r++) {
 			for (c = 0; c < t->ncols; c++) {
-				fmt_cell(&t->cols[c], &t->cells[r * t->ncols + c],
+				fmt_cell_shown(&t->cols[c], &t->cells[r * t->ncols + c],
 					 buf, sizeof(buf));
 				if (c == 0)
 					fprintf(f, "%-*s", w[c], buf);

@@ -142,6 +142,14 @@ run text text-refuses-overlap sh -c "\"$M\" check overlap2.kmap; \"$M\" text ove
 printf 'header\n' | "$MKSTREAM" > header-only.bin
 run report report-empty-kmap "$M" report empty.kmap
 run report report-header-only-stream "$M" report --json header-only.bin
+# Names are bytes: a newline in a cache name stays on its table line;
+# JSON keeps valid UTF-8 (ét\xc3\xa9) and escapes other bytes (\xe9, \xff).
+printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=caf\xe9' 'task cpu=0 ns=2 pid=6 comm=\xc3\xa9t\xc3\xa9' \
+	'cache cpu=0 ns=3 id=7 name=bad\x0aname\xff' \
+	'alloc cpu=0 ns=4 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=5 cache_id=7 kind=1' \
+	'alloc cpu=0 ns=5 id=2 addr=0x2000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=6 cache_id=7 kind=1' |
+	"$MKSTREAM" > names.bin
+run report report-names-bytes sh -c "\"$M\" report --by cache names.bin | tail -n 2 | cut -c1-40; \"$M\" report --by cache --json names.bin | tail -n 1 | cut -c1-40; \"$M\" report --by pid --json names.bin | tail -n 2 | cut -c1-40"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 

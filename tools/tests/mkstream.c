@@ -17,7 +17,7 @@
  *   cut    bytes=N                     (drop the last N bytes written)
  *
  * Every record line also takes size=N (written in hdr.size, the record
- * padded or cut to it).
+ * padded or cut to it). In values, \xHH stands for the byte HH.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +39,13 @@ static const char *val(char *line, const char *key)
 		return NULL;
 	p += strlen(pat);
 	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(p, " \n"), p);
+	/* \xHH: any byte, for names and comms of every kind. */
+	for (p = buf; (p = strstr(p, "\\x")) && p[2] && p[3]; p++) {
+		char hex[3] = { p[2], p[3], 0 };
+
+		*p = (char)strtoul(hex, NULL, 16);
+		memmove(p + 1, p + 4, strlen(p + 4) + 1);
+	}
 	return buf;
 }
 
