@@ -127,19 +127,10 @@ for v in $variants; do
 		rm -f "$frag.new"
 		kmake "$v" -s olddefconfig >/dev/null
 	fi
-	bad=0
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			grep -qxF "$line" "$b/.config" ||
-				{ log "$v: Kconfig dropped: $line"; bad=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$b/.config" ||
-				{ log "$v: Kconfig kept: $(grep "^$opt=" "$b/.config")"; bad=1; } ;;
-		esac
-	done < "$frag"
-	[ $bad = 0 ] || die "$v: configuration does not match its fragment"
+	if ! dropped=$("$top/scripts/config-takes.sh" "$frag" "$b/.config"); then
+		while IFS= read -r line; do log "$v: $line"; done <<< "$dropped"
+		die "$v: configuration does not match its fragment"
+	fi
 done
 
 # The options set in one .config and not the other, or set differently.
