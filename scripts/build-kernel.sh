@@ -52,6 +52,10 @@ fi
 (cd "$top/kernel" && find . -type f ! -path './patches/*' \
 	! -name memorizer.config ! -name '*.md' -print0) |
 	rsync -r --checksum --from0 --files-from=- "$top/kernel/" "$src/"
+# Memorizer's files the project no longer has leave the tree too.
+(cd "$src/mm/memorizer" && find . -type f) | while read -r f; do
+	[ -e "$top/kernel/mm/memorizer/$f" ] || rm -f "$src/mm/memorizer/$f"
+done
 
 # 3. Patch series: undo the series applied last time if it differs.
 mkdir -p "$applied"

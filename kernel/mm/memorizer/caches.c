@@ -10,6 +10,7 @@
  */
 
 #include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -17,8 +18,8 @@
 #include "../slab.h"
 #include "memorizer.h"
 
-#define CACHE_TABLE_BITS	10
-#define CACHE_TABLE_SIZE	(1U << CACHE_TABLE_BITS)
+#define CACHE_TABLE_SIZE	MEMORIZER_CACHE_IDS
+#define CACHE_TABLE_BITS	ilog2(CACHE_TABLE_SIZE)
 
 struct cache_name {
 	struct kmem_cache *s;		/* set last, with release */

@@ -31,89 +31,16 @@
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "memorizer."
 
-/* Longest accepted write: a pid below PID_MAX_LIMIT and a newline. */
-#define CONTROL_BUF_LEN 16
-
-DEFINE_STATIC_KEY_FALSE(memorizer_alloc_key);
-/*
- * Modules use it in memorizer_page_alloc(), inline in the page allocator's
- * API macros. Those macros are for every module, as the functions behind
- * them are (EXPORT_SYMBOL): a GPL-only export would make them GPL-only.
- */
-EXPORT_SYMBOL(memorizer_alloc_key);
-DEFINE_STATIC_KEY_FALSE(memorizer_free_key);
-
 static DEFINE_MUTEX(control_lock);
-static struct memorizer_target current_target;	/* under control_lock */
-enum memorizer_mode memorizer_active_mode;	/* read locklessly */
-static bool memorizer_log_access;		/* under control_lock */
+static struct memorizer_control control;	/* under control_lock */
 static bool memorizer_ready;
 
 static bool enabled_boot = true;
 static bool log_access_boot;
-static unsigned long pool_size = 64UL << 20;
-
-/**
- * memorizer_parse_enabled - parse a value written to memorizer_enabled
- * @buf: NUL-terminated text, optionally ending in one newline
- * @target: filled in on success, untouched on failure
- *
- * Accepts a decimal number: 0..3 select a mode, anything larger names a
- * pid. Whether that pid exists is for the caller to check.
- *
- * Return: 0 or -EINVAL.
- */
-int memorizer_parse_enabled(const char *buf, struct memorizer_target *target)
-{
-	unsigned int val;
-
-	/* kstrtouint() would take a leading '+'; only digits are ABI. */
-	if (!isdigit(buf[0]))
-		return -EINVAL;
-	if (kstrtouint(buf, 10, &val) || val >= PID_MAX_LIMIT)
-		return -EINVAL;
-
-	if (val < MEMORIZER_PID) {
-		target->mode = val;
-		target->pid = 0;
-	} else {
-		target->mode = MEMORIZER_PID;
-		target->pid = val;
-	}
-	return 0;
-}
-
-/**
- * memorizer_parse_bool - parse an on/off value
- * @buf: NUL-terminated text, optionally ending in one newline
- * @val: set on success, untouched on failure
- *
- * Accepts, in any case, 1/0, y/n, yes/no, on/off and true/false.
- *
- * Return: 0 or -EINVAL.
- */
-int memorizer_parse_bool(const char *buf, bool *val)
-{
-	static const char *const words[][2] = {
-		{ "0", "1" }, { "n", "y" }, { "no", "yes" },
-		{ "off", "on" }, { "false", "true" },
-	};
-	size_t len = strlen(buf);
-	int i, v;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
-		for (v = 0; v < 2; v++) {
-			if (strlen(words[i][v]) == len &&
-			    !strncasecmp(buf, words[i][v], len)) {
-				*val = v;
-				return 0;
-			}
-		}
-	}
-	return -EINVAL;
-}
+static struct memorizer_size_param pool_size = {
+	.bytes = 64UL << 20,
+	.max = 1UL << 40,
+};
 
 /**
  * memorizer_mark_process - mark or unmark every thread of a process
@@ -149,14 +76,14 @@ static void unmark_all(void)
 
 static void update_keys(void)
 {
-	bool on = current_target.mode != MEMORIZER_OFF;
+	bool on = control.target.mode != MEMORIZER_OFF;
 
 	lockdep_assert_held(&control_lock);
 	if (on)
 		static_branch_enable(&memorizer_alloc_key);
 	else
 		static_branch_disable(&memorizer_alloc_key);
-	if (on && memorizer_log_access)
+	if (on && control.log_access)
 		static_branch_enable(&memorizer_access_key);
 	else
 		static_branch_disable(&memorizer_access_key);
@@ -196,33 +123,39 @@ static int set_target(const struct memorizer_target *target)
 		memorizer_mark_process(task, true);
 		put_task_struct(task);
 	}
-	current_target = *target;
+	control.target = *target;
 	WRITE_ONCE(memorizer_active_mode, target->mode);
-	update_keys();
 	return 0;
 }
 
-/* For the KUnit tests: what memorizer_enabled and _log_access say. */
-void memorizer_control_get(struct memorizer_target *target, bool *log_access)
+/* What memorizer_enabled and memorizer_log_access say. */
+void memorizer_control_get(struct memorizer_control *c)
 {
 	mutex_lock(&control_lock);
-	*target = current_target;
-	*log_access = memorizer_log_access;
+	*c = control;
 	mutex_unlock(&control_lock);
 }
 
-int memorizer_control_set(const struct memorizer_target *target,
-			  bool log_access)
+/*
+ * Set what @what selects of @c (MEMORIZER_SET_*): all of it, or nothing
+ * and an error.
+ */
+int memorizer_control_set(const struct memorizer_control *c,
+			  unsigned int what)
 {
 	bool old_log_access;
-	int err;
+	int err = 0;
 
 	mutex_lock(&control_lock);
-	old_log_access = memorizer_log_access;
-	memorizer_log_access = log_access;
-	err = set_target(target);
-	if (err)	/* set_target() left the keys as they were */
-		memorizer_log_access = old_log_access;
+	old_log_access = control.log_access;
+	if (what & MEMORIZER_SET_LOG_ACCESS)
+		control.log_access = c->log_access;
+	if (what & MEMORIZER_SET_TARGET)
+		err = set_target(&c->target);
+	if (err)
+		control.log_access = old_log_access;
+	else
+		update_keys();
 	mutex_unlock(&control_lock);
 	return err;
 }
@@ -230,54 +163,39 @@ int memorizer_control_set(const struct memorizer_target *target,
 static ssize_t read_number(char __user *ubuf, size_t count, loff_t *ppos,
 			   unsigned int val)
 {
-	char buf[CONTROL_BUF_LEN];
+	char buf[MEMORIZER_WRITE_MAX];
 	int len = scnprintf(buf, sizeof(buf), "%u\n", val);
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/* Copy a short write into @buf, NUL-terminated; reject anything longer. */
-static int copy_control_write(char *buf, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	if (*ppos != 0 || count == 0 || count >= CONTROL_BUF_LEN)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	return 0;
-}
-
 static ssize_t enabled_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	unsigned int val;
+	struct memorizer_control c;
 
-	mutex_lock(&control_lock);
-	val = current_target.mode == MEMORIZER_PID ? current_target.pid :
-						      current_target.mode;
-	mutex_unlock(&control_lock);
-	return read_number(ubuf, count, ppos, val);
+	memorizer_control_get(&c);
+	return read_number(ubuf, count, ppos,
+			   c.target.mode == MEMORIZER_PID ? c.target.pid :
+							    c.target.mode);
 }
 
 static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	struct memorizer_target target;
-	char buf[CONTROL_BUF_LEN];
+	struct memorizer_control c;
+	char buf[MEMORIZER_WRITE_MAX];
 	int err;
 
-	err = copy_control_write(buf, ubuf, count, ppos);
+	err = memorizer_copy_write(buf, ubuf, count, ppos);
 	if (err)
 		return err;
-	if (memorizer_parse_enabled(buf, &target))
+	if (memorizer_parse_enabled(buf, &c.target))
 		return -EINVAL;
 	if (!memorizer_ready)
 		return -ENOMEM;
 
-	mutex_lock(&control_lock);
-	err = set_target(&target);
-	mutex_unlock(&control_lock);
+	err = memorizer_control_set(&c, MEMORIZER_SET_TARGET);
 	if (err)
 		return err;
 	*ppos += count;
@@ -295,26 +213,28 @@ static const struct file_operations enabled_fops = {
 static ssize_t log_access_read(struct file *file, char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	return read_number(ubuf, count, ppos, READ_ONCE(memorizer_log_access));
+	struct memorizer_control c;
+
+	memorizer_control_get(&c);
+	return read_number(ubuf, count, ppos, c.log_access);
 }
 
 static ssize_t log_access_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	char buf[CONTROL_BUF_LEN];
-	bool val;
+	struct memorizer_control c;
+	char buf[MEMORIZER_WRITE_MAX];
 	int err;
 
-	err = copy_control_write(buf, ubuf, count, ppos);
+	err = memorizer_copy_write(buf, ubuf, count, ppos);
 	if (err)
 		return err;
-	if (memorizer_parse_bool(buf, &val))
+	if (memorizer_parse_bool(buf, &c.log_access))
 		return -EINVAL;
 
-	mutex_lock(&control_lock);
-	memorizer_log_access = val;
-	update_keys();
-	mutex_unlock(&control_lock);
+	err = memorizer_control_set(&c, MEMORIZER_SET_LOG_ACCESS);
+	if (err)
+		return err;
 	*ppos += count;
 	return count;
 }
@@ -331,16 +251,14 @@ static const struct file_operations log_access_fops = {
 static ssize_t clear_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	char buf[CONTROL_BUF_LEN];
-	int err;
+	int err = memorizer_write_one(ubuf, count, ppos);
 
-	err = copy_control_write(buf, ubuf, count, ppos);
 	if (err)
 		return err;
-	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
-		return -EINVAL;
-	if (memorizer_ready)
-		memorizer_clear_dead();
+	if (memorizer_ready) {
+		memorizer_records_free(memorizer_text_stream_take());
+		memorizer_records_free(memorizer_records_take_closed());
+	}
 	*ppos += count;
 	return count;
 }
@@ -365,47 +283,31 @@ static int __init parse_log_boot(char *arg)
 __setup("mem_log_boot=", parse_log_boot);
 
 /* memorizer.pool_size=: bytes, with the usual K, M, G suffixes. */
-static int param_set_pool_size(const char *val, const struct kernel_param *kp)
-{
-	unsigned long size;
-	char *end;
-
-	size = memparse(val, &end);
-	if (end == val || (*end && *end != '\n') || size < PAGE_SIZE)
-		return -EINVAL;
-	*(unsigned long *)kp->arg = size;
-	return 0;
-}
-
-static const struct kernel_param_ops pool_size_ops = {
-	.set = param_set_pool_size,
-	.get = param_get_ulong,
-};
-module_param_cb(pool_size, &pool_size_ops, &pool_size, 0400);
+module_param_cb(pool_size, &memorizer_size_param_ops, &pool_size, 0400);
 MODULE_PARM_DESC(pool_size, "Bytes Memorizer may use for its records");
 
 static int __init memorizer_init(void)
 {
-	struct memorizer_target target = { .mode = MEMORIZER_SYSTEM };
+	struct memorizer_control boot = {
+		.target.mode = enabled_boot ? MEMORIZER_SYSTEM : MEMORIZER_OFF,
+		.log_access = log_access_boot,
+	};
 	int err;
 
-	err = memorizer_objects_init(pool_size);
+	err = memorizer_records_init(pool_size.bytes);
 	if (err) {
 		pr_err("cannot reserve %lu bytes: %d; Memorizer is unavailable\n",
-		       pool_size, err);
+		       pool_size.bytes, err);
 		return 0;
 	}
+	memorizer_text_stream_init();
+	memorizer_binary_init();
 	memorizer_ready = true;
 
-	mutex_lock(&control_lock);
-	memorizer_log_access = log_access_boot;
-	if (enabled_boot)
-		err = set_target(&target);
-	else
-		update_keys();
-	mutex_unlock(&control_lock);
+	err = memorizer_control_set(&boot,
+				    MEMORIZER_SET_TARGET | MEMORIZER_SET_LOG_ACCESS);
 	pr_info("%lu KiB for records; tracking %s, access logging %s\n",
-		pool_size >> 10, enabled_boot && !err ? "on" : "off",
+		pool_size.bytes >> 10, enabled_boot && !err ? "on" : "off",
 		log_access_boot ? "on" : "off");
 	return 0;
 }
@@ -429,8 +331,10 @@ static int __init memorizer_debugfs_init(void)
 	debugfs_create_file("clear_object_list", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);
-	memorizer_kmap_debugfs_init(dir);
-	memorizer_stream_debugfs_init(dir);
+	memorizer_snapshot_debugfs_init(dir);
+	memorizer_stats_debugfs_init(dir);
+	memorizer_text_stream_debugfs_init(dir);
+	memorizer_binary_debugfs_init(dir);
 
 	/* The seeds' command lines also use these at the debugfs root. */
 	for (i = 0; i < ARRAY_SIZE(root_links); i++) {

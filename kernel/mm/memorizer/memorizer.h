@@ -1,14 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Memorizer internal interfaces, shared by its own files only.
+ * Memorizer's internal interfaces, shared by its own files only.
+ *
+ * The files, each using only the ones listed before it:
+ *
+ *   context.c      whether the code running now is traced, and the guard
+ *                  that keeps Memorizer from observing itself
+ *   parse.c        the values control files and boot parameters accept
+ *   pool.c         the bounded memory that records and counters come from
+ *   caches.c       slab cache names, interned
+ *   stats.c        the per-CPU figures; the show_stats and stats files
+ *   index.c        address -> live record
+ *   counters.c     a record's (ip, pid) counters, and their sweep
+ *   records.c      a record's life, the record lists, the channels
+ *   access.c       the KASAN hook and its per-context cache
+ *   hooks.c        the allocation and free hooks, page tracking
+ *   text.c         the text format of a record (kmap, kmap_stream)
+ *   snapshot.c     the kmap file
+ *   text_stream.c  the kmap_stream file
+ *   binary.c       the binary stream: binary/
+ *   control.c      the control files, boot, debugfs
+ *
+ * The record store (records.c) knows its output channels only as the
+ * struct memorizer_channel_ops they register.
  */
 #ifndef _MM_MEMORIZER_MEMORIZER_H
 #define _MM_MEMORIZER_MEMORIZER_H
 
 #include <linux/atomic.h>
+#include <linux/compiler.h>
 #include <linux/list.h>
 #include <linux/list_bl.h>
 #include <linux/llist.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -32,9 +56,6 @@ struct memorizer_target {
 	pid_t pid;		/* MEMORIZER_PID only, in the init namespace */
 };
 
-int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
-int memorizer_parse_bool(const char *buf, bool *val);
-
 /* Which allocator an object came from: the binary stream's values. */
 enum memorizer_kind {
 	MEMORIZER_KIND_KMALLOC = MEMORIZER_ALLOC_KMALLOC,
@@ -45,129 +66,9 @@ enum memorizer_kind {
 	MEMORIZER_KIND_NR,
 };
 
-extern const char *const memorizer_kind_names[MEMORIZER_KIND_NR];
+/* context.c */
 
-/*
- * The address → record index: a hash keyed by an object's start address,
- * and for multi-page vmalloc areas by each further page, so that any
- * address inside an object finds it in O(1) expected time.
- */
-struct memorizer_key {
-	struct hlist_bl_node node;
-	unsigned long addr;
-	struct memorizer_obj *obj;
-	struct memorizer_key *next_alias;	/* the record's further pages */
-};
-
-/*
- * Loads and stores to one object by one instruction in one pid. Found by
- * the access path in a hash of (object, ip, pid); listed on the object
- * for kmap.
- */
-struct memorizer_access {
-	struct memorizer_access *hash_next;	/* in its bucket */
-	struct memorizer_access *next;		/* the object's, newest first */
-	struct memorizer_obj *obj;
-	unsigned long ip;
-	pid_t pid;
-	atomic_t writes;
-	atomic_t reads;
-};
-
-#define MEMORIZER_FREE_IP_MISSED	0xdeadbeefUL
-
-/* Bits of memorizer_obj.lock. */
-#define MEMORIZER_OBJ_LOCK_ACCESSES	0	/* inserting a counter */
-#define MEMORIZER_OBJ_LOCK_CLOSING	1	/* set by whoever closes it */
-#define MEMORIZER_OBJ_COUNTERS_CLOSED	2	/* no new counter: freed */
-#define MEMORIZER_OBJ_BINARY		3	/* its ALLOC went to the binary channel */
-
-/* The record of one kernel object. */
-struct memorizer_obj {
-	struct memorizer_key key;		/* in the index while live */
-	struct list_head list;			/* on its CPU's record list */
-	struct memorizer_key *aliases;		/* vmalloc: pages after the first */
-	struct memorizer_access *accesses;	/* newest first */
-	struct llist_node done;			/* closed, waiting for a reader */
-	u64 id;					/* for the binary stream */
-	unsigned long alloc_ip;
-	unsigned long free_ip;			/* 0 while live */
-	unsigned long alloc_jiffies;
-	unsigned long free_jiffies;		/* 0 while live */
-	u64 alloc_ns;
-	u64 free_ns;
-	unsigned int size;			/* as requested */
-	unsigned int size_alloc;		/* as allocated */
-	pid_t pid;
-	u16 cpu;
-	u16 cache_id;				/* 0: no slab cache */
-	u8 kind;				/* enum memorizer_kind */
-	u8 state;				/* enum memorizer_obj_state */
-	u32 nr_access;				/* ACCESS records it wrote */
-	char comm[TASK_COMM_LEN];
-	unsigned long lock;			/* MEMORIZER_OBJ_* bits */
-};
-
-enum memorizer_obj_state {
-	MEMORIZER_OBJ_LIVE,
-	MEMORIZER_OBJ_FREED,
-};
-
-/* objects.c */
-int memorizer_objects_init(unsigned long pool_size);
-int memorizer_hooks_start(void);
-void memorizer_track_alloc(enum memorizer_kind kind, const void *ptr,
-			   size_t size, size_t size_alloc, unsigned long ip);
-void memorizer_track_free(const void *ptr, unsigned long ip);
-struct memorizer_obj *memorizer_lookup(unsigned long addr);
-unsigned int memorizer_clear_dead(void);
-struct llist_node *memorizer_take_done(void);
-void memorizer_retire_gone(void);
-bool memorizer_done_pending(int cpu);
-unsigned int memorizer_retire(struct llist_node *chain);
-unsigned int memorizer_sweep_live(struct memorizer_access **idle,
-				  unsigned int max);
-void memorizer_records_get(void);
-void memorizer_records_put(void);
-struct memorizer_obj *memorizer_next_record(int *cpu, struct memorizer_obj *obj);
-bool memorizer_enter(void);
-bool memorizer_guard(void);
-void memorizer_unguard(bool entered);
-void memorizer_exit(void);
-
-/* caches.c */
-#define MEMORIZER_CACHE_NAME_LEN	32
-struct kmem_cache;
-u16 memorizer_cache_id(struct kmem_cache *s);
-const char *memorizer_cache_name(u16 id);
-
-/* Figures show_stats reports. */
-enum memorizer_stat {
-	MEMORIZER_STAT_ACCESSES,		/* recorded */
-	MEMORIZER_STAT_UNTRACKED_ACCESSES,	/* to no tracked object */
-	MEMORIZER_STAT_DROPPED_OBJECTS,		/* pool full */
-	MEMORIZER_STAT_DROPPED_ACCESSES,	/* pool full for a new counter */
-	MEMORIZER_STAT_MISSED_FREES,		/* closed with 0xdeadbeef */
-	MEMORIZER_STAT_NR,
-};
-
-struct memorizer_stats {
-	unsigned long allocs[MEMORIZER_KIND_NR];
-	unsigned long frees[MEMORIZER_KIND_NR];
-	unsigned long cleared[MEMORIZER_KIND_NR];
-	unsigned long counters[MEMORIZER_STAT_NR];
-};
-
-DECLARE_PER_CPU(struct memorizer_stats, memorizer_stats);
-
-static inline void memorizer_stat_inc(enum memorizer_stat stat)
-{
-	this_cpu_inc(memorizer_stats.counters[stat]);
-}
-
-
-/* control.c */
-extern enum memorizer_mode memorizer_active_mode;
+extern enum memorizer_mode memorizer_active_mode;	/* set by control.c */
 
 /*
  * Is the code running now selected by memorizer_enabled? Inline: the
@@ -190,33 +91,302 @@ static __always_inline bool memorizer_context_selected(void)
 	}
 }
 
-void memorizer_control_get(struct memorizer_target *target, bool *log_access);
-int memorizer_control_set(const struct memorizer_target *target,
-			  bool log_access);
+/*
+ * Memorizer must not observe itself: whatever it calls (RCU, timekeeping,
+ * a contended lock's slow path, lockdep) may be instrumented. One flag per
+ * CPU and context level (task, softirq, hardirq, NMI) stops the recursion.
+ */
+struct memorizer_busy {
+	u8 level[4];
+};
+DECLARE_PER_CPU(struct memorizer_busy, memorizer_busy);
 
-/* access.c */
+/* Preemption is disabled. False: Memorizer already runs at this level. */
+static __always_inline bool memorizer_enter(void)
+{
+	u8 *busy = &this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()];
+
+	if (*busy)
+		return false;
+	WRITE_ONCE(*busy, 1);
+	barrier();
+	return true;
+}
+
+static __always_inline void memorizer_exit(void)
+{
+	barrier();
+	WRITE_ONCE(this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()], 0);
+}
+
+/*
+ * The way into every hook: never in NMI, preemption off, and not inside
+ * Memorizer already. True: go on, and call memorizer_hook_exit() after.
+ */
+static __always_inline bool memorizer_hook_enter(void)
+{
+	if (in_nmi())
+		return false;
+	preempt_disable_notrace();
+	if (memorizer_enter())
+		return true;
+	preempt_enable_notrace();
+	return false;
+}
+
+static __always_inline void memorizer_hook_exit(void)
+{
+	memorizer_exit();
+	preempt_enable_notrace();
+}
+
+/*
+ * Memorizer's own work outside its hooks (freeing records, sweeping
+ * counters, giving chunks back to the pool) takes locks that the hooks
+ * take, and meanwhile runs instrumented code. A hook entered from there
+ * would wait with interrupts off for a lock its own CPU holds or is queued
+ * for, for ever (the soak test hung so, on the pool's lock). Between
+ * memorizer_guard() and memorizer_unguard() the hooks stay out of this
+ * CPU's context; preemption is disabled, so the section must not sleep.
+ */
+static __always_inline bool memorizer_guard(void)
+{
+	preempt_disable_notrace();
+	return memorizer_enter();
+}
+
+/* @entered: what memorizer_guard() returned (false when nested). */
+static __always_inline void memorizer_unguard(bool entered)
+{
+	if (entered)
+		memorizer_exit();
+	preempt_enable_notrace();
+}
+
+/* parse.c */
+
+/* Longest accepted control write: a pid below PID_MAX_LIMIT, a newline. */
+#define MEMORIZER_WRITE_MAX	16
+
+int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
+int memorizer_parse_bool(const char *buf, bool *val);
+int memorizer_copy_write(char *buf, const char __user *ubuf, size_t count,
+			 loff_t *ppos);
+int memorizer_write_one(const char __user *ubuf, size_t count, loff_t *ppos);
+
+/* A size boot parameter: memparse() text, at least a page, at most @max. */
+struct memorizer_size_param {
+	unsigned long bytes;		/* first: param_get_ulong() reads it */
+	unsigned long max;
+};
+extern const struct kernel_param_ops memorizer_size_param_ops;
+
+/* caches.c */
+#define MEMORIZER_CACHE_IDS		1024	/* ids 1..1024; 0 is none */
+#define MEMORIZER_CACHE_NAME_LEN	32
+struct kmem_cache;
+u16 memorizer_cache_id(struct kmem_cache *s);
+const char *memorizer_cache_name(u16 id);
+
+/* stats.c */
+
+/* Counted events, summed over CPUs for show_stats and stats. */
+enum memorizer_stat {
+	MEMORIZER_STAT_ACCESSES,		/* recorded */
+	MEMORIZER_STAT_UNTRACKED_ACCESSES,	/* to no tracked object */
+	MEMORIZER_STAT_DROPPED_OBJECTS,		/* pool full */
+	MEMORIZER_STAT_DROPPED_ACCESSES,	/* pool full for a new counter */
+	MEMORIZER_STAT_MISSED_FREES,		/* closed with 0xdeadbeef */
+	MEMORIZER_STAT_BINARY_MADE,		/* asked of the binary stream */
+	MEMORIZER_STAT_BINARY_LOST,		/* to full buffers */
+	MEMORIZER_STAT_BINARY_UNREAD,		/* left when readers left */
+	MEMORIZER_STAT_NR,
+};
+
+struct memorizer_stats {
+	unsigned long allocs[MEMORIZER_KIND_NR];
+	unsigned long frees[MEMORIZER_KIND_NR];
+	unsigned long freed_records[MEMORIZER_KIND_NR];
+	unsigned long counters[MEMORIZER_STAT_NR];
+};
+
+DECLARE_PER_CPU(struct memorizer_stats, memorizer_stats);
+
+static inline void memorizer_stat_inc(enum memorizer_stat stat)
+{
+	this_cpu_inc(memorizer_stats.counters[stat]);
+}
+
+static inline void memorizer_stat_add(enum memorizer_stat stat,
+				      unsigned long n)
+{
+	this_cpu_add(memorizer_stats.counters[stat], n);
+}
+
+void memorizer_stats_sum(struct memorizer_stats *sum);
+struct dentry;
+void memorizer_stats_debugfs_init(struct dentry *dir);
+
+/* The records: index.c, counters.c, records.c */
+
+/*
+ * The index's entry: an object's start address, or for multi-page
+ * objects each further page, so that any address inside an object finds
+ * its record in O(1) expected time.
+ */
+struct memorizer_key {
+	struct hlist_bl_node node;
+	unsigned long addr;
+	struct memorizer_record *rec;
+	struct memorizer_key *next_alias;	/* the record's further pages */
+};
+
+/*
+ * Loads and stores to one object by one instruction in one pid. Found by
+ * the access path in a hash of (record, ip, pid); listed on the record
+ * for the text formats and the binary stream.
+ */
+struct memorizer_counter {
+	struct memorizer_counter *hash_next;	/* in its bucket */
+	struct memorizer_counter *next;		/* the record's, newest first */
+	struct memorizer_record *rec;		/* NULL: out of the hash */
+	unsigned long ip;
+	pid_t pid;
+	atomic_t writes;
+	atomic_t reads;
+};
+
+#define MEMORIZER_FREE_IP_MISSED	0xdeadbeefUL
+
+/*
+ * A record's life. Made LIVE when its object is allocated: in the index,
+ * counting accesses. CLOSING while whoever saw the free fills in how it
+ * ended; CLOSED once it is whole (no new counter, out of the index). A
+ * CLOSED record waits on its CPU's closed list for a reader to take it
+ * (kmap_stream, clear_dead_objects), unless a channel sent it whole; then
+ * it is freed, once nothing can see it any more.
+ */
+enum memorizer_record_state {
+	MEMORIZER_RECORD_LIVE,
+	MEMORIZER_RECORD_CLOSING,
+	MEMORIZER_RECORD_CLOSED,
+};
+
+/* The record of one kernel object. */
+struct memorizer_record {
+	struct memorizer_key key;		/* in the index while live */
+	struct list_head list;			/* on its CPU's record list */
+	struct memorizer_key *aliases;		/* further pages' keys */
+	struct memorizer_counter *counters;	/* newest first */
+	struct llist_node closed;		/* on a closed or sent list */
+	u64 id;					/* for the binary stream */
+	unsigned long alloc_ip;
+	unsigned long free_ip;			/* 0 while live */
+	unsigned long alloc_jiffies;
+	unsigned long free_jiffies;		/* 0 while live */
+	u64 alloc_ns;
+	u64 free_ns;
+	unsigned int size;			/* as requested */
+	unsigned int size_alloc;		/* as allocated */
+	pid_t pid;
+	u16 cpu;
+	u16 cache_id;				/* 0: no slab cache */
+	u8 kind;				/* enum memorizer_kind */
+	u8 state;				/* enum memorizer_record_state */
+	bool in_binary_stream;			/* its ALLOC went out */
+	u32 nr_access_records;			/* ACCESS records it wrote */
+	char comm[TASK_COMM_LEN];
+	unsigned long counters_lock;		/* bit 0: a bit spinlock */
+};
+
+/* index.c */
+int memorizer_index_init(unsigned int bits);
+struct memorizer_record *memorizer_index_insert(struct memorizer_key *key);
+void memorizer_index_remove(struct memorizer_key *key);
+struct memorizer_key *memorizer_index_find(unsigned long addr);
+struct memorizer_record *memorizer_index_lookup(unsigned long addr);
+
+/* counters.c */
+
+/* Where a sweep sends what a live record's counter counted since. */
+typedef void (*memorizer_counts_fn)(struct memorizer_record *rec,
+				    const struct memorizer_counter *c,
+				    u32 writes, u32 reads);
+
 int memorizer_counters_init(unsigned int bits);
-void memorizer_counters_close(struct memorizer_obj *obj);
-unsigned int memorizer_counters_sweep(struct memorizer_obj *obj,
-				      struct memorizer_access **idle,
+struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
+						unsigned long ip, pid_t pid);
+void memorizer_counters_close(struct memorizer_record *rec);
+unsigned int memorizer_counters_sweep(struct memorizer_record *rec,
+				      memorizer_counts_fn counts,
+				      struct memorizer_counter **idle,
 				      unsigned int n, unsigned int max);
 
-/* kmap.c */
-struct dentry;
-void memorizer_kmap_debugfs_init(struct dentry *dir);
-#define MEMORIZER_LINE_MAX	160	/* longer than any kmap line */
-int memorizer_format_object(char *buf, const struct memorizer_obj *obj);
-int memorizer_format_access(char *buf, const struct memorizer_access *a);
+/* records.c */
 
-/* stream.c: kmap_stream, and the binary channel */
-void memorizer_stream_debugfs_init(struct dentry *dir);
-void memorizer_stream_kick(void);
-struct llist_node *memorizer_stream_drop_queue(void);
-void memorizer_binary_alloc(struct memorizer_obj *obj);
-bool memorizer_binary_free(struct memorizer_obj *obj);
-void memorizer_binary_counts(u64 *made, u64 *lost, u64 *unread);
-void memorizer_binary_access(struct memorizer_obj *obj,
-			     const struct memorizer_access *a,
-			     u32 writes, u32 reads);
+/*
+ * An output channel, as the record store calls it. Each operation may be
+ * called in any context but NMI, inside the record store's guard.
+ */
+struct memorizer_channel_ops {
+	/* @rec was just made. */
+	void (*record_made)(struct memorizer_record *rec);
+	/*
+	 * @rec was just closed. True: the channel sent all of it, and the
+	 * record can be freed now instead of waiting on the closed list.
+	 */
+	bool (*record_closed)(struct memorizer_record *rec);
+	/* A closed record was put on a closed list. */
+	void (*record_waiting)(void);
+};
+
+int memorizer_records_init(unsigned long pool_size);
+void memorizer_channel_register(const struct memorizer_channel_ops *ops);
+void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
+			   size_t size, size_t size_alloc, unsigned long ip,
+			   u16 cache_id, unsigned int nr_aliases);
+void memorizer_record_close(struct memorizer_record *rec,
+			    unsigned long free_ip);
+struct memorizer_record *memorizer_record_at(unsigned long addr,
+					     enum memorizer_kind kind);
+void memorizer_walk_begin(void);
+void memorizer_walk_end(void);
+struct memorizer_record *memorizer_walk_next(int *cpu,
+					     struct memorizer_record *rec);
+struct llist_node *memorizer_records_take_closed(void);
+bool memorizer_records_closed_waiting(int cpu);
+unsigned int memorizer_records_free(struct llist_node *chain);
+unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
+				     struct memorizer_counter **idle,
+				     unsigned int max);
+
+/* hooks.c */
+int memorizer_hooks_start(void);
+
+/* text.c: one line of kmap text, newline included */
+#define MEMORIZER_LINE_MAX	160	/* longer than any line */
+int memorizer_format_record(char *buf, const struct memorizer_record *rec);
+int memorizer_format_counter(char *buf, const struct memorizer_counter *c);
+
+/* snapshot.c, text_stream.c, binary.c */
+void memorizer_snapshot_debugfs_init(struct dentry *dir);
+void memorizer_text_stream_init(void);
+void memorizer_text_stream_debugfs_init(struct dentry *dir);
+struct llist_node *memorizer_text_stream_take(void);
+void memorizer_binary_init(void);
+void memorizer_binary_debugfs_init(struct dentry *dir);
+
+/* control.c */
+struct memorizer_control {
+	struct memorizer_target target;
+	bool log_access;
+};
+
+#define MEMORIZER_SET_TARGET		BIT(0)
+#define MEMORIZER_SET_LOG_ACCESS	BIT(1)
+
+void memorizer_control_get(struct memorizer_control *c);
+int memorizer_control_set(const struct memorizer_control *c,
+			  unsigned int what);
 
 #endif /* _MM_MEMORIZER_MEMORIZER_H */

@@ -166,4 +166,19 @@ struct memorizer_rec_lost {
 	__u32 other;			/* TASK and CACHE records */
 };
 
+/*
+ * Each type's record size in this version, indexed by type: what a writer
+ * puts in memorizer_stream_header.rec_size[], and the least a reader
+ * accepts. The one table of them, for the kernel and the tools alike:
+ *	static const __u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
+ */
+#define MEMORIZER_REC_SIZES {						\
+	[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc),	\
+	[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free),	\
+	[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access),	\
+	[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task),	\
+	[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache),	\
+	[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost),	\
+}
+
 #endif /* _UAPI_LINUX_MEMORIZER_H */

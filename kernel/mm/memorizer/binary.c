@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memorizer's streams: records leave the kernel as objects die, instead of
- * piling up until someone reads kmap.
- *
- * kmap_stream: the text of closed records, each delivered once to one
- * reader and then dropped. Closing a record may happen in any context, so
- * the closer only puts it on a per-CPU lock-free list and, when a reader
- * may be waiting, raises an irq_work that wakes it.
- *
- * binary/: per-CPU rings of the fixed records of <uapi/linux/memorizer.h>,
- * written while a reader has one of them open:
- * ALLOC as an object is made, its counters and FREE as it dies, after
- * which its record is dropped. A full buffer drops records, counts them per
- * CPU and, at its next record, says how many in a LOST record.
+ * The binary stream, binary/: per-CPU rings of the fixed records of
+ * <uapi/linux/memorizer.h>, written while a reader has one of them open:
+ * ALLOC as an object's record is made, its counters and FREE as it
+ * closes, after which the record is freed at once (the channel sent it
+ * whole). While a reader is attached, live records' counters are swept
+ * out too. A full buffer drops records, counts them per CPU and, at its
+ * next record, says how many in a LOST record.
  */
 
 #define pr_fmt(fmt) "memorizer: " fmt
@@ -20,14 +14,12 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
-#include <linux/jiffies.h>
-#include <linux/llist.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -42,221 +34,7 @@
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "memorizer."
 
-static atomic_t stream_readers;		/* kmap_stream files open */
 static atomic_t binary_readers;		/* binary/cpuN files open */
-static DECLARE_WAIT_QUEUE_HEAD(stream_wait);
-
-/* From any context: wake kmap_stream readers, retire what binary took. */
-static void kick(struct irq_work *work)
-{
-	wake_up_interruptible(&stream_wait);
-	memorizer_retire_gone();
-}
-static DEFINE_IRQ_WORK(kick_work, kick);
-
-void memorizer_stream_kick(void)
-{
-	if (atomic_read(&stream_readers) || atomic_read(&binary_readers))
-		irq_work_queue(&kick_work);
-}
-
-/*
- * kmap_stream. Records taken from the per-CPU lists wait in one queue,
- * under stream_lock, until a reader has copied them whole; a record too
- * big for a reader's buffer goes out over several reads of that reader.
- */
-static DEFINE_MUTEX(stream_lock);
-static struct llist_node *queue_head;	/* under stream_lock */
-
-struct stream_file {
-	struct memorizer_obj *partial;	/* being delivered to this file */
-	size_t partial_off;		/* bytes of it delivered */
-};
-
-static struct memorizer_obj *queue_peek(void)
-{
-	lockdep_assert_held(&stream_lock);
-	if (!queue_head)
-		queue_head = memorizer_take_done();
-	if (!queue_head)
-		return NULL;
-	return llist_entry(queue_head, struct memorizer_obj, done);
-}
-
-/* Unlink the queue's first record onto @gone, for retiring. */
-static void queue_pop(struct llist_node **gone)
-{
-	struct llist_node *node = queue_head;
-
-	queue_head = node->next;
-	node->next = *gone;
-	*gone = node;
-}
-
-struct llist_node *memorizer_stream_drop_queue(void)
-{
-	struct llist_node *chain;
-
-	mutex_lock(&stream_lock);
-	chain = queue_head;
-	queue_head = NULL;
-	mutex_unlock(&stream_lock);
-	return chain;
-}
-
-/*
- * Copy bytes [@skip, @skip + @len) of @obj's text to @ubuf, or with @ubuf
- * NULL only count them. Returns the bytes of the whole text when @len is
- * SIZE_MAX, else the bytes copied, or -EFAULT.
- */
-static ssize_t record_text(const struct memorizer_obj *obj, char __user *ubuf,
-			   size_t skip, size_t len)
-{
-	const struct memorizer_access *a = NULL;
-	char line[MEMORIZER_LINE_MAX];
-	size_t pos = 0, copied = 0;
-	bool first = true;
-
-	while (first || a) {
-		size_t n = first ? memorizer_format_object(line, obj) :
-				   memorizer_format_access(line, a);
-		size_t from, to;
-
-		a = first ? obj->accesses : a->next;
-		first = false;
-		from = max(pos, skip);
-		to = min(pos + n, skip + len);
-		pos += n;
-		if (!ubuf || from >= to)
-			continue;
-		if (copy_to_user(ubuf + copied, line + (from - (pos - n)),
-				 to - from))
-			return -EFAULT;
-		copied += to - from;
-	}
-	return ubuf ? copied : pos;
-}
-
-static bool stream_ready(struct stream_file *sf)
-{
-	int cpu;
-
-	if (sf->partial || READ_ONCE(queue_head))
-		return true;
-	for_each_possible_cpu(cpu)
-		if (memorizer_done_pending(cpu))
-			return true;
-	return false;
-}
-
-static ssize_t kmap_stream_read(struct file *file, char __user *ubuf, size_t count,
-			   loff_t *ppos)
-{
-	struct stream_file *sf = file->private_data;
-	struct llist_node *gone = NULL;
-	struct memorizer_obj *obj;
-	ssize_t done = 0, ret = 0, n;
-	size_t len;
-
-	if (!count)
-		return 0;
-	if (mutex_lock_interruptible(&stream_lock))
-		return -ERESTARTSYS;
-	for (;;) {
-		if (sf->partial) {
-			obj = sf->partial;
-			len = record_text(obj, NULL, 0, SIZE_MAX);
-			n = record_text(obj, ubuf, sf->partial_off, count);
-			if (n < 0) {
-				ret = n;
-				break;
-			}
-			sf->partial_off += n;
-			done = n;
-			if (sf->partial_off == len) {
-				obj->done.next = gone;
-				gone = &obj->done;
-				sf->partial = NULL;
-			}
-			break;
-		}
-		obj = queue_peek();
-		if (!obj) {
-			if (done)
-				break;
-			if (file->f_flags & O_NONBLOCK) {
-				ret = -EAGAIN;
-				break;
-			}
-			mutex_unlock(&stream_lock);
-			if (wait_event_interruptible(stream_wait,
-						     stream_ready(sf)))
-				return -ERESTARTSYS;
-			if (mutex_lock_interruptible(&stream_lock))
-				return -ERESTARTSYS;
-			continue;
-		}
-		len = record_text(obj, NULL, 0, SIZE_MAX);
-		if (len <= count - done) {
-			n = record_text(obj, ubuf + done, 0, len);
-			if (n < 0) {
-				ret = n;
-				break;
-			}
-			done += n;
-			queue_pop(&gone);
-			continue;
-		}
-		if (done)
-			break;
-		/* Bigger than the whole buffer: this reader gets it in parts. */
-		queue_head = queue_head->next;
-		sf->partial = obj;
-		sf->partial_off = 0;
-	}
-	mutex_unlock(&stream_lock);
-	memorizer_retire(gone);
-	return done ? done : ret;
-}
-
-static __poll_t kmap_stream_poll(struct file *file, poll_table *wait)
-{
-	poll_wait(file, &stream_wait, wait);
-	return stream_ready(file->private_data) ? EPOLLIN | EPOLLRDNORM : 0;
-}
-
-static int kmap_stream_open(struct inode *inode, struct file *file)
-{
-	struct stream_file *sf = kzalloc(sizeof(*sf), GFP_KERNEL);
-
-	if (!sf)
-		return -ENOMEM;
-	file->private_data = sf;
-	atomic_inc(&stream_readers);
-	return nonseekable_open(inode, file);
-}
-
-static int kmap_stream_release(struct inode *inode, struct file *file)
-{
-	struct stream_file *sf = file->private_data;
-
-	/* Its reader got part of it: the rest goes with the reader. */
-	if (sf->partial) {
-		sf->partial->done.next = NULL;
-		memorizer_retire(&sf->partial->done);
-	}
-	atomic_dec(&stream_readers);
-	kfree(sf);
-	return 0;
-}
-
-static const struct file_operations stream_fops = {
-	.owner = THIS_MODULE,
-	.open = kmap_stream_open,
-	.read = kmap_stream_read,
-	.poll = kmap_stream_poll,
-	.release = kmap_stream_release,
-};
 
 /*
  * The binary channel: one ring per CPU. Only its CPU writes it, with IRQs
@@ -267,7 +45,7 @@ static const struct file_operations stream_fops = {
  * other's half-done work, and a reader's position is always at a record.
  */
 struct binary_ring {
-	char *data;			/* binary_buf_size bytes, once opened */
+	char *data;			/* buf_size.bytes bytes, once opened */
 	u64 head;			/* bytes written */
 	u64 tail;			/* bytes read */
 	struct mutex read_lock;
@@ -277,32 +55,16 @@ struct binary_ring {
 static DEFINE_PER_CPU(struct binary_ring, binary_rings);
 static DEFINE_MUTEX(binary_setup_lock);
 
-static unsigned long binary_buf_size = 4UL << 20;	/* per CPU */
-
-static int param_set_buf_size(const char *val, const struct kernel_param *kp)
-{
-	unsigned long size;
-	char *end;
-
-	size = memparse(val, &end);
-	if (end == val || (*end && *end != '\n') || size < PAGE_SIZE ||
-	    size > (1UL << 30))
-		return -EINVAL;
-	*(unsigned long *)kp->arg = round_up(size, PAGE_SIZE);
-	return 0;
-}
-
-static const struct kernel_param_ops buf_size_ops = {
-	.set = param_set_buf_size,
-	.get = param_get_ulong,
+/* Per CPU: 4M unless the boot command line says otherwise. */
+static struct memorizer_size_param buf_size = {
+	.bytes = 4UL << 20,
+	.max = 1UL << 30,
 };
-module_param_cb(stream_buf_size, &buf_size_ops, &binary_buf_size, 0400);
+module_param_cb(stream_buf_size, &memorizer_size_param_ops, &buf_size, 0400);
 MODULE_PARM_DESC(stream_buf_size, "Bytes of binary stream buffer per CPU");
 
 static struct memorizer_stream_header binary_header;
 static struct debugfs_blob_wrapper header_blob;
-
-#define CACHE_IDS	1024	/* as caches.c interns at most */
 
 /*
  * A session: from the first open of a cpuN file while none was open. Each
@@ -315,18 +77,16 @@ struct binary_cpu {
 	unsigned int session;		/* that the fields below are of */
 	pid_t task_pid;			/* TASK record last written */
 	char task_comm[TASK_COMM_LEN];
-	DECLARE_BITMAP(caches, CACHE_IDS + 1);	/* CACHE records written */
+	DECLARE_BITMAP(caches, MEMORIZER_CACHE_IDS + 1);	/* CACHE records written */
 	struct memorizer_rec_lost lost;		/* since the last record */
-	u64 lost_total;
-	u64 made;			/* records asked of binary_write() */
 };
 static DEFINE_PER_CPU(struct binary_cpu, binary_cpus);
 
 /* Where ring byte @pos is, and how many of @len bytes fit before the end. */
 static void ring_span(u64 pos, size_t len, size_t *off, size_t *first)
 {
-	*off = pos % binary_buf_size;
-	*first = min_t(size_t, len, binary_buf_size - *off);
+	*off = pos % buf_size.bytes;
+	*first = min_t(size_t, len, buf_size.bytes - *off);
 }
 
 /* Append one record to this CPU's ring, or false if it is full. */
@@ -340,7 +100,7 @@ static bool ring_put(const void *rec, size_t size)
 
 	/* Pairs with binary_read(): readers are done with what they freed. */
 	tail = smp_load_acquire(&r->tail);
-	if (!data || head + size - tail > binary_buf_size)
+	if (!data || head + size - tail > buf_size.bytes)
 		return false;
 	ring_span(head, size, &off, &first);
 	memcpy(data + off, rec, first);
@@ -380,7 +140,7 @@ static void binary_cpu_session(struct binary_cpu *bc)
 		return;
 	bc->session = session;
 	bc->task_pid = -1;
-	bitmap_zero(bc->caches, CACHE_IDS + 1);
+	bitmap_zero(bc->caches, MEMORIZER_CACHE_IDS + 1);
 	memset(&bc->lost, 0, sizeof(bc->lost));
 }
 
@@ -404,7 +164,7 @@ static bool binary_write(void *rec, u16 type, size_t size)
 	u64 now = ktime_get_mono_fast_ns();
 
 	binary_cpu_session(bc);
-	bc->made++;
+	memorizer_stat_inc(MEMORIZER_STAT_BINARY_MADE);
 	if (bc->lost.records && ring_put(&bc->lost, sizeof(bc->lost)))
 		memset(&bc->lost, 0, sizeof(bc->lost));
 	((struct memorizer_rec_hdr *)rec)->ns = now;
@@ -416,7 +176,7 @@ static bool binary_write(void *rec, u16 type, size_t size)
 		bc->lost.hdr.ns = now;
 	}
 	bc->lost.records++;
-	bc->lost_total++;
+	memorizer_stat_inc(MEMORIZER_STAT_BINARY_LOST);
 	if (type == MEMORIZER_REC_ALLOC)
 		bc->lost.allocs++;
 	else if (type == MEMORIZER_REC_FREE)
@@ -426,82 +186,83 @@ static bool binary_write(void *rec, u16 type, size_t size)
 	else
 		bc->lost.other++;
 	bc->task_pid = -1;
-	bitmap_zero(bc->caches, CACHE_IDS + 1);
+	bitmap_zero(bc->caches, MEMORIZER_CACHE_IDS + 1);
 	return false;
 }
 
-static void write_task(struct memorizer_obj *obj)
+static void write_task(const struct memorizer_record *rec)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
-	struct memorizer_rec_task rec = {};
+	struct memorizer_rec_task wire = {};
 
 	binary_cpu_session(bc);
-	if (bc->task_pid == obj->pid &&
-	    !memcmp(bc->task_comm, obj->comm, TASK_COMM_LEN))
+	if (bc->task_pid == rec->pid &&
+	    !memcmp(bc->task_comm, rec->comm, TASK_COMM_LEN))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_TASK, sizeof(rec));
-	rec.pid = obj->pid;
-	BUILD_BUG_ON(sizeof(rec.comm) != TASK_COMM_LEN);
-	memcpy(rec.comm, obj->comm, TASK_COMM_LEN);
-	if (binary_write(&rec, MEMORIZER_REC_TASK, sizeof(rec))) {
-		bc->task_pid = obj->pid;
-		memcpy(bc->task_comm, obj->comm, TASK_COMM_LEN);
+	rec_hdr(&wire.hdr, MEMORIZER_REC_TASK, sizeof(wire));
+	wire.pid = rec->pid;
+	BUILD_BUG_ON(sizeof(wire.comm) != TASK_COMM_LEN);
+	memcpy(wire.comm, rec->comm, TASK_COMM_LEN);
+	if (binary_write(&wire, MEMORIZER_REC_TASK, sizeof(wire))) {
+		bc->task_pid = rec->pid;
+		memcpy(bc->task_comm, rec->comm, TASK_COMM_LEN);
 	}
 }
 
 static void write_cache(u16 id)
 {
 	struct binary_cpu *bc = this_cpu_ptr(&binary_cpus);
-	struct memorizer_rec_cache rec = {};
+	struct memorizer_rec_cache wire = {};
 	const char *name = memorizer_cache_name(id);
 
 	binary_cpu_session(bc);
-	if (!id || id > CACHE_IDS || !name || test_bit(id, bc->caches))
+	if (!id || id > MEMORIZER_CACHE_IDS || !name ||
+	    test_bit(id, bc->caches))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_CACHE, sizeof(rec));
-	rec.cache_id = id;
-	strscpy(rec.name, name, sizeof(rec.name));
-	if (binary_write(&rec, MEMORIZER_REC_CACHE, sizeof(rec)))
+	rec_hdr(&wire.hdr, MEMORIZER_REC_CACHE, sizeof(wire));
+	wire.cache_id = id;
+	strscpy(wire.name, name, sizeof(wire.name));
+	if (binary_write(&wire, MEMORIZER_REC_CACHE, sizeof(wire)))
 		__set_bit(id, bc->caches);
 }
 
-/* A new record, in track_alloc_locked(). */
-void memorizer_binary_alloc(struct memorizer_obj *obj)
+/* A record was made: its ALLOC. */
+static void binary_record_made(struct memorizer_record *rec)
 {
-	struct memorizer_rec_alloc rec = {};
+	struct memorizer_rec_alloc wire = {};
 	unsigned long flags;
 
 	if (!atomic_read(&binary_readers))
 		return;
-	rec_hdr(&rec.hdr, MEMORIZER_REC_ALLOC, sizeof(rec));
-	rec.id = obj->id;
-	rec.addr = obj->key.addr;
-	rec.call_site = obj->alloc_ip;
-	rec.jiffies = obj->alloc_jiffies;
-	rec.size = obj->size;
-	rec.size_alloc = obj->size_alloc;
-	rec.pid = obj->pid;
-	rec.cache_id = obj->cache_id;
-	rec.kind = obj->kind;
-	rec.context = in_task() ? MEMORIZER_CONTEXT_TASK :
-		      in_hardirq() ? MEMORIZER_CONTEXT_HARDIRQ :
-				     MEMORIZER_CONTEXT_SOFTIRQ;
+	rec_hdr(&wire.hdr, MEMORIZER_REC_ALLOC, sizeof(wire));
+	wire.id = rec->id;
+	wire.addr = rec->key.addr;
+	wire.call_site = rec->alloc_ip;
+	wire.jiffies = rec->alloc_jiffies;
+	wire.size = rec->size;
+	wire.size_alloc = rec->size_alloc;
+	wire.pid = rec->pid;
+	wire.cache_id = rec->cache_id;
+	wire.kind = rec->kind;
+	wire.context = in_task() ? MEMORIZER_CONTEXT_TASK :
+		       in_hardirq() ? MEMORIZER_CONTEXT_HARDIRQ :
+				      MEMORIZER_CONTEXT_SOFTIRQ;
 
 	local_irq_save(flags);
-	if (rec.context == MEMORIZER_CONTEXT_TASK)
-		write_task(obj);
-	write_cache(obj->cache_id);
-	binary_write(&rec, MEMORIZER_REC_ALLOC, sizeof(rec));
+	if (wire.context == MEMORIZER_CONTEXT_TASK)
+		write_task(rec);
+	write_cache(rec->cache_id);
+	binary_write(&wire, MEMORIZER_REC_ALLOC, sizeof(wire));
 	local_irq_restore(flags);
 	/* Its ALLOC is out (or counted lost): its FREE must follow. */
-	set_bit(MEMORIZER_OBJ_BINARY, &obj->lock);
+	WRITE_ONCE(rec->in_binary_stream, true);
 }
 
-static u8 free_api(const struct memorizer_obj *obj)
+static u8 free_api(const struct memorizer_record *rec)
 {
-	if (obj->free_ip == MEMORIZER_FREE_IP_MISSED)
+	if (rec->free_ip == MEMORIZER_FREE_IP_MISSED)
 		return MEMORIZER_FREE_MISSED;
-	switch (obj->kind) {
+	switch (rec->kind) {
 	case MEMORIZER_KIND_CACHE:
 		return MEMORIZER_FREE_CACHE;
 	case MEMORIZER_KIND_VMALLOC:
@@ -514,46 +275,14 @@ static u8 free_api(const struct memorizer_obj *obj)
 }
 
 /*
- * A closed record, from close_record(): true when its counters and FREE
- * went out here, so that the record can go.
+ * One counter's counts: an ACCESS record. IRQs are off; @rec cannot
+ * change. Also what the sweep calls (memorizer_counts_fn).
  */
-bool memorizer_binary_free(struct memorizer_obj *obj)
+static void binary_counts(struct memorizer_record *rec,
+			  const struct memorizer_counter *c,
+			  u32 writes, u32 reads)
 {
-	struct memorizer_rec_free rec = {};
-	struct memorizer_access *a;
-	unsigned long flags;
-
-	if (!test_bit(MEMORIZER_OBJ_BINARY, &obj->lock) ||
-	    !atomic_read(&binary_readers))
-		return false;
-
-	local_irq_save(flags);
-	for (a = obj->accesses; a; a = a->next) {
-		u32 writes = atomic_read(&a->writes);
-		u32 reads = atomic_read(&a->reads);
-
-		/* A sweep sent what it counted before. */
-		if (writes || reads)
-			memorizer_binary_access(obj, a, writes, reads);
-	}
-	rec_hdr(&rec.hdr, MEMORIZER_REC_FREE, sizeof(rec));
-	rec.id = obj->id;
-	rec.call_site = obj->free_ip;
-	rec.jiffies = obj->free_jiffies;
-	rec.api = free_api(obj);
-	/* A reader has the object's counts once it has read as many. */
-	rec.nr_access = obj->nr_access;
-	binary_write(&rec, MEMORIZER_REC_FREE, sizeof(rec));
-	local_irq_restore(flags);
-	return true;
-}
-
-/* One counter's counts, of @obj. IRQs are off; @obj cannot change. */
-void memorizer_binary_access(struct memorizer_obj *obj,
-			     const struct memorizer_access *a,
-			     u32 writes, u32 reads)
-{
-	struct memorizer_rec_access rec = {};
+	struct memorizer_rec_access wire = {};
 
 	/*
 	 * A sweep runs on after the last reader left; binary_release()
@@ -562,18 +291,52 @@ void memorizer_binary_access(struct memorizer_obj *obj,
 	if (!atomic_read(&binary_readers))
 		return;
 
-	rec_hdr(&rec.hdr, MEMORIZER_REC_ACCESS, sizeof(rec));
-	rec.id = obj->id;
-	rec.ip = a->ip;
-	rec.pid = a->pid;
-	rec.writes = writes;
-	rec.reads = reads;
-	if (binary_write(&rec, MEMORIZER_REC_ACCESS, sizeof(rec)))
-		obj->nr_access++;
+	rec_hdr(&wire.hdr, MEMORIZER_REC_ACCESS, sizeof(wire));
+	wire.id = rec->id;
+	wire.ip = c->ip;
+	wire.pid = c->pid;
+	wire.writes = writes;
+	wire.reads = reads;
+	if (binary_write(&wire, MEMORIZER_REC_ACCESS, sizeof(wire)))
+		rec->nr_access_records++;
 }
 
 /*
- * While a reader is attached, live objects' counters go out every
+ * A record was closed: its last counts and its FREE. True when they went
+ * out here, so that the record can go.
+ */
+static bool binary_record_closed(struct memorizer_record *rec)
+{
+	struct memorizer_rec_free wire = {};
+	struct memorizer_counter *c;
+	unsigned long flags;
+
+	if (!READ_ONCE(rec->in_binary_stream) || !atomic_read(&binary_readers))
+		return false;
+
+	local_irq_save(flags);
+	for (c = rec->counters; c; c = c->next) {
+		u32 writes = atomic_read(&c->writes);
+		u32 reads = atomic_read(&c->reads);
+
+		/* A sweep sent what it counted before. */
+		if (writes || reads)
+			binary_counts(rec, c, writes, reads);
+	}
+	rec_hdr(&wire.hdr, MEMORIZER_REC_FREE, sizeof(wire));
+	wire.id = rec->id;
+	wire.call_site = rec->free_ip;
+	wire.jiffies = rec->free_jiffies;
+	wire.api = free_api(rec);
+	/* A reader has the object's counts once it has read as many. */
+	wire.nr_access = rec->nr_access_records;
+	binary_write(&wire, MEMORIZER_REC_FREE, sizeof(wire));
+	local_irq_restore(flags);
+	return true;
+}
+
+/*
+ * While a reader is attached, live records' counters go out every
  * SWEEP_INTERVAL as ACCESS records of what they counted since (a reader
  * sums a counter's records), and counters left untouched for a whole
  * interval are freed: Memorizer's memory then holds the counters in use,
@@ -581,7 +344,7 @@ void memorizer_binary_access(struct memorizer_obj *obj,
  */
 #define SWEEP_INTERVAL		HZ
 #define SWEEP_IDLE_MAX		16384	/* counters freed per sweep */
-static struct memorizer_access **sweep_idle;
+static struct memorizer_counter **sweep_idle;
 
 static void sweep_counters(struct work_struct *work);
 static DECLARE_DELAYED_WORK(sweep_work, sweep_counters);
@@ -592,7 +355,7 @@ static void sweep_counters(struct work_struct *work)
 
 	if (!atomic_read(&binary_readers))
 		return;
-	n = memorizer_sweep_live(sweep_idle, SWEEP_IDLE_MAX);
+	n = memorizer_records_sweep(binary_counts, sweep_idle, SWEEP_IDLE_MAX);
 	/*
 	 * After this, no access holds a counter the sweep took out of the
 	 * hash (the next sweep sends its last counts and unlinks it), and
@@ -602,27 +365,6 @@ static void sweep_counters(struct work_struct *work)
 	for (i = 0; i < n; i++)
 		memorizer_pool_free(MEMORIZER_POOL_SMALL, sweep_idle[i]);
 	queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
-}
-
-/* Records left in the rings when the last reader closed, since boot. */
-static u64 binary_unread;	/* under binary_setup_lock */
-
-/*
- * Since boot: records made, records lost to full buffers, records no
- * reader took. Every record made was read, lost, or left unread.
- */
-void memorizer_binary_counts(u64 *made, u64 *lost, u64 *unread)
-{
-	int cpu;
-
-	*made = *lost = 0;
-	for_each_possible_cpu(cpu) {
-		struct binary_cpu *bc = per_cpu_ptr(&binary_cpus, cpu);
-
-		*made += READ_ONCE(bc->made);
-		*lost += READ_ONCE(bc->lost_total);
-	}
-	*unread = READ_ONCE(binary_unread);
 }
 
 /* The whole records, other than LOST records, in [@tail, @head) of @r. */
@@ -725,7 +467,7 @@ static int binary_open(struct inode *inode, struct file *file)
 
 		if (r->data)
 			continue;
-		data = vmalloc(binary_buf_size);
+		data = vmalloc(buf_size.bytes);
 		if (!data) {
 			err = -ENOMEM;
 			break;
@@ -774,7 +516,8 @@ static int binary_release(struct inode *inode, struct file *file)
 			mutex_lock(&r->read_lock);
 			/* Pairs with ring_put(): records up to head are whole. */
 			head = smp_load_acquire(&r->head);
-			binary_unread += ring_records(r, r->tail, head);
+			memorizer_stat_add(MEMORIZER_STAT_BINARY_UNREAD,
+					   ring_records(r, r->tail, head));
 			mutex_unlock(&r->read_lock);
 		}
 	}
@@ -808,12 +551,10 @@ static void flush_lost(void *unused)
 static ssize_t flush_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	char buf[3] = {};
+	int err = memorizer_write_one(ubuf, count, ppos);
 
-	if (*ppos || count > 2 || copy_from_user(buf, ubuf, count))
-		return -EINVAL;
-	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
-		return -EINVAL;
+	if (err)
+		return err;
 	on_each_cpu(flush_lost, NULL, 1);
 	*ppos += count;
 	return count;
@@ -828,24 +569,17 @@ static const struct file_operations flush_fops = {
 
 static int total_overruns_show(struct seq_file *m, void *v)
 {
-	u64 made, lost, unread;
+	struct memorizer_stats sum;
 
-	memorizer_binary_counts(&made, &lost, &unread);
-	seq_printf(m, "%llu\n", lost);
+	memorizer_stats_sum(&sum);
+	seq_printf(m, "%lu\n", sum.counters[MEMORIZER_STAT_BINARY_LOST]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(total_overruns);
 
 static void fill_header(struct memorizer_stream_header *h)
 {
-	static const u16 sizes[MEMORIZER_REC_NR_TYPES] = {
-		[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc),
-		[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free),
-		[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access),
-		[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task),
-		[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache),
-		[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost),
-	};
+	static const u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
 
 	BUILD_BUG_ON(MEMORIZER_REC_NR_TYPES > MEMORIZER_REC_TYPES_MAX);
 	memcpy(h->magic, MEMORIZER_STREAM_MAGIC, sizeof(h->magic));
@@ -858,30 +592,45 @@ static void fill_header(struct memorizer_stream_header *h)
 	memcpy(h->rec_size, sizes, sizeof(sizes));
 }
 
-void __init memorizer_stream_debugfs_init(struct dentry *dir)
+static const struct memorizer_channel_ops binary_ops = {
+	.record_made = binary_record_made,
+	.record_closed = binary_record_closed,
+};
+
+void __init memorizer_binary_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
+
+		per_cpu_ptr(&binary_cpus, cpu)->task_pid = -1;
+		mutex_init(&r->read_lock);
+		init_waitqueue_head(&r->wait);
+		init_irq_work(&r->wakeup, ring_wakeup);
+	}
+	fill_header(&binary_header);
+	memorizer_channel_register(&binary_ops);
+}
+
+void __init memorizer_binary_debugfs_init(struct dentry *dir)
 {
 	struct dentry *bin = debugfs_create_dir("binary", dir);
 	int cpu;
 
-	debugfs_create_file("kmap_stream", 0400, dir, NULL, &stream_fops);
 	debugfs_create_file("total_overruns", 0400, dir, NULL,
 			    &total_overruns_fops);
-
-	fill_header(&binary_header);
 	header_blob.data = &binary_header;
 	header_blob.size = sizeof(binary_header);
 	debugfs_create_blob("header", 0400, bin, &header_blob);
 	debugfs_create_file("flush", 0200, bin, NULL, &flush_fops);
 
 	for_each_possible_cpu(cpu) {
-		struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);
 		char name[16];
 
-		per_cpu_ptr(&binary_cpus, cpu)->task_pid = -1;
-		mutex_init(&r->read_lock);
-		init_waitqueue_head(&r->wait);
-		init_irq_work(&r->wakeup, ring_wakeup);
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		debugfs_create_file(name, 0400, bin, r, &binary_fops);
+		debugfs_create_file(name, 0400, bin,
+				    per_cpu_ptr(&binary_rings, cpu),
+				    &binary_fops);
 	}
 }

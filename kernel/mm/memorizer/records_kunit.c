@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for Memorizer's control interface.
+ * KUnit tests of Memorizer's records: exact records and counts for
+ * objects the tests allocate and touch themselves. A file of its own, not
+ * included into the code it tests as tests/parse-kunit.h is: Memorizer's
+ * files are not KASAN-instrumented, and these tests' loads and stores must
+ * be, for Memorizer to see them.
  */
 
 #include <kunit/test.h>
@@ -18,125 +22,6 @@
 #include "../slab.h"
 #include "memorizer.h"
 
-struct parse_case {
-	const char *input;
-	int ret;
-	enum memorizer_mode mode;
-	pid_t pid;
-};
-
-static const struct parse_case parse_cases[] = {
-	{ "0", 0, MEMORIZER_OFF, 0 },
-	{ "1", 0, MEMORIZER_SYSTEM, 0 },
-	{ "2", 0, MEMORIZER_TREE_AND_IRQ, 0 },
-	{ "3", 0, MEMORIZER_TREE, 0 },
-	{ "3\n", 0, MEMORIZER_TREE, 0 },
-	{ "4", 0, MEMORIZER_PID, 4 },
-	{ "1234\n", 0, MEMORIZER_PID, 1234 },
-	{ "007", 0, MEMORIZER_PID, 7 },
-	{ "99999999999999999999", -EINVAL },
-	{ "", -EINVAL },
-	{ "\n", -EINVAL },
-	{ "on", -EINVAL },
-	{ "-1", -EINVAL },
-	{ "+1", -EINVAL },
-	{ " 1", -EINVAL },
-	{ "1 ", -EINVAL },
-	{ "1x", -EINVAL },
-	{ "1\n\n", -EINVAL },
-	{ "0x3", -EINVAL },
-	{ "1 2", -EINVAL },
-};
-
-static void parse_case_desc(const struct parse_case *c, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%*pE\"",
-		 (int)strlen(c->input), c->input);
-}
-
-KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
-
-/* Each input gives exactly the expected target, or -EINVAL and no change. */
-static void parse_enabled_test(struct kunit *test)
-{
-	const struct parse_case *c = test->param_value;
-	const struct memorizer_target poison = { .mode = 0x5a, .pid = -7 };
-	struct memorizer_target target = poison;
-	int ret = memorizer_parse_enabled(c->input, &target);
-
-	KUNIT_EXPECT_EQ(test, ret, c->ret);
-	if (c->ret) {
-		KUNIT_EXPECT_EQ(test, target.mode, poison.mode);
-		KUNIT_EXPECT_EQ(test, target.pid, poison.pid);
-	} else {
-		KUNIT_EXPECT_EQ(test, target.mode, c->mode);
-		KUNIT_EXPECT_EQ(test, target.pid, c->pid);
-	}
-}
-
-/* The largest pid the kernel can hand out is accepted; one more is not. */
-static void parse_pid_limit_test(struct kunit *test)
-{
-	struct memorizer_target target = {};
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%u\n", (unsigned int)PID_MAX_LIMIT - 1);
-	KUNIT_EXPECT_EQ(test, memorizer_parse_enabled(buf, &target), 0);
-	KUNIT_EXPECT_EQ(test, target.mode, MEMORIZER_PID);
-	KUNIT_EXPECT_EQ(test, target.pid, PID_MAX_LIMIT - 1);
-
-	snprintf(buf, sizeof(buf), "%u", (unsigned int)PID_MAX_LIMIT);
-	KUNIT_EXPECT_EQ(test, memorizer_parse_enabled(buf, &target), -EINVAL);
-	KUNIT_EXPECT_EQ(test, target.pid, PID_MAX_LIMIT - 1);
-}
-
-struct bool_case {
-	const char *input;
-	int ret;
-	bool val;
-};
-
-static const struct bool_case bool_cases[] = {
-	{ "1", 0, true }, { "0", 0, false }, { "1\n", 0, true },
-	{ "y", 0, true }, { "N", 0, false }, { "yes", 0, true },
-	{ "No\n", 0, false }, { "on", 0, true }, { "OFF", 0, false },
-	{ "true", 0, true }, { "false", 0, false },
-	{ "", -EINVAL }, { "2", -EINVAL }, { "ye", -EINVAL },
-	{ "onn", -EINVAL }, { "1\n\n", -EINVAL }, { " 1", -EINVAL },
-	{ "truex", -EINVAL }, { "-1", -EINVAL },
-};
-
-static void bool_case_desc(const struct bool_case *c, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%*pE\"",
-		 (int)strlen(c->input), c->input);
-}
-
-KUNIT_ARRAY_PARAM(parse_bool, bool_cases, bool_case_desc);
-
-static void parse_bool_test(struct kunit *test)
-{
-	const struct bool_case *c = test->param_value;
-	bool val = !c->val;
-	int ret = memorizer_parse_bool(c->input, &val);
-
-	KUNIT_EXPECT_EQ(test, ret, c->ret);
-	/* Set on success; untouched on failure. */
-	KUNIT_EXPECT_EQ(test, val, c->ret ? !c->val : c->val);
-}
-
-static struct kunit_case memorizer_control_cases[] = {
-	KUNIT_CASE_PARAM(parse_enabled_test, parse_gen_params),
-	KUNIT_CASE(parse_pid_limit_test),
-	KUNIT_CASE_PARAM(parse_bool_test, parse_bool_gen_params),
-	{}
-};
-
-static struct kunit_suite memorizer_control_suite = {
-	.name = "memorizer_control",
-	.test_cases = memorizer_control_cases,
-};
-
 /*
  * Records: each test traces only itself (mode 3 marks the test's thread),
  * allocates, touches and frees objects from functions of its own, then
@@ -146,23 +31,26 @@ static struct kunit_suite memorizer_control_suite = {
 #define WRITES 7
 #define READS 5
 
+#define SET_ALL (MEMORIZER_SET_TARGET | MEMORIZER_SET_LOG_ACCESS)
+
 struct trace_state {
-	struct memorizer_target saved;
-	bool saved_log;
+	struct memorizer_control saved;
 };
 
 static void trace_self_begin(struct kunit *test, struct trace_state *st)
 {
-	struct memorizer_target self = { .mode = MEMORIZER_TREE };
+	const struct memorizer_control self = {
+		.target.mode = MEMORIZER_TREE,
+		.log_access = true,
+	};
 
-	memorizer_control_get(&st->saved, &st->saved_log);
-	KUNIT_ASSERT_EQ(test, memorizer_control_set(&self, true), 0);
+	memorizer_control_get(&st->saved);
+	KUNIT_ASSERT_EQ(test, memorizer_control_set(&self, SET_ALL), 0);
 }
 
 static void trace_self_end(struct kunit *test, struct trace_state *st)
 {
-	KUNIT_EXPECT_EQ(test, memorizer_control_set(&st->saved, st->saved_log),
-			0);
+	KUNIT_EXPECT_EQ(test, memorizer_control_set(&st->saved, SET_ALL), 0);
 }
 
 /*
@@ -197,29 +85,29 @@ static unsigned long read_words(unsigned long *p, size_t stride, int n)
 	return sum;
 }
 
-/* The newest record for @va, or NULL. The caller holds records_get(). */
-static struct memorizer_obj *find_record(unsigned long va)
+/* The newest record for @va, or NULL. Between walk_begin() and walk_end(). */
+static struct memorizer_record *find_record(unsigned long va)
 {
-	struct memorizer_obj *obj = NULL, *best = NULL;
+	struct memorizer_record *rec = NULL, *best = NULL;
 	int cpu = -1;
 
-	while ((obj = memorizer_next_record(&cpu, obj)))
-		if (obj->key.addr == va &&
-		    (!best || obj->alloc_ns > best->alloc_ns))
-			best = obj;
+	while ((rec = memorizer_walk_next(&cpu, rec)))
+		if (rec->key.addr == va &&
+		    (!best || rec->alloc_ns > best->alloc_ns))
+			best = rec;
 	return best;
 }
 
-/* The record for @va made at @alloc_ip, or NULL. Under records_get(). */
-static struct memorizer_obj *record_made_at(unsigned long va,
+/* The record for @va made at @alloc_ip, or NULL. Between walk_begin() and _end(). */
+static struct memorizer_record *record_made_at(unsigned long va,
 					    unsigned long alloc_ip)
 {
-	struct memorizer_obj *obj = NULL;
+	struct memorizer_record *rec = NULL;
 	int cpu = -1;
 
-	while ((obj = memorizer_next_record(&cpu, obj)))
-		if (obj->key.addr == va && obj->alloc_ip == alloc_ip)
-			return obj;
+	while ((rec = memorizer_walk_next(&cpu, rec)))
+		if (rec->key.addr == va && rec->alloc_ip == alloc_ip)
+			return rec;
 	return NULL;
 }
 
@@ -249,29 +137,29 @@ struct expected_access {
  * Exactly the expected (ip, pid) lines, in any order: each access line
  * matches one expectation in function, pid and both counts.
  */
-static void expect_accesses(struct kunit *test, struct memorizer_obj *obj,
+static void expect_accesses(struct kunit *test, struct memorizer_record *rec,
 			    const struct expected_access *exp, int n)
 {
-	struct memorizer_access *a;
+	struct memorizer_counter *c;
 	bool seen[4] = {};
 	int lines = 0, i;
 
-	for (a = obj->accesses; a; a = a->next) {
-		unsigned int writes = atomic_read(&a->writes);
-		unsigned int reads = atomic_read(&a->reads);
+	for (c = rec->counters; c; c = c->next) {
+		unsigned int writes = atomic_read(&c->writes);
+		unsigned int reads = atomic_read(&c->reads);
 		char sym[KSYM_SYMBOL_LEN];
 
 		lines++;
-		ip_function(sym, a->ip);
+		ip_function(sym, c->ip);
 		for (i = 0; i < n; i++) {
 			if (!seen[i] && !strcmp(sym, exp[i].func) &&
-			    a->pid == exp[i].pid && writes == exp[i].writes &&
+			    c->pid == exp[i].pid && writes == exp[i].writes &&
 			    reads == exp[i].reads)
 				break;
 		}
 		KUNIT_EXPECT_LT_MSG(test, i, n,
 				    "unexpected access line: %s pid %d, %u writes, %u reads",
-				    sym, a->pid, writes, reads);
+				    sym, c->pid, writes, reads);
 		if (i < n)
 			seen[i] = true;
 	}
@@ -283,42 +171,42 @@ static void expect_record(struct kunit *test, unsigned long va,
 			  unsigned int size_alloc, const char *func,
 			  const struct expected_access *exp, int n)
 {
-	struct memorizer_obj *obj;
+	struct memorizer_record *rec;
 
-	memorizer_records_get();
-	obj = find_record(va);
-	KUNIT_EXPECT_NOT_NULL(test, obj);
-	if (obj) {
-		KUNIT_EXPECT_EQ(test, obj->kind, kind);
-		KUNIT_EXPECT_EQ(test, obj->size, size);
-		KUNIT_EXPECT_EQ(test, obj->size_alloc, size_alloc);
-		KUNIT_EXPECT_EQ(test, obj->pid, current->pid);
-		KUNIT_EXPECT_STREQ(test, obj->comm, current->comm);
-		KUNIT_EXPECT_EQ(test, obj->state, MEMORIZER_OBJ_FREED);
-		expect_ip_in(test, obj->alloc_ip, func);
-		expect_ip_in(test, obj->free_ip, func);
-		KUNIT_EXPECT_LE(test, obj->alloc_jiffies, obj->free_jiffies);
-		KUNIT_EXPECT_LE(test, obj->alloc_ns, obj->free_ns);
-		expect_accesses(test, obj, exp, n);
+	memorizer_walk_begin();
+	rec = find_record(va);
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec) {
+		KUNIT_EXPECT_EQ(test, rec->kind, kind);
+		KUNIT_EXPECT_EQ(test, rec->size, size);
+		KUNIT_EXPECT_EQ(test, rec->size_alloc, size_alloc);
+		KUNIT_EXPECT_EQ(test, rec->pid, current->pid);
+		KUNIT_EXPECT_STREQ(test, rec->comm, current->comm);
+		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_CLOSED);
+		expect_ip_in(test, rec->alloc_ip, func);
+		expect_ip_in(test, rec->free_ip, func);
+		KUNIT_EXPECT_LE(test, rec->alloc_jiffies, rec->free_jiffies);
+		KUNIT_EXPECT_LE(test, rec->alloc_ns, rec->free_ns);
+		expect_accesses(test, rec, exp, n);
 	}
-	memorizer_records_put();
+	memorizer_walk_end();
 }
 
 /* The record for @va was made with slab cache @name (NULL: none). */
 static void expect_cache(struct kunit *test, unsigned long va,
 			 const char *name)
 {
-	struct memorizer_obj *obj;
+	struct memorizer_record *rec;
 
-	memorizer_records_get();
-	obj = find_record(va);
-	KUNIT_EXPECT_NOT_NULL(test, obj);
-	if (obj && name)
-		KUNIT_EXPECT_STREQ(test, memorizer_cache_name(obj->cache_id),
+	memorizer_walk_begin();
+	rec = find_record(va);
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec && name)
+		KUNIT_EXPECT_STREQ(test, memorizer_cache_name(rec->cache_id),
 				   name);
-	else if (obj)
-		KUNIT_EXPECT_EQ(test, obj->cache_id, 0);
-	memorizer_records_put();
+	else if (rec)
+		KUNIT_EXPECT_EQ(test, rec->cache_id, 0);
+	memorizer_walk_end();
 }
 
 static void kmem_cache_record_test(struct kunit *test)
@@ -495,7 +383,7 @@ static void free_pages_record_test(struct kunit *test)
 /* krealloc() within the object's slot keeps the record, with the new size. */
 static void krealloc_record_test(struct kunit *test)
 {
-	struct memorizer_obj *obj;
+	struct memorizer_record *rec;
 	struct trace_state st;
 	void *p, *q;
 
@@ -508,15 +396,15 @@ static void krealloc_record_test(struct kunit *test)
 		kfree(p);
 	KUNIT_EXPECT_PTR_EQ(test, p, q);
 
-	memorizer_records_get();
-	obj = find_record((unsigned long)q);
-	KUNIT_EXPECT_NOT_NULL(test, obj);
-	if (obj) {
-		KUNIT_EXPECT_EQ(test, obj->size, 120);
-		KUNIT_EXPECT_EQ(test, obj->size_alloc, 128);
-		KUNIT_EXPECT_EQ(test, obj->state, MEMORIZER_OBJ_LIVE);
+	memorizer_walk_begin();
+	rec = find_record((unsigned long)q);
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec) {
+		KUNIT_EXPECT_EQ(test, rec->size, 120);
+		KUNIT_EXPECT_EQ(test, rec->size_alloc, 128);
+		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_LIVE);
 	}
-	memorizer_records_put();
+	memorizer_walk_end();
 	kfree(q);
 }
 
@@ -651,20 +539,22 @@ static void smp_counts_test(struct kunit *test)
 /* An allocation over a live record closes it with free_ip 0xdeadbeef. */
 static void missed_free_test(struct kunit *test)
 {
-	struct memorizer_obj *first, *second;
+	struct memorizer_record *first, *second;
 	struct trace_state st;
+	struct kmem_cache *s;
 	void *p;
 
 	p = kmalloc(32, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
+	s = virt_to_slab(p)->slab_cache;
 	trace_self_begin(test, &st);
-	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 32, 32, 0x1000);
-	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 16, 32, 0x2000);
-	memorizer_track_free(p, 0x3000);
+	__memorizer_alloc_bulk(s, 1, &p, 0x1000);
+	__memorizer_alloc_bulk(s, 1, &p, 0x2000);
+	__memorizer_free_bulk(1, &p, 0x3000);
 	trace_self_end(test, &st);
 	kfree(p);
 
-	memorizer_records_get();
+	memorizer_walk_begin();
 	first = record_made_at((unsigned long)p, 0x1000);
 	second = record_made_at((unsigned long)p, 0x2000);
 	KUNIT_EXPECT_NOT_NULL(test, first);
@@ -673,7 +563,7 @@ static void missed_free_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, first->free_ip, MEMORIZER_FREE_IP_MISSED);
 	if (second)
 		KUNIT_EXPECT_EQ(test, second->free_ip, 0x3000UL);
-	memorizer_records_put();
+	memorizer_walk_end();
 }
 
 /*
@@ -683,7 +573,7 @@ static void missed_free_test(struct kunit *test)
  */
 static void reused_address_test(struct kunit *test)
 {
-	struct memorizer_obj *first, *second;
+	struct memorizer_record *first, *second;
 	const struct expected_access exp_first[] = {
 		{ "write_word", current->pid, WRITES, 0 },
 	};
@@ -692,22 +582,24 @@ static void reused_address_test(struct kunit *test)
 		{ "read_word", current->pid, 0, READS },
 	};
 	struct trace_state st;
+	struct kmem_cache *s;
 	void *p;
 
 	p = kmalloc(64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
+	s = virt_to_slab(p)->slab_cache;
 	trace_self_begin(test, &st);
-	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 64, 64, 0x1000);
+	__memorizer_alloc_bulk(s, 1, &p, 0x1000);
 	write_words(p, 1, WRITES);
-	memorizer_track_free(p, 0x3000);
-	memorizer_track_alloc(MEMORIZER_KIND_KMALLOC, p, 64, 64, 0x2000);
+	__memorizer_free_bulk(1, &p, 0x3000);
+	__memorizer_alloc_bulk(s, 1, &p, 0x2000);
 	write_words(p, 1, 3);
 	read_words(p, 1, READS);
-	memorizer_track_free(p, 0x4000);
+	__memorizer_free_bulk(1, &p, 0x4000);
 	trace_self_end(test, &st);
 	kfree(p);
 
-	memorizer_records_get();
+	memorizer_walk_begin();
 	first = record_made_at((unsigned long)p, 0x1000);
 	second = record_made_at((unsigned long)p, 0x2000);
 	KUNIT_EXPECT_NOT_NULL(test, first);
@@ -716,7 +608,7 @@ static void reused_address_test(struct kunit *test)
 		expect_accesses(test, first, exp_first, 1);
 	if (second)
 		expect_accesses(test, second, exp_second, 2);
-	memorizer_records_put();
+	memorizer_walk_end();
 }
 
 static struct kunit_case memorizer_records_cases[] = {
@@ -741,7 +633,7 @@ static struct kunit_suite memorizer_records_suite = {
 	.test_cases = memorizer_records_cases,
 };
 
-kunit_test_suites(&memorizer_control_suite, &memorizer_records_suite);
+kunit_test_suite(memorizer_records_suite);
 
 MODULE_DESCRIPTION("KUnit tests for Memorizer");
 MODULE_LICENSE("GPL");

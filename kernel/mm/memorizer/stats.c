@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memorizer's figures: counted per CPU where they happen, summed when
+ * read. show_stats gives them to people as a table; stats gives the same
+ * figures as "key value" lines, like /proc/vmstat, for tools and tests.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+
+#include "memorizer.h"
+#include "pool.h"
+
+DEFINE_PER_CPU(struct memorizer_stats, memorizer_stats);
+
+static const char *const kind_names[MEMORIZER_KIND_NR] = {
+	[MEMORIZER_KIND_KMALLOC] = "kmalloc",
+	[MEMORIZER_KIND_CACHE] = "kmem_cache",
+	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
+	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
+	[MEMORIZER_KIND_PAGES] = "pages",
+};
+
+void memorizer_stats_sum(struct memorizer_stats *sum)
+{
+	int cpu, k, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		struct memorizer_stats *s = per_cpu_ptr(&memorizer_stats, cpu);
+
+		for (k = 0; k < MEMORIZER_KIND_NR; k++) {
+			sum->allocs[k] += READ_ONCE(s->allocs[k]);
+			sum->frees[k] += READ_ONCE(s->frees[k]);
+			sum->freed_records[k] += READ_ONCE(s->freed_records[k]);
+		}
+		for (i = 0; i < MEMORIZER_STAT_NR; i++)
+			sum->counters[i] += READ_ONCE(s->counters[i]);
+	}
+}
+
+/* The figures after the per-kind ones, in both files' order. */
+enum figure {
+	FIG_ACCESSES, FIG_UNTRACKED_ACCESSES, FIG_DROPPED_OBJECTS,
+	FIG_DROPPED_ACCESSES, FIG_MISSED_FREES, FIG_RECORDS, FIG_COUNTERS,
+	FIG_MEMORY_USED, FIG_MEMORY_BOUND, FIG_BINARY_MADE, FIG_BINARY_LOST,
+	FIG_BINARY_UNREAD, FIG_NR,
+};
+
+static const struct {
+	const char *key;	/* stats */
+	const char *label;	/* show_stats */
+} figure_names[FIG_NR] = {
+	[FIG_ACCESSES] = { "accesses_recorded", "accesses recorded" },
+	[FIG_UNTRACKED_ACCESSES] = { "accesses_untracked",
+				     "accesses to untracked memory" },
+	[FIG_DROPPED_OBJECTS] = { "objects_dropped",
+				  "objects dropped (no memory)" },
+	[FIG_DROPPED_ACCESSES] = { "accesses_dropped",
+				   "accesses dropped (no memory)" },
+	[FIG_MISSED_FREES] = { "frees_missed", "frees missed (0xdeadbeef)" },
+	[FIG_RECORDS] = { "records_in_memory", "records in memory" },
+	[FIG_COUNTERS] = { "counters_in_memory", "access counters in memory" },
+	[FIG_MEMORY_USED] = { "memory_used_bytes", "memory used (bytes)" },
+	[FIG_MEMORY_BOUND] = { "memory_bound_bytes", "memory bound (bytes)" },
+	[FIG_BINARY_MADE] = { "binary_records_made", "binary records made" },
+	[FIG_BINARY_LOST] = { "binary_records_lost", "binary records lost" },
+	[FIG_BINARY_UNREAD] = { "binary_records_unread",
+				"binary records left unread" },
+};
+
+/* Both files' figures, from one reading. */
+struct figures {
+	struct memorizer_stats sum;
+	unsigned long val[FIG_NR];
+};
+
+static void read_figures(struct figures *f)
+{
+	unsigned long chunks[MEMORIZER_POOL_NR];
+	unsigned long *c = f->sum.counters;
+
+	memorizer_stats_sum(&f->sum);
+	memorizer_pool_usage(chunks, &f->val[FIG_MEMORY_USED],
+			     &f->val[FIG_MEMORY_BOUND]);
+	f->val[FIG_ACCESSES] = c[MEMORIZER_STAT_ACCESSES];
+	f->val[FIG_UNTRACKED_ACCESSES] = c[MEMORIZER_STAT_UNTRACKED_ACCESSES];
+	f->val[FIG_DROPPED_OBJECTS] = c[MEMORIZER_STAT_DROPPED_OBJECTS];
+	f->val[FIG_DROPPED_ACCESSES] = c[MEMORIZER_STAT_DROPPED_ACCESSES];
+	f->val[FIG_MISSED_FREES] = c[MEMORIZER_STAT_MISSED_FREES];
+	f->val[FIG_RECORDS] = chunks[MEMORIZER_POOL_OBJ];
+	f->val[FIG_COUNTERS] = chunks[MEMORIZER_POOL_SMALL];
+	f->val[FIG_BINARY_MADE] = c[MEMORIZER_STAT_BINARY_MADE];
+	f->val[FIG_BINARY_LOST] = c[MEMORIZER_STAT_BINARY_LOST];
+	f->val[FIG_BINARY_UNREAD] = c[MEMORIZER_STAT_BINARY_UNREAD];
+}
+
+/* Per kind: objects tracked, live, freed (records kept), cleared. */
+#define NR_COLUMNS 4
+static const char *const columns[NR_COLUMNS] = {
+	"tracked", "live", "freed", "cleared",
+};
+
+static void kind_columns(const struct memorizer_stats *sum, int k,
+			 unsigned long col[NR_COLUMNS])
+{
+	col[0] = sum->allocs[k];
+	col[1] = sum->allocs[k] - sum->frees[k];
+	col[2] = sum->frees[k] - sum->freed_records[k];
+	col[3] = sum->freed_records[k];
+}
+
+static int show_stats_show(struct seq_file *m, void *v)
+{
+	unsigned long col[NR_COLUMNS];
+	struct figures f;
+	int k, i;
+
+	read_figures(&f);
+	seq_printf(m, "%-16s %12s %12s %12s %12s\n", "objects", columns[0],
+		   columns[1], columns[2], columns[3]);
+	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
+		kind_columns(&f.sum, k, col);
+		seq_printf(m, "%-16s %12lu %12lu %12lu %12lu\n", kind_names[k],
+			   col[0], col[1], col[2], col[3]);
+	}
+	/* "label:", values aligned in column 30 as they always were. */
+	for (i = 0; i < FIG_NR; i++)
+		seq_printf(m, "%s:%*s%lu\n", figure_names[i].label,
+			   (int)(29 - strlen(figure_names[i].label)), "",
+			   f.val[i]);
+	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
+		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
+		   MEMORIZER_POOL_KEY_SIZE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(show_stats);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	unsigned long col[NR_COLUMNS];
+	struct figures f;
+	int k, i;
+
+	read_figures(&f);
+	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
+		kind_columns(&f.sum, k, col);
+		for (i = 0; i < NR_COLUMNS; i++)
+			seq_printf(m, "%s_%s %lu\n", kind_names[k], columns[i],
+				   col[i]);
+	}
+	for (i = 0; i < FIG_NR; i++)
+		seq_printf(m, "%s %lu\n", figure_names[i].key, f.val[i]);
+	seq_printf(m, "record_bytes %u\n", MEMORIZER_POOL_OBJ_SIZE);
+	seq_printf(m, "counter_bytes %u\n", MEMORIZER_POOL_SMALL_SIZE);
+	seq_printf(m, "page_key_bytes %u\n", MEMORIZER_POOL_KEY_SIZE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+void __init memorizer_stats_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("show_stats", 0400, dir, NULL, &show_stats_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+}
