@@ -33,7 +33,7 @@ check-config: initramfs
 demo: kernel initramfs
 	@rm -rf out/demo
 	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
-	@echo "demo: results in out/demo/ (tar.kmap, show_stats, uname)"
+	@echo "demo: results in out/demo/ (tar.kmap, show_stats, stats, uname)"
 
 # Ten minutes of whole-system tracing under mixed load (make check runs
 # two): tests/vm/soak.sh.

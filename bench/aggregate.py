@@ -15,6 +15,8 @@ import sys
 
 WORKLOADS = ["hackbench", "stressng", "tar"]
 MEM_MODES = ["off", "alloc_only", "full", "mode3"]
+# The kinds of objects memorizer/stats counts (<kind>_tracked, <kind>_live...).
+KINDS = ["kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages"]
 
 
 def read(path, default=None):
@@ -35,25 +37,20 @@ def parse_meta(text):
 
 
 def parse_stats(text):
-    """show_stats -> dict: per-kind tracked/live, counters, memory, sizes."""
-    st = {"kinds": {}}
+    """memorizer/stats ("key value" lines, like /proc/vmstat) -> dict:
+    "figures", every key's value; "kinds", per kind its tracked and live
+    objects. Keys are looked up by name, never by position."""
+    figures = {}
     for line in text.splitlines():
-        m = re.match(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+        m = re.match(r"^([a-z0-9_]+) (\d+)$", line)
         if m:
-            st["kinds"][m.group(1)] = {"tracked": int(m.group(2)),
-                                       "live": int(m.group(3))}
-            continue
-        m = re.match(r"^bytes per record:\s+object (\d+), access counter (\d+), page key (\d+)", line)
-        if m:
-            st["bytes_per_object"] = int(m.group(1))
-            st["bytes_per_counter"] = int(m.group(2))
-            st["bytes_per_page_key"] = int(m.group(3))
-            continue
-        m = re.match(r"^([a-z ()0-9xA-F]+):\s+(\d+)$", line)
-        if m:
-            key = re.sub(r"[^a-z0-9]+", "_", m.group(1).strip()).strip("_")
-            st[key] = int(m.group(2))
-    return st
+            figures[m.group(1)] = int(m.group(2))
+    kinds = {}
+    for kind in KINDS:
+        tracked, live = figures.get(kind + "_tracked"), figures.get(kind + "_live")
+        if tracked is not None and live is not None:
+            kinds[kind] = {"tracked": tracked, "live": live}
+    return {"figures": figures, "kinds": kinds}
 
 
 def parse_stream(text):
@@ -204,20 +201,23 @@ def aggregate(runs):
     mem = {}
     for b in rounds:
         for (mode, wl), st in b["stats"].items():
-            for k in ("bytes_per_object", "bytes_per_counter", "bytes_per_page_key"):
-                if k in st:
-                    res[k] = st[k]
+            fig = st["figures"]
+            for k, key in (("bytes_per_object", "record_bytes"),
+                           ("bytes_per_counter", "counter_bytes"),
+                           ("bytes_per_page_key", "page_key_bytes")):
+                if key in fig:
+                    res[k] = fig[key]
             cur = mem.setdefault(wl, {}).get(mode)
-            used = st.get("memory_used_bytes")
+            used = fig.get("memory_used_bytes")
             if used is not None and (cur is None or used > cur["peak_memory_used_bytes"]):
                 mem[wl][mode] = {
                     "peak_memory_used_bytes": used,
-                    "memory_bound_bytes": st.get("memory_bound_bytes"),
+                    "memory_bound_bytes": fig.get("memory_bound_bytes"),
                     "objects_tracked": sum(k["tracked"] for k in st["kinds"].values()),
                     "objects_live": sum(k["live"] for k in st["kinds"].values()),
-                    "accesses_recorded": st.get("accesses_recorded"),
-                    "objects_dropped": st.get("objects_dropped_no_memory"),
-                    "accesses_dropped": st.get("accesses_dropped_no_memory"),
+                    "accesses_recorded": fig.get("accesses_recorded"),
+                    "objects_dropped": fig.get("objects_dropped"),
+                    "accesses_dropped": fig.get("accesses_dropped"),
                     "per_kind": st["kinds"]}
     res["memory"] = mem
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo, guest side: trace a sample command (tar over /etc and /bin)
-# with Memorizer, objects and accesses, and copy out the kmap and stats.
+# with Memorizer, objects and accesses, and copy out the kmap and its
+# figures: show_stats (a table, for people) and stats ("key value" lines).
 set -e
 m=/sys/kernel/debug/memorizer
 cd /tmp
@@ -17,6 +18,7 @@ echo 0 > $m/memorizer_log_access
 
 cat $m/kmap > /out/tar.kmap
 cat $m/show_stats > /out/show_stats
+cat $m/stats > /out/stats
 uname -a > /out/uname
 objects=$(grep -c '^[0-9a-f]' /out/tar.kmap)
 accesses=$(grep -c '^  ' /out/tar.kmap)

@@ -11,8 +11,9 @@
 # wrote 3, log_access 1). Modes run in the order given; off must come first.
 # WORKLOADS: comma list of hackbench, stressng, tar. SIZE: quick or full.
 # Writes /out/times ("mode workload seconds" a line), /out/stats.MODE.WL
-# (show_stats right after the run, before clearing), /out/stream (stream
-# results, or "unavailable REASON"), /out/uname, /out/sample-size.
+# (memorizer/stats right after the run, before clearing; for people,
+# show_stats then as /out/show_stats.MODE.WL), /out/stream (stream results,
+# or "unavailable REASON"), /out/uname, /out/sample-size.
 set -eu
 modes=$1 workloads=$2 reps=$3 size=$4 stream=${5:-}
 m=/sys/kernel/debug/memorizer
@@ -103,7 +104,8 @@ timed() {	# timed MODE WORKLOAD: one timed run, appended to /out/times
 	if has_memorizer && [ "$1" != off ] && [ "$1" != base ]; then
 		# Records of freed objects stay until cleared: what is used
 		# now is the run's peak.
-		cat $m/show_stats > "/out/stats.$1.$2"
+		cat $m/stats > "/out/stats.$1.$2"
+		cat $m/show_stats > "/out/show_stats.$1.$2"
 	fi
 }
 

@@ -1,26 +1,51 @@
 #!/usr/bin/env bash
 # bench/aggregate.py on canned guest results: ratios against the same run's
 # baselines (median over rounds), per-round spread, the smp speedup, the
-# record sizes and peak memory from show_stats, the stream figures, and a
+# record sizes and peak memory from memorizer/stats, the stream figures, and a
 # stream that is not in the kernel reported as such.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-stats() {	# stats USED OBJ CNT
+stats() {	# stats USED OBJ CNT: a memorizer/stats (keys are read by name)
 	cat <<S
-objects               tracked         live        freed      cleared
-slab                      100           10           90            0
-page                        5            1            4            0
-accesses recorded:            1000
-accesses to untracked memory: 7
-objects dropped (no memory):  0
-accesses dropped (no memory): 3
-frees missed (0xdeadbeef):    0
-memory used (bytes):          $1
-memory bound (bytes):         67108864
-bytes per record:             object $2, access counter $3, page key 40
+kmalloc_tracked 60
+kmalloc_live 6
+kmalloc_freed 54
+kmalloc_cleared 0
+kmem_cache_tracked 40
+kmem_cache_live 4
+kmem_cache_freed 36
+kmem_cache_cleared 0
+kmalloc_large_tracked 0
+kmalloc_large_live 0
+kmalloc_large_freed 0
+kmalloc_large_cleared 0
+vmalloc_tracked 0
+vmalloc_live 0
+vmalloc_freed 0
+vmalloc_cleared 0
+pages_tracked 5
+pages_live 1
+pages_freed 4
+pages_cleared 0
+a_key_added_later 99
+accesses_recorded 1000
+accesses_untracked 7
+objects_dropped 0
+accesses_dropped 3
+frees_missed 0
+records_in_memory 110
+counters_in_memory 300
+memory_used_bytes $1
+memory_bound_bytes 67108864
+binary_records_made 0
+binary_records_lost 0
+binary_records_unread 0
+record_bytes $2
+counter_bytes $3
+page_key_bytes 40
 S
 }
 boot() {	# boot NAME VARIANT SMP then "mode wl sec" lines on stdin
@@ -87,6 +112,13 @@ eq(r["smp2_speedup_kasan"], 2.0, "kasan speedup")
 eq(r["bytes_per_object"], 168, "object"); eq(r["bytes_per_counter"], 48, "counter")
 eq(r["memory"]["tar"]["full"]["peak_memory_used_bytes"], 2000000, "peak")
 eq(r["memory"]["tar"]["full"]["objects_tracked"], 105, "tracked")
+eq(r["memory"]["tar"]["full"]["objects_live"], 11, "live")
+eq(r["memory"]["tar"]["full"]["memory_bound_bytes"], 67108864, "bound")
+eq(r["memory"]["tar"]["full"]["accesses_recorded"], 1000, "accesses")
+eq(r["memory"]["tar"]["full"]["objects_dropped"], 0, "objects dropped")
+eq(r["memory"]["tar"]["full"]["accesses_dropped"], 3, "accesses dropped")
+eq(r["memory"]["tar"]["full"]["per_kind"]["pages"]["tracked"], 5, "pages tracked")
+eq(r["bytes_per_page_key"], 40, "page key")
 s = r["stream"]
 assert s["available"] is True
 eq(s["hackbench"]["records_per_s"], 2000.0, "records/s (binary first)")

@@ -47,14 +47,16 @@ kmap_valid() {
 	' "$1"
 }
 
-# tracked KIND: objects of KIND (kmalloc, kmem_cache, ...) tracked so far.
-tracked() {
-	awk -v k="$1" '$1 == k { print $2 }' $M/show_stats
-}
-
-# stat_value NAME: a figure from show_stats ("accesses recorded", ...).
+# stat_value KEY: a figure from $M/stats, whose lines are "key value"
+# (kmalloc_tracked, accesses_recorded, memory_used_bytes, ...), found by
+# name. Prints nothing and fails, saying why and naming the file, when the
+# file cannot be read or has no KEY.
 stat_value() {
-	sed -n "s/^$1: *//p" $M/show_stats
+	stat_value_v=$(awk -v k="$1" '$1 == k { print $2; exit }' $M/stats) ||
+		{ echo "stat_value $1: cannot read $M/stats" >&2; return 1; }
+	[ -n "$stat_value_v" ] ||
+		{ echo "stat_value $1: no $1 in $M/stats" >&2; return 1; }
+	echo "$stat_value_v"
 }
 
 # only_after KMAP PIDFILE [COMMS]: once the first process of PIDFILE (one

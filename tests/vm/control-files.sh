@@ -27,10 +27,38 @@ check "clear_object_list 0200" mode_is $M/clear_object_list 200
 check "clear_dead_objects 0200" mode_is $M/clear_dead_objects 200
 check "kmap 0400" mode_is $M/kmap 400
 check "show_stats 0400" mode_is $M/show_stats 400
+check "stats 0400" mode_is $M/stats 400
 for n in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
 	check "/sys/kernel/debug/$n -> memorizer/$n" \
 		[ "$(readlink /sys/kernel/debug/$n)" = "memorizer/$n" ]
 done
+
+# stats: the figures of show_stats as "key value" lines, like /proc/vmstat:
+# exactly these keys, in this order, each with a decimal value, one space
+# between, every line ended by a newline.
+stats_keys="kmalloc_tracked kmalloc_live kmalloc_freed kmalloc_cleared
+kmem_cache_tracked kmem_cache_live kmem_cache_freed kmem_cache_cleared
+kmalloc_large_tracked kmalloc_large_live kmalloc_large_freed
+kmalloc_large_cleared vmalloc_tracked vmalloc_live vmalloc_freed
+vmalloc_cleared pages_tracked pages_live pages_freed pages_cleared
+accesses_recorded accesses_untracked objects_dropped accesses_dropped
+frees_missed records_in_memory counters_in_memory memory_used_bytes
+memory_bound_bytes binary_records_made binary_records_lost
+binary_records_unread record_bytes counter_bytes page_key_bytes"
+stats_format() {	# FILE: a copy of stats
+	awk -v keys="$stats_keys" '
+	BEGIN { n = split(keys, k, " ") }
+	function bad(msg) { printf "stats:%d: %s: %s\n", NR, msg, $0; err = 1; exit 1 }
+	NR > n { bad("a line beyond the " n " keys") }
+	$0 !~ /^[a-z_]+ (0|[1-9][0-9]*)$/ { bad("not \"key decimal-value\"") }
+	$1 != k[NR] { bad("key " k[NR] " expected") }
+	END { if (!err && NR != n) { printf "stats: %d lines, %d keys expected\n", NR, n; exit 1 } }
+	' "$1" || return 1
+	set -- "$1" $stats_keys
+	[ "$(wc -l < "$1")" -eq $(($# - 1)) ] || { echo "stats: a line without its newline"; return 1; }
+}
+cat $M/stats > /tmp/stats
+check "stats: its keys in order, each with a decimal value" stats_format /tmp/stats
 check "tracking on from boot (memorizer_enabled_boot=yes)" is $f 1
 check "access logging off from boot (mem_log_boot=no)" is $l 0
 
@@ -89,7 +117,7 @@ kill $pid
 
 # The unprivileged see nothing and change nothing.
 echo 3 > $f
-for file in memorizer_enabled memorizer_log_access kmap show_stats; do
+for file in memorizer_enabled memorizer_log_access kmap show_stats stats; do
 	check "nobody cannot read $file" as_nobody_denied "cat $M/$file"
 done
 for file in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do

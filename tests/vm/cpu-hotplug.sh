@@ -28,5 +28,5 @@ check "kmap parses" kmap_valid /out/kmap
 for i in 1 2 3; do
 	check "objects of the task pinned to cpu1 ($i)" grep -q ",busybox-cpu1-$i\$" /out/kmap
 done
-check "accesses recorded" [ "$(stat_value 'accesses recorded')" -gt 0 ]
+check "accesses recorded" [ "$(stat_value accesses_recorded)" -gt 0 ]
 finish

@@ -32,6 +32,6 @@ tar_touched() {
 		 END { exit !found }' test.kmap
 }
 check "tar's accesses to its objects counted" tar_touched
-check "show_stats counts recorded accesses" [ "$(stat_value 'accesses recorded')" -gt 0 ]
-check "nothing dropped at the default pool size" [ "$(stat_value 'objects dropped (no memory)')" = 0 ]
+check "stats counts recorded accesses" [ "$(stat_value accesses_recorded)" -gt 0 ]
+check "nothing dropped at the default pool size" [ "$(stat_value objects_dropped)" = 0 ]
 finish

@@ -49,10 +49,10 @@ loop module /tmp/busybox-trig sh -c \
 	 echo '3 2' > /sys/kernel/debug/memorizer_test/apis" & w4=$!
 
 # Memorizer's memory every 5 s: its peak must stay within the bound.
-bound=$(stat_value 'memory bound (bytes)')
+bound=$(stat_value memory_bound_bytes)
 peak=0
 while [ "$(uptime_s)" -lt $stop_at ]; do
-	used=$(stat_value 'memory used (bytes)')
+	used=$(stat_value memory_used_bytes)
 	[ "$used" -gt "$peak" ] && peak=$used
 	sleep 5
 done
@@ -79,9 +79,9 @@ ls -l /tmp/s.bin.zst
 # Records out: every record of the stream but its LOST records.
 out=$(grep -o '[0-9]* \(allocs\|frees\|accesses\|tasks\|caches\)\(,\|$\)' /tmp/check.out |
 	awk '{ n += $1 } END { print n + 0 }')
-made=$(stat_value 'binary records made')
-lost=$(stat_value 'binary records lost')
-unread=$(stat_value 'binary records left unread')
+made=$(stat_value binary_records_made)
+lost=$(stat_value binary_records_lost)
+unread=$(stat_value binary_records_unread)
 echo "records: $out out, $made made, $lost lost, $unread left unread"
 check "records out = made - lost - left unread" [ "$out" = $((made - lost - unread)) ]
 check "the stream's LOST records add up to the kernel's" \

@@ -21,22 +21,19 @@ echo 1 > $M/memorizer_log_access
 uptime_s() { cut -d. -f1 /proc/uptime; }
 start=$(uptime_s)
 # Memorizer's memory every 2 s, beside the workload: bytes, records,
-# access counters. Shell builtins only: a fork costs seconds here.
+# live objects (of every kind), access counters. Shell builtins only: a
+# fork costs seconds here.
 (while :; do
 	live=0
-	while read -r line; do
-		case $line in
-		"memory used (bytes):"*) bytes=${line##* } ;;
-		"records in memory:"*) records=${line##* } ;;
-		"access counters in memory:"*) counters=${line##* } ;;
-		objects*) ;;
-		*) set -- $line	# an objects line: kind tracked live freed cleared
-		   [ $# = 5 ] && case $2$3 in
-		   *[!0-9]*) ;;
-		   *) live=$((live + $3)) ;;
-		   esac ;;
+	while read -r key value; do
+		case $key in
+		memory_used_bytes) bytes=$value ;;
+		records_in_memory) records=$value ;;
+		counters_in_memory) counters=$value ;;
+		kmalloc_live|kmem_cache_live|kmalloc_large_live|vmalloc_live|pages_live)
+			live=$((live + value)) ;;
 		esac
-	done < $M/show_stats
+	done < $M/stats
 	echo "$bytes $records $live $counters"
 	sleep 2
 done > /tmp/mem) & sampler=$!
@@ -55,8 +52,9 @@ elapsed=$(($(uptime_s) - start))
 # With the collector still reading: what the retiring worker had not
 # reached under load, it reaches now.
 sleep 5
-live=$(awk 'NF == 5 && $2 ~ /^[0-9]+$/ { s += $3 } END { print s + 0 }' $M/show_stats)
-records=$(stat_value 'records in memory')
+live=$(awk '$1 ~ /^(kmalloc|kmem_cache|kmalloc_large|vmalloc|pages)_live$/ { s += $2 }
+	END { print s + 0 }' $M/stats)
+records=$(stat_value records_in_memory)
 kill -INT $c
 wait $c; rc=$?
 cat /tmp/stream.err

@@ -18,6 +18,7 @@ check "record runs tar zcf" \
 	sh -c 'memorizer record -o /out/x.kmap -- tar zcf /tmp/s.tgz sample > /out/record.txt'
 cat /out/record.txt
 check "the summary names the kmap" grep -q '^memorizer record: /out/x.kmap: [1-9][0-9]* objects' /out/record.txt
+check "the summary gives the drops (from stats)" grep -q ', dropped [0-9]* objects and [0-9]* accesses; ' /out/record.txt
 check "memorizer check accepts the kmap" memorizer check /out/x.kmap
 check "so does the guest's awk checker" kmap_valid /out/x.kmap
 check "tar's objects are in it" comm_present /out/x.kmap tar

@@ -64,15 +64,9 @@ static void set_err(struct kmap_bin_reader *r, uint64_t off, const char *fmt,
 
 size_t kmap_bin_min_size(unsigned int type)
 {
-	switch (type) {
-	case MEMORIZER_REC_ALLOC: return sizeof(struct memorizer_rec_alloc);
-	case MEMORIZER_REC_FREE: return sizeof(struct memorizer_rec_free);
-	case MEMORIZER_REC_ACCESS: return sizeof(struct memorizer_rec_access);
-	case MEMORIZER_REC_TASK: return sizeof(struct memorizer_rec_task);
-	case MEMORIZER_REC_CACHE: return sizeof(struct memorizer_rec_cache);
-	case MEMORIZER_REC_LOST: return sizeof(struct memorizer_rec_lost);
-	}
-	return 0;
+	static const __u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
+
+	return type < MEMORIZER_REC_NR_TYPES ? sizes[type] : 0;
 }
 
 static long mem_read(void *ctx, void *buf, size_t len)

@@ -157,8 +157,8 @@ static int run(int argc, char **argv)
 		output_close(&out, 0);
 		return 1;
 	}
-	drop_obj0 = stat_value(dir, "objects dropped (no memory)");
-	drop_acc0 = stat_value(dir, "accesses dropped (no memory)");
+	drop_obj0 = stat_value(dir, "objects_dropped");
+	drop_acc0 = stat_value(dir, "accesses_dropped");
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -256,8 +256,8 @@ off:
 		return 1;
 	if (count(output, &objects, &lines, &accesses))
 		rc = 1;
-	drop_obj = stat_value(dir, "objects dropped (no memory)");
-	drop_acc = stat_value(dir, "accesses dropped (no memory)");
+	drop_obj = stat_value(dir, "objects_dropped");
+	drop_acc = stat_value(dir, "accesses_dropped");
 	printf("memorizer record: %s: %llu objects, %llu access lines (%llu accesses)",
 	       output, (unsigned long long)objects, (unsigned long long)lines,
 	       (unsigned long long)accesses);
@@ -265,7 +265,7 @@ off:
 		printf(", dropped %lld objects and %lld accesses",
 		       drop_obj - drop_obj0, drop_acc - drop_acc0);
 	else
-		printf(", drops unknown (no show_stats)");
+		printf(", drops unknown (no figures from %s/stats)", dir);
 	if (WIFEXITED(status))
 		printf("; %s exited %d\n", p.ops[0], WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
@@ -294,8 +294,8 @@ const struct cmd cmd_record = {
 "which it then executes, and every process CMD creates are traced; after "
 "CMD exits, writes 0 to memorizer_enabled and memorizer_log_access, copies "
 "the kmap to FILE and prints one line: objects, access lines, accesses, and "
-"the objects and accesses show_stats says were dropped for lack of pool "
-"memory meanwhile.\n"
+"the objects and accesses dropped for lack of pool memory meanwhile "
+"(objects_dropped and accesses_dropped in memorizer/stats).\n"
 "\n"
 "FILE is opened before CMD runs, so that a trace is never lost to an "
 "unwritable path after the experiment; it is written beside FILE and "

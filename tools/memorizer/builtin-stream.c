@@ -149,8 +149,8 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 	uint64_t lines = 0;
 	double t0 = now(), last = t0;
 	int fd, rc = 0, last_nl = 1, draining = 0;
-	long long obj0 = stat_value(dir, "objects dropped (no memory)");
-	long long acc0 = stat_value(dir, "accesses dropped (no memory)");
+	long long obj0 = stat_value(dir, "objects_dropped");
+	long long acc0 = stat_value(dir, "accesses_dropped");
 
 	snprintf(path, sizeof(path), "%s/kmap_stream", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -203,17 +203,17 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 	if (!last_nl && !out->closed)
 		warning("the stream ended inside a line: the last line is incomplete");
 	{
-		long long obj1 = stat_value(dir, "objects dropped (no memory)");
-		long long acc1 = stat_value(dir, "accesses dropped (no memory)");
+		long long obj1 = stat_value(dir, "objects_dropped");
+		long long acc1 = stat_value(dir, "accesses_dropped");
 
 		if (obj0 >= 0 && obj1 >= 0 && acc0 >= 0 && acc1 >= 0)
-			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost while streaming: %lld objects, %lld accesses (show_stats)\n",
+			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost while streaming: %lld objects, %lld accesses (stats)\n",
 				(unsigned long long)out->bytes_in,
 				(unsigned long long)lines, obj1 - obj0, acc1 - acc0);
 		else
-			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost records unknown (no show_stats)\n",
+			fprintf(stderr, "memorizer stream: %llu bytes, %llu lines; lost records unknown (no figures from %s/stats)\n",
 				(unsigned long long)out->bytes_in,
-				(unsigned long long)lines);
+				(unsigned long long)lines, dir);
 	}
 	return rc;
 }
@@ -550,9 +550,10 @@ const struct cmd cmd_stream = {
 "already has, writes it, and exits 0: nothing already read is lost. On a "
 "terminal it shows progress (bytes, lines or records, seconds) on "
 "standard error. At the end it reports lost records: the LOST records of "
-"the binary stream, or for kmap_stream the objects and accesses "
-"show_stats counted as dropped while it ran. A file or pipe standing in "
-"for a debugfs file (--debugfs) ends the collection at its end. When "
+"the binary stream, or for kmap_stream the objects and accesses dropped "
+"while it ran (objects_dropped and accesses_dropped in memorizer/stats). "
+"A file or pipe standing in for a debugfs file (--debugfs) ends the "
+"collection at its end. When "
 "standard output is a pipe whose reader goes away (stream | head), the "
 "collection stops there and exits 0.\n"
 "\n"

@@ -98,9 +98,10 @@ const char *debugfs_dir(const char *opt);
 /* Write s to DIR/name; -1 with a message on failure. */
 int debugfs_write(const char *dir, const char *name, const char *s);
 /*
- * A figure from DIR/show_stats: the number after "label:" on its line; -1
- * when absent.
+ * A figure from DIR/stats, whose lines are "key value" (like /proc/vmstat):
+ * the value of key, found by name; -1 when the file cannot be read or has
+ * no such key.
  */
-long long stat_value(const char *dir, const char *label);
+long long stat_value(const char *dir, const char *key);
 
 #endif

@@ -600,24 +600,31 @@ int debugfs_write(const char *dir, const char *name, const char *s)
 	return 0;
 }
 
-long long stat_value(const char *dir, const char *label)
+long long stat_value(const char *dir, const char *key)
 {
 	char path[4096], line[512];
 	FILE *f;
 	long long v = -1;
-	size_t ll = strlen(label);
+	size_t kl = strlen(key);
+	int bol = 1;			/* line holds a line's start */
 
-	snprintf(path, sizeof(path), "%s/show_stats", dir);
+	snprintf(path, sizeof(path), "%s/stats", dir);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, label, ll) && line[ll] == ':') {
+		int at_bol = bol;
+
+		bol = strchr(line, '\n') != NULL;
+		if (at_bol && !strncmp(line, key, kl) && line[kl] == ' ') {
+			const char *p = line + kl + 1;
 			char *end;
 
+			if (*p < '0' || *p > '9')
+				break;
 			errno = 0;
-			v = strtoll(line + ll + 1, &end, 10);
-			if (errno || end == line + ll + 1)
+			v = strtoll(p, &end, 10);
+			if (errno || (*end != '\n' && *end))
 				v = -1;
 			break;
 		}

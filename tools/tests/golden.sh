@@ -223,7 +223,7 @@ mkdebugfs() {
 		echo 7 > dbg/$f
 	done
 	cp fixtures/tar.kmap dbg/kmap
-	printf 'accesses recorded:            512879\nobjects dropped (no memory):  3\naccesses dropped (no memory): 10\n' > dbg/show_stats
+	cp fixtures/stats dbg/stats
 }
 state() { echo "enabled=$(cat dbg/memorizer_enabled) log_access=$(cat dbg/memorizer_log_access) cleared=$(cat dbg/clear_dead_objects)"; }
 mkdebugfs
@@ -235,6 +235,18 @@ run record record-exec-fails sh -c "\"$M\" record --debugfs dbg -o out.kmap -- .
 mkdebugfs
 run record record-interrupted sh -c "\"$M\" record --debugfs dbg -o out.kmap -- sh -c 'kill -INT \$PPID; exec sleep 5'; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
 run record record-no-debugfs "$M" record --debugfs ./nonexistent -- true
+# Drops: stats' objects_dropped and accesses_dropped after CMD less before,
+# found by name wherever their lines are (a key they begin does not count).
+mkdebugfs
+run record record-drops "$M" record --debugfs dbg -o out.kmap -- sh -c '
+	grep -v "^[a-z]*_dropped " dbg/stats > new
+	printf "accesses_dropped 17\nobjects_dropped_early 1000\nobjects_dropped 5\n" >> new
+	mv new dbg/stats'
+# A kernel without stats (show_stats alone): drops unknown, the file named.
+mkdebugfs
+rm dbg/stats
+printf 'objects dropped (no memory):  3\naccesses dropped (no memory): 10\n' > dbg/show_stats
+run record record-no-stats "$M" record --debugfs dbg -o out.kmap -- true
 # The output is opened before the workload runs: an unwritable one stops
 # record before anything is traced or run.
 mkdebugfs
@@ -254,6 +266,9 @@ run record record-no-command "$M" record -o x.kmap
 mkdebugfs
 cp fixtures/tar.kmap dbg/kmap_stream
 run stream stream-text sh -c "\"$M\" stream --debugfs dbg -o s.kmap && cmp s.kmap fixtures/tar.kmap && echo identical"
+mv dbg/stats stats.away
+run stream stream-text-no-stats sh -c "\"$M\" stream --debugfs dbg -o s.kmap && cmp s.kmap fixtures/tar.kmap && echo identical"
+mv stats.away dbg/stats
 mkdir -p dbg/binary
 head -c 56 stream.bin > dbg/binary/header
 tail -c +57 stream.bin > dbg/binary/cpu0

@@ -88,6 +88,8 @@ int main(void)
 		if (sscanf(l, " %31s", type) != 1 || type[0] == '#')
 			continue;
 		if (!strcmp(type, "header")) {
+			static const __u16 sizes[MEMORIZER_REC_NR_TYPES] =
+				MEMORIZER_REC_SIZES;
 			struct memorizer_stream_header h = { 0 };
 			const char *m = val(l, "magic");
 			int t;
@@ -101,12 +103,7 @@ int main(void)
 			h.nr_cpus = num(l, "nr_cpus", 2);
 			h.hz = num(l, "hz", 250);
 			h.page_size = num(l, "page_size", 4096);
-			h.rec_size[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc);
-			h.rec_size[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free);
-			h.rec_size[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access);
-			h.rec_size[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task);
-			h.rec_size[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache);
-			h.rec_size[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost);
+			memcpy(h.rec_size, sizes, sizeof(sizes));
 			for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
 				char k[32];
 

@@ -339,6 +339,7 @@ static void sput(struct sbuf *s, const void *p, size_t n)
 
 static void header(struct sbuf *s, unsigned int cpus)
 {
+	static const __u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
 	struct memorizer_stream_header h = {
 		.magic = "MEMZSTR", .version = MEMORIZER_STREAM_VERSION,
 		.header_size = sizeof(h), .nr_types = MEMORIZER_REC_NR_TYPES,
@@ -346,12 +347,7 @@ static void header(struct sbuf *s, unsigned int cpus)
 	};
 
 	memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
-	h.rec_size[MEMORIZER_REC_ALLOC] = sizeof(struct memorizer_rec_alloc);
-	h.rec_size[MEMORIZER_REC_FREE] = sizeof(struct memorizer_rec_free);
-	h.rec_size[MEMORIZER_REC_ACCESS] = sizeof(struct memorizer_rec_access);
-	h.rec_size[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task);
-	h.rec_size[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache);
-	h.rec_size[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost);
+	memcpy(h.rec_size, sizes, sizeof(sizes));
 	sput(s, &h, sizeof(h));
 }
 

@@ -10,9 +10,7 @@
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
-#include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
@@ -23,7 +21,6 @@
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
-#include <linux/threads.h>
 #include <linux/uaccess.h>
 
 #include "memorizer.h"
@@ -169,20 +166,30 @@ static ssize_t read_number(char __user *ubuf, size_t count, loff_t *ppos,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t enabled_read(struct file *file, char __user *ubuf,
+/*
+ * memorizer_enabled and memorizer_log_access: one setting each, which
+ * file->private_data names (MEMORIZER_SET_TARGET or _LOG_ACCESS).
+ */
+static ssize_t control_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct memorizer_control c;
+	unsigned int val;
 
 	memorizer_control_get(&c);
-	return read_number(ubuf, count, ppos,
-			   c.target.mode == MEMORIZER_PID ? c.target.pid :
-							    c.target.mode);
+	if ((uintptr_t)file->private_data == MEMORIZER_SET_LOG_ACCESS)
+		val = c.log_access;
+	else if (c.target.mode == MEMORIZER_PID)
+		val = c.target.pid;
+	else
+		val = c.target.mode;
+	return read_number(ubuf, count, ppos, val);
 }
 
-static ssize_t enabled_write(struct file *file, const char __user *ubuf,
+static ssize_t control_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	unsigned int what = (uintptr_t)file->private_data;
 	struct memorizer_control c;
 	char buf[MEMORIZER_WRITE_MAX];
 	int err;
@@ -190,60 +197,25 @@ static ssize_t enabled_write(struct file *file, const char __user *ubuf,
 	err = memorizer_copy_write(buf, ubuf, count, ppos);
 	if (err)
 		return err;
-	if (memorizer_parse_enabled(buf, &c.target))
+	if (what == MEMORIZER_SET_LOG_ACCESS ?
+	    memorizer_parse_bool(buf, &c.log_access) :
+	    memorizer_parse_enabled(buf, &c.target))
 		return -EINVAL;
-	if (!memorizer_ready)
+	if (what == MEMORIZER_SET_TARGET && !memorizer_ready)
 		return -ENOMEM;
 
-	err = memorizer_control_set(&c, MEMORIZER_SET_TARGET);
+	err = memorizer_control_set(&c, what);
 	if (err)
 		return err;
 	*ppos += count;
 	return count;
 }
 
-static const struct file_operations enabled_fops = {
+static const struct file_operations control_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = enabled_read,
-	.write = enabled_write,
-	.llseek = default_llseek,
-};
-
-static ssize_t log_access_read(struct file *file, char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	struct memorizer_control c;
-
-	memorizer_control_get(&c);
-	return read_number(ubuf, count, ppos, c.log_access);
-}
-
-static ssize_t log_access_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	struct memorizer_control c;
-	char buf[MEMORIZER_WRITE_MAX];
-	int err;
-
-	err = memorizer_copy_write(buf, ubuf, count, ppos);
-	if (err)
-		return err;
-	if (memorizer_parse_bool(buf, &c.log_access))
-		return -EINVAL;
-
-	err = memorizer_control_set(&c, MEMORIZER_SET_LOG_ACCESS);
-	if (err)
-		return err;
-	*ppos += count;
-	return count;
-}
-
-static const struct file_operations log_access_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = log_access_read,
-	.write = log_access_write,
+	.read = control_read,
+	.write = control_write,
 	.llseek = default_llseek,
 };
 
@@ -324,10 +296,10 @@ static int __init memorizer_debugfs_init(void)
 	char target[64];
 	int i;
 
-	debugfs_create_file("memorizer_enabled", 0600, dir, NULL,
-			    &enabled_fops);
-	debugfs_create_file("memorizer_log_access", 0600, dir, NULL,
-			    &log_access_fops);
+	debugfs_create_file("memorizer_enabled", 0600, dir,
+			    (void *)MEMORIZER_SET_TARGET, &control_fops);
+	debugfs_create_file("memorizer_log_access", 0600, dir,
+			    (void *)MEMORIZER_SET_LOG_ACCESS, &control_fops);
 	debugfs_create_file("clear_object_list", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);
