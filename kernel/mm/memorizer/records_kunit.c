@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of Memorizer's records: exact records and counts for
- * objects the tests allocate and touch themselves. A file of its own, not
+ * objects the tests allocate and touch themselves, checked in the kmap
+ * lines users read wherever kmap shows them. A file of its own, not
  * included into the code it tests as tests/parse-kunit.h is: Memorizer's
  * files are not KASAN-instrumented, and these tests' loads and stores must
  * be, for Memorizer to see them.
@@ -134,58 +135,96 @@ struct expected_access {
 };
 
 /*
- * Exactly the expected (ip, pid) lines, in any order: each access line
- * matches one expectation in function, pid and both counts.
+ * Exactly the expected access lines, in any order, as kmap shows them:
+ * each matches one expectation in function, pid and both counts.
  */
 static void expect_accesses(struct kunit *test, struct memorizer_record *rec,
 			    const struct expected_access *exp, int n)
 {
 	struct memorizer_counter *c;
 	bool seen[4] = {};
-	int lines = 0, i;
+	int lines = 0, fields, i;
 
 	for (c = rec->counters; c; c = c->next) {
-		unsigned int writes = atomic_read(&c->writes);
-		unsigned int reads = atomic_read(&c->reads);
-		char sym[KSYM_SYMBOL_LEN];
+		char line[MEMORIZER_LINE_MAX], sym[KSYM_SYMBOL_LEN];
+		unsigned int writes, reads;
+		unsigned long ip;
+		int pid;
 
+		/* An empty line: a counter the sweep is freeing. */
+		if (!memorizer_format_counter(line, c))
+			continue;
 		lines++;
-		ip_function(sym, c->ip);
+		fields = sscanf(line, "  %lx,%d,%u,%u\n", &ip, &pid, &writes,
+				&reads);
+		KUNIT_ASSERT_EQ_MSG(test, fields, 4, "access line: %s", line);
+		ip_function(sym, ip);
 		for (i = 0; i < n; i++) {
 			if (!seen[i] && !strcmp(sym, exp[i].func) &&
-			    c->pid == exp[i].pid && writes == exp[i].writes &&
+			    pid == exp[i].pid && writes == exp[i].writes &&
 			    reads == exp[i].reads)
 				break;
 		}
 		KUNIT_EXPECT_LT_MSG(test, i, n,
 				    "unexpected access line: %s pid %d, %u writes, %u reads",
-				    sym, c->pid, writes, reads);
+				    sym, pid, writes, reads);
 		if (i < n)
 			seen[i] = true;
 	}
 	KUNIT_EXPECT_EQ(test, lines, n);
 }
 
+/* An object line of kmap, read back. */
+struct object_line {
+	unsigned long alloc_ip, addr, alloc_jiffies, free_jiffies, free_ip;
+	int pid;
+	unsigned int size;
+	char comm[TASK_COMM_LEN];
+};
+
+static void read_object_line(struct kunit *test,
+			     const struct memorizer_record *rec,
+			     struct object_line *o)
+{
+	char line[MEMORIZER_LINE_MAX];
+	int fields;
+
+	memorizer_format_record(line, rec);
+	fields = sscanf(line, "%lx,%d,%lx,%u,%lu,%lu,%lx,%15[^\n]",
+			&o->alloc_ip, &o->pid, &o->addr, &o->size,
+			&o->alloc_jiffies, &o->free_jiffies, &o->free_ip,
+			o->comm);
+	KUNIT_ASSERT_EQ_MSG(test, fields, 8, "object line: %s", line);
+}
+
+/*
+ * The freed object at @va: its kmap lines, and what only the binary
+ * stream shows (kind, usable size, times in ns).
+ */
 static void expect_record(struct kunit *test, unsigned long va,
 			  enum memorizer_kind kind, unsigned int size,
 			  unsigned int size_alloc, const char *func,
 			  const struct expected_access *exp, int n)
 {
 	struct memorizer_record *rec;
+	struct object_line o;
 
 	memorizer_walk_begin();
 	rec = find_record(va);
 	KUNIT_EXPECT_NOT_NULL(test, rec);
 	if (rec) {
+		read_object_line(test, rec, &o);
+		KUNIT_EXPECT_EQ(test, o.addr, va);
 		KUNIT_EXPECT_EQ(test, rec->kind, kind);
-		KUNIT_EXPECT_EQ(test, rec->size, size);
+		KUNIT_EXPECT_EQ(test, o.size, size);
 		KUNIT_EXPECT_EQ(test, rec->size_alloc, size_alloc);
-		KUNIT_EXPECT_EQ(test, rec->pid, current->pid);
-		KUNIT_EXPECT_STREQ(test, rec->comm, current->comm);
+		KUNIT_EXPECT_EQ(test, o.pid, current->pid);
+		KUNIT_EXPECT_STREQ(test, o.comm, current->comm);
 		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_CLOSED);
-		expect_ip_in(test, rec->alloc_ip, func);
-		expect_ip_in(test, rec->free_ip, func);
-		KUNIT_EXPECT_LE(test, rec->alloc_jiffies, rec->free_jiffies);
+		expect_ip_in(test, o.alloc_ip, func);
+		expect_ip_in(test, o.free_ip, func);
+		KUNIT_EXPECT_NE(test, o.free_jiffies, 0UL);
+		KUNIT_EXPECT_LE(test, o.alloc_jiffies, o.free_jiffies);
 		KUNIT_EXPECT_LE(test, rec->alloc_ns, rec->free_ns);
 		expect_accesses(test, rec, exp, n);
 	}
@@ -384,6 +423,7 @@ static void free_pages_record_test(struct kunit *test)
 static void krealloc_record_test(struct kunit *test)
 {
 	struct memorizer_record *rec;
+	struct object_line o;
 	struct trace_state st;
 	void *p, *q;
 
@@ -400,9 +440,12 @@ static void krealloc_record_test(struct kunit *test)
 	rec = find_record((unsigned long)q);
 	KUNIT_EXPECT_NOT_NULL(test, rec);
 	if (rec) {
-		KUNIT_EXPECT_EQ(test, rec->size, 120);
+		read_object_line(test, rec, &o);
+		KUNIT_EXPECT_EQ(test, o.size, 120);
 		KUNIT_EXPECT_EQ(test, rec->size_alloc, 128);
 		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_LIVE);
+		KUNIT_EXPECT_EQ(test, o.free_ip, 0UL);
+		KUNIT_EXPECT_EQ(test, o.free_jiffies, 0UL);
 	}
 	memorizer_walk_end();
 	kfree(q);
@@ -540,6 +583,7 @@ static void smp_counts_test(struct kunit *test)
 static void missed_free_test(struct kunit *test)
 {
 	struct memorizer_record *first, *second;
+	struct object_line o;
 	struct trace_state st;
 	struct kmem_cache *s;
 	void *p;
@@ -559,10 +603,14 @@ static void missed_free_test(struct kunit *test)
 	second = record_made_at((unsigned long)p, 0x2000);
 	KUNIT_EXPECT_NOT_NULL(test, first);
 	KUNIT_EXPECT_NOT_NULL(test, second);
-	if (first)
-		KUNIT_EXPECT_EQ(test, first->free_ip, MEMORIZER_FREE_IP_MISSED);
-	if (second)
-		KUNIT_EXPECT_EQ(test, second->free_ip, 0x3000UL);
+	if (first) {
+		read_object_line(test, first, &o);
+		KUNIT_EXPECT_EQ(test, o.free_ip, 0xdeadbeefUL);
+	}
+	if (second) {
+		read_object_line(test, second, &o);
+		KUNIT_EXPECT_EQ(test, o.free_ip, 0x3000UL);
+	}
 	memorizer_walk_end();
 }
 

@@ -45,7 +45,7 @@ int memorizer_format_counter(char *buf, const struct memorizer_counter *c)
 	u32 writes = atomic_read(&c->writes), reads = atomic_read(&c->reads);
 
 	/*
-	 * Nothing for a counter a sweep is retiring (out of the hash, so its
+	 * Nothing for a counter a sweep is freeing (out of the hash, so its
 	 * (ip, pid) may have a new counter) that counted nothing since.
 	 */
 	if (!READ_ONCE(c->rec) && !writes && !reads) {

@@ -131,7 +131,7 @@ static ssize_t text_stream_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	struct stream_file *sf = file->private_data;
-	struct llist_node *done_chain = NULL;
+	struct llist_node *delivered = NULL;
 	struct memorizer_record *rec;
 	ssize_t done = 0, ret = 0, n;
 	size_t len;
@@ -152,8 +152,8 @@ static ssize_t text_stream_read(struct file *file, char __user *ubuf,
 			sf->partial_off += n;
 			done = n;
 			if (sf->partial_off == len) {
-				rec->closed.next = done_chain;
-				done_chain = &rec->closed;
+				rec->closed.next = delivered;
+				delivered = &rec->closed;
 				sf->partial = NULL;
 			}
 			break;
@@ -182,7 +182,7 @@ static ssize_t text_stream_read(struct file *file, char __user *ubuf,
 				break;
 			}
 			done += n;
-			queue_pop(&done_chain);
+			queue_pop(&delivered);
 			continue;
 		}
 		if (done)
@@ -193,7 +193,7 @@ static ssize_t text_stream_read(struct file *file, char __user *ubuf,
 		sf->partial_off = 0;
 	}
 	mutex_unlock(&stream_lock);
-	memorizer_records_free(done_chain);
+	memorizer_records_free(delivered);
 	return done ? done : ret;
 }
 
