@@ -53,6 +53,14 @@ def parse_stats(text):
     return {"figures": figures, "kinds": kinds}
 
 
+def attributed(fig):
+    """The share of traced accesses that landed on an object's record."""
+    rec, untr = fig.get("accesses_recorded"), fig.get("accesses_untracked")
+    if rec is None or untr is None or rec + untr == 0:
+        return None
+    return rec / (rec + untr)
+
+
 def parse_stream(text):
     """The guest's /out/stream -> (available, reason, [records])."""
     if text is None:
@@ -216,6 +224,11 @@ def aggregate(runs):
                     "objects_tracked": sum(k["tracked"] for k in st["kinds"].values()),
                     "objects_live": sum(k["live"] for k in st["kinds"].values()),
                     "accesses_recorded": fig.get("accesses_recorded"),
+                    "accesses_untracked": fig.get("accesses_untracked"),
+                    "attributed": attributed(fig),
+                    "untracked_by_class": {k[len("untracked_"):]: v
+                                           for k, v in fig.items()
+                                           if k.startswith("untracked_")},
                     "objects_dropped": fig.get("objects_dropped"),
                     "accesses_dropped": fig.get("accesses_dropped"),
                     "per_kind": st["kinds"]}
@@ -336,6 +349,24 @@ def markdown(res):
               f"{fmt(m['memory_bound_bytes'] and m['memory_bound_bytes'] / 1e6, '{:.0f}')} | "
               f"{m['objects_tracked']} | {m['objects_live']} | {fmt(m['accesses_recorded'], '{}')} | "
               f"{fmt(m['objects_dropped'], '{}')} | {fmt(m['accesses_dropped'], '{}')} |")
+    w("")
+    w("## Attribution")
+    w("")
+    w("Traced accesses that landed on an object's record, and where the others "
+      "went (memorizer/stats `untracked_*`, the run of the Memory table):")
+    w("")
+    w("| workload | mode | attributed | accesses untracked | untracked by class (largest first) |")
+    w("|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        for mode in MEM_MODES:
+            m = res["memory"].get(wl, {}).get(mode)
+            if not m or m.get("attributed") is None:
+                continue
+            classes = sorted(((v, k) for k, v in m["untracked_by_class"].items() if v),
+                             reverse=True)
+            untr = m["accesses_untracked"]
+            w(f"| {wl} | {mode} | {100 * m['attributed']:.2f}% | {untr} | " +
+              (", ".join(f"{k} {100 * v / untr:.1f}%" for v, k in classes) or "–") + " |")
     w("")
     w("## Stream (full tracing, collector `memorizer stream` in the guest)")
     w("")

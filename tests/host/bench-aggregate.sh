@@ -33,6 +33,9 @@ pages_cleared 0
 a_key_added_later 99
 accesses_recorded 1000
 accesses_untracked 7
+untracked_slab 5
+untracked_stack 0
+untracked_percpu 2
 objects_dropped 0
 accesses_dropped 3
 frees_missed 0
@@ -115,6 +118,8 @@ eq(r["memory"]["tar"]["full"]["objects_tracked"], 105, "tracked")
 eq(r["memory"]["tar"]["full"]["objects_live"], 11, "live")
 eq(r["memory"]["tar"]["full"]["memory_bound_bytes"], 67108864, "bound")
 eq(r["memory"]["tar"]["full"]["accesses_recorded"], 1000, "accesses")
+eq(r["memory"]["tar"]["full"]["attributed"], 1000 / 1007, "attributed")
+assert r["memory"]["tar"]["full"]["untracked_by_class"] == {"slab": 5, "stack": 0, "percpu": 2}, r["memory"]["tar"]["full"]["untracked_by_class"]
 eq(r["memory"]["tar"]["full"]["objects_dropped"], 0, "objects dropped")
 eq(r["memory"]["tar"]["full"]["accesses_dropped"], 3, "accesses dropped")
 eq(r["memory"]["tar"]["full"]["per_kind"]["pages"]["tracked"], 5, "pages tracked")
@@ -129,6 +134,9 @@ assert r["kernel_version"] == "6.12.117" and r["accelerator"] == "tcg" and r["da
 PY
 grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 4.00× (4.00–4.00) |' "$t/out/latest.md" ||
 	{ echo "latest.md: hackbench row wrong:"; grep '^| hackbench' "$t/out/latest.md"; exit 1; }
+
+grep -qx '| tar | full | 99.30% | 7 | slab 71.4%, percpu 28.6% |' "$t/out/latest.md" ||
+	{ echo "latest.md: attribution row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
 
 # A kernel without the stream files: said plainly, no figures.
 echo "unavailable /sys/kernel/debug/memorizer/kmap_stream does not exist in this kernel" > "$t/runs/stream/stream"

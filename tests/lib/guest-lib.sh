@@ -59,6 +59,19 @@ stat_value() {
 	echo "$stat_value_v"
 }
 
+# stats_sums_agree FILE: in a copy of $M/stats (one reading), the totals
+# are the sums of their parts: accesses_recorded of the KIND_accesses,
+# accesses_untracked of the untracked_CLASS.
+stats_sums_agree() {
+	awk '/^[a-z_]+_accesses / && !/^accesses/ { kinds += $2 }
+	     /^untracked_/ { classes += $2 }
+	     $1 == "accesses_recorded" { rec = $2 }
+	     $1 == "accesses_untracked" { untr = $2 }
+	     END { if (rec != kinds || untr != classes) {
+			printf "recorded %d, per kind %d; untracked %d, per class %d\n", rec, kinds, untr, classes
+			exit 1 } }' "$1"
+}
+
 # only_after KMAP PIDFILE [COMMS]: once the first process of PIDFILE (one
 # pid a line, the traced tree) allocated, objects come only from the pids
 # in PIDFILE or from processes whose comm is in COMMS (space-separated: for

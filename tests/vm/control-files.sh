@@ -37,14 +37,20 @@ done
 # exactly these keys, in this order, each with a decimal value, one space
 # between, every line ended by a newline.
 stats_keys="kmalloc_tracked kmalloc_live kmalloc_freed kmalloc_cleared
-kmem_cache_tracked kmem_cache_live kmem_cache_freed kmem_cache_cleared
-kmalloc_large_tracked kmalloc_large_live kmalloc_large_freed
-kmalloc_large_cleared vmalloc_tracked vmalloc_live vmalloc_freed
-vmalloc_cleared pages_tracked pages_live pages_freed pages_cleared
-accesses_recorded accesses_untracked objects_dropped accesses_dropped
-frees_missed records_in_memory counters_in_memory memory_used_bytes
-memory_bound_bytes binary_records_made binary_records_lost
-binary_records_unread record_bytes counter_bytes page_key_bytes"
+kmalloc_accesses kmem_cache_tracked kmem_cache_live kmem_cache_freed
+kmem_cache_cleared kmem_cache_accesses kmalloc_large_tracked
+kmalloc_large_live kmalloc_large_freed kmalloc_large_cleared
+kmalloc_large_accesses vmalloc_tracked vmalloc_live vmalloc_freed
+vmalloc_cleared vmalloc_accesses pages_tracked pages_live pages_freed
+pages_cleared pages_accesses accesses_recorded accesses_untracked
+objects_dropped accesses_dropped frees_missed records_in_memory
+counters_in_memory memory_used_bytes memory_bound_bytes
+binary_records_made binary_records_lost binary_records_unread
+untracked_slab untracked_stack untracked_percpu untracked_kernel_data
+untracked_kernel_text untracked_module untracked_memblock
+untracked_page_table untracked_anon_page untracked_file_page
+untracked_page untracked_vmalloc untracked_other record_bytes
+counter_bytes page_key_bytes"
 stats_format() {	# FILE: a copy of stats
 	awk -v keys="$stats_keys" '
 	BEGIN { n = split(keys, k, " ") }
@@ -59,6 +65,7 @@ stats_format() {	# FILE: a copy of stats
 }
 cat $M/stats > /tmp/stats
 check "stats: its keys in order, each with a decimal value" stats_format /tmp/stats
+check "stats: accesses_recorded and _untracked are the sums per kind and class" stats_sums_agree /tmp/stats
 check "tracking on from boot (memorizer_enabled_boot=yes)" is $f 1
 check "access logging off from boot (mem_log_boot=no)" is $l 0
 

@@ -33,5 +33,10 @@ tar_touched() {
 }
 check "tar's accesses to its objects counted" tar_touched
 check "stats counts recorded accesses" [ "$(stat_value accesses_recorded)" -gt 0 ]
+cat $M/stats > stats
+cp stats /out/
+check "stats: accesses_recorded and _untracked are the sums per kind and class" \
+	stats_sums_agree stats
+check "stats: accesses recorded on kmalloc objects" [ "$(stat_value kmalloc_accesses)" -gt 0 ]
 check "nothing dropped at the default pool size" [ "$(stat_value objects_dropped)" = 0 ]
 finish

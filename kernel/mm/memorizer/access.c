@@ -59,7 +59,7 @@ static void count_access(unsigned long addr, bool write, unsigned long ip)
 	if (!rec) {
 		rec = memorizer_index_lookup(addr);
 		if (!rec) {
-			memorizer_stat_inc(MEMORIZER_STAT_UNTRACKED_ACCESSES);
+			memorizer_access_unattributed(addr);
 			return;
 		}
 		ac->rec = rec;
@@ -75,7 +75,7 @@ static void count_access(unsigned long addr, bool write, unsigned long ip)
 	if (c) {
 		/* Saturate: a count that wrapped would be a wrong one. */
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
-		memorizer_stat_inc(MEMORIZER_STAT_ACCESSES);
+		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
 	}
 }
 

@@ -13,6 +13,7 @@
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
  *   records.c      a record's life, the record lists, the channels
+ *   attribute.c    an access no record covers: what memory it hit
  *   access.c       the KASAN hook and its per-context cache
  *   hooks.c        the allocation and free hooks, page tracking
  *   text.c         the text format of a record (kmap, kmap_stream)
@@ -192,8 +193,6 @@ const char *memorizer_cache_name(u16 id);
 
 /* Counted events, summed over CPUs for show_stats and stats. */
 enum memorizer_stat {
-	MEMORIZER_STAT_ACCESSES,		/* recorded */
-	MEMORIZER_STAT_UNTRACKED_ACCESSES,	/* to no tracked object */
 	MEMORIZER_STAT_DROPPED_OBJECTS,		/* pool full */
 	MEMORIZER_STAT_DROPPED_ACCESSES,	/* pool full for a new counter */
 	MEMORIZER_STAT_MISSED_FREES,		/* closed with 0xdeadbeef */
@@ -203,10 +202,33 @@ enum memorizer_stat {
 	MEMORIZER_STAT_NR,
 };
 
+/*
+ * The memory an access that no record covers fell in (attribute.c): what
+ * is still unattributed, and where.
+ */
+enum memorizer_memory_class {
+	MEMORIZER_MEM_SLAB,		/* a slab object without a record */
+	MEMORIZER_MEM_STACK,		/* this task's, IRQ or exception stack */
+	MEMORIZER_MEM_PERCPU,		/* the per-CPU first chunk */
+	MEMORIZER_MEM_KERNEL_DATA,	/* the kernel image but its text */
+	MEMORIZER_MEM_KERNEL_TEXT,
+	MEMORIZER_MEM_MODULE,		/* the module area */
+	MEMORIZER_MEM_BOOT,		/* other reserved (memblock) memory */
+	MEMORIZER_MEM_PAGE_TABLE,
+	MEMORIZER_MEM_ANON_PAGE,
+	MEMORIZER_MEM_FILE_PAGE,	/* page cache */
+	MEMORIZER_MEM_PAGE,		/* other pages of the direct map */
+	MEMORIZER_MEM_VMALLOC,		/* other vmalloc space */
+	MEMORIZER_MEM_OTHER,		/* fixmap, cpu_entry_area, ... */
+	MEMORIZER_MEM_NR,
+};
+
 struct memorizer_stats {
 	unsigned long allocs[MEMORIZER_KIND_NR];
 	unsigned long frees[MEMORIZER_KIND_NR];
 	unsigned long freed_records[MEMORIZER_KIND_NR];
+	unsigned long accesses[MEMORIZER_KIND_NR];	/* recorded */
+	unsigned long untracked[MEMORIZER_MEM_NR];	/* to no record */
 	unsigned long counters[MEMORIZER_STAT_NR];
 };
 
@@ -359,6 +381,11 @@ unsigned int memorizer_records_free(struct llist_node *chain);
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 				     struct memorizer_counter **idle,
 				     unsigned int max);
+
+/* attribute.c */
+void memorizer_attribute_init(void);
+enum memorizer_memory_class memorizer_memory_class(unsigned long addr);
+void memorizer_access_unattributed(unsigned long addr);
 
 /* hooks.c */
 int memorizer_hooks_start(void);

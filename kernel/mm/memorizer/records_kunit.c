@@ -659,6 +659,88 @@ static void reused_address_test(struct kunit *test)
 	memorizer_walk_end();
 }
 
+/*
+ * Accesses that no record covers, counted by the class of memory they hit:
+ * a global of this file, a per-CPU variable, a slab object allocated while
+ * tracking was off, and a local on the stack of a thread forked then.
+ * Counted on one CPU with preemption off, so that nothing else this task
+ * does (the scheduler runs in its context) adds to the figure.
+ */
+static unsigned long kunit_global[3];
+static DEFINE_PER_CPU(unsigned long [3], kunit_percpu);
+
+struct class_case {
+	unsigned long *p;
+	enum memorizer_memory_class class;
+	unsigned long counted;
+	struct completion done;
+};
+
+static void count_class(struct class_case *cc)
+{
+	enum memorizer_memory_class class = cc->class;
+	unsigned long *p = cc->p, before, after;
+
+	preempt_disable();
+	before = this_cpu_read(memorizer_stats.untracked[class]);
+	write_words(p, 1, WRITES);
+	read_words(p, 1, READS);
+	after = this_cpu_read(memorizer_stats.untracked[class]);
+	preempt_enable();
+	cc->counted = after - before;
+}
+
+static int stack_class_fn(void *arg)
+{
+	struct class_case *cc = arg;
+	unsigned long local[3];
+
+	cc->p = local;
+	count_class(cc);
+	complete(&cc->done);
+	return 0;
+}
+
+static void untracked_class_test(struct kunit *test)
+{
+	const struct memorizer_control off = { .target.mode = MEMORIZER_OFF };
+	struct class_case cases[] = {
+		{ kunit_global, MEMORIZER_MEM_KERNEL_DATA },
+		{ *raw_cpu_ptr(&kunit_percpu), MEMORIZER_MEM_PERCPU },
+		{ NULL, MEMORIZER_MEM_SLAB },
+		{ NULL, MEMORIZER_MEM_STACK },
+	};
+	struct class_case *stack = &cases[3];
+	struct memorizer_control saved;
+	struct task_struct *t;
+	struct trace_state st;
+	int i;
+
+	memorizer_control_get(&saved);
+	KUNIT_ASSERT_EQ(test, memorizer_control_set(&off, SET_ALL), 0);
+	cases[2].p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
+	init_completion(&stack->done);
+	t = kthread_create(stack_class_fn, stack, "memorizer_kunit/stack");
+
+	trace_self_begin(test, &st);
+	for (i = 0; i < 3 && cases[2].p; i++)
+		count_class(&cases[i]);
+	if (!IS_ERR(t)) {
+		memorizer_mark_process(t, true);
+		wake_up_process(t);
+		wait_for_completion(&stack->done);
+	}
+	trace_self_end(test, &st);
+	KUNIT_EXPECT_EQ(test, memorizer_control_set(&saved, SET_ALL), 0);
+	kfree(cases[2].p);
+	KUNIT_ASSERT_NOT_NULL(test, cases[2].p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, cases[i].counted,
+				    (unsigned long)WRITES + READS,
+				    "memory class %d", cases[i].class);
+}
+
 static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmem_cache_record_test),
 	KUNIT_CASE(kmalloc_record_test),
@@ -673,6 +755,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(smp_counts_test),
 	KUNIT_CASE(missed_free_test),
 	KUNIT_CASE(reused_address_test),
+	KUNIT_CASE(untracked_class_test),
 	{}
 };
 

@@ -24,22 +24,47 @@ static const char *const kind_names[MEMORIZER_KIND_NR] = {
 	[MEMORIZER_KIND_PAGES] = "pages",
 };
 
+/* The classes of unattributed memory (enum memorizer_memory_class). */
+static const char *const class_names[MEMORIZER_MEM_NR] = {
+	[MEMORIZER_MEM_SLAB] = "slab",
+	[MEMORIZER_MEM_STACK] = "stack",
+	[MEMORIZER_MEM_PERCPU] = "percpu",
+	[MEMORIZER_MEM_KERNEL_DATA] = "kernel_data",
+	[MEMORIZER_MEM_KERNEL_TEXT] = "kernel_text",
+	[MEMORIZER_MEM_MODULE] = "module",
+	[MEMORIZER_MEM_BOOT] = "memblock",
+	[MEMORIZER_MEM_PAGE_TABLE] = "page_table",
+	[MEMORIZER_MEM_ANON_PAGE] = "anon_page",
+	[MEMORIZER_MEM_FILE_PAGE] = "file_page",
+	[MEMORIZER_MEM_PAGE] = "page",
+	[MEMORIZER_MEM_VMALLOC] = "vmalloc",
+	[MEMORIZER_MEM_OTHER] = "other",
+};
+
+/* Every field of struct memorizer_stats is an unsigned long, summed. */
 void memorizer_stats_sum(struct memorizer_stats *sum)
 {
-	int cpu, k, i;
+	unsigned long *total = (unsigned long *)sum;
+	size_t n = sizeof(*sum) / sizeof(*total), i;
+	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct memorizer_stats *s = per_cpu_ptr(&memorizer_stats, cpu);
+		unsigned long *s = (unsigned long *)per_cpu_ptr(&memorizer_stats,
+								cpu);
 
-		for (k = 0; k < MEMORIZER_KIND_NR; k++) {
-			sum->allocs[k] += READ_ONCE(s->allocs[k]);
-			sum->frees[k] += READ_ONCE(s->frees[k]);
-			sum->freed_records[k] += READ_ONCE(s->freed_records[k]);
-		}
-		for (i = 0; i < MEMORIZER_STAT_NR; i++)
-			sum->counters[i] += READ_ONCE(s->counters[i]);
+		for (i = 0; i < n; i++)
+			total[i] += READ_ONCE(s[i]);
 	}
+}
+
+static unsigned long sum_of(const unsigned long *v, int n)
+{
+	unsigned long sum = 0;
+
+	while (n--)
+		sum += v[n];
+	return sum;
 }
 
 /* The figures after the per-kind ones, in both files' order. */
@@ -86,8 +111,9 @@ static void read_figures(struct figures *f)
 	memorizer_stats_sum(&f->sum);
 	memorizer_pool_usage(chunks, &f->val[FIG_MEMORY_USED],
 			     &f->val[FIG_MEMORY_BOUND]);
-	f->val[FIG_ACCESSES] = c[MEMORIZER_STAT_ACCESSES];
-	f->val[FIG_UNTRACKED_ACCESSES] = c[MEMORIZER_STAT_UNTRACKED_ACCESSES];
+	f->val[FIG_ACCESSES] = sum_of(f->sum.accesses, MEMORIZER_KIND_NR);
+	f->val[FIG_UNTRACKED_ACCESSES] = sum_of(f->sum.untracked,
+						MEMORIZER_MEM_NR);
 	f->val[FIG_DROPPED_OBJECTS] = c[MEMORIZER_STAT_DROPPED_OBJECTS];
 	f->val[FIG_DROPPED_ACCESSES] = c[MEMORIZER_STAT_DROPPED_ACCESSES];
 	f->val[FIG_MISSED_FREES] = c[MEMORIZER_STAT_MISSED_FREES];
@@ -98,10 +124,13 @@ static void read_figures(struct figures *f)
 	f->val[FIG_BINARY_UNREAD] = c[MEMORIZER_STAT_BINARY_UNREAD];
 }
 
-/* Per kind: objects tracked, live, freed (records kept), cleared. */
-#define NR_COLUMNS 4
+/*
+ * Per kind: objects tracked, live, freed (records kept), cleared, and the
+ * accesses recorded on them.
+ */
+#define NR_COLUMNS 5
 static const char *const columns[NR_COLUMNS] = {
-	"tracked", "live", "freed", "cleared",
+	"tracked", "live", "freed", "cleared", "accesses",
 };
 
 static void kind_columns(const struct memorizer_stats *sum, int k,
@@ -111,6 +140,7 @@ static void kind_columns(const struct memorizer_stats *sum, int k,
 	col[1] = sum->allocs[k] - sum->frees[k];
 	col[2] = sum->frees[k] - sum->freed_records[k];
 	col[3] = sum->freed_records[k];
+	col[4] = sum->accesses[k];
 }
 
 static int show_stats_show(struct seq_file *m, void *v)
@@ -120,18 +150,26 @@ static int show_stats_show(struct seq_file *m, void *v)
 	int k, i;
 
 	read_figures(&f);
-	seq_printf(m, "%-16s %12s %12s %12s %12s\n", "objects", columns[0],
-		   columns[1], columns[2], columns[3]);
+	seq_printf(m, "%-16s", "objects");
+	for (i = 0; i < NR_COLUMNS; i++)
+		seq_printf(m, " %12s", columns[i]);
+	seq_putc(m, '\n');
 	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
 		kind_columns(&f.sum, k, col);
-		seq_printf(m, "%-16s %12lu %12lu %12lu %12lu\n", kind_names[k],
-			   col[0], col[1], col[2], col[3]);
+		seq_printf(m, "%-16s", kind_names[k]);
+		for (i = 0; i < NR_COLUMNS; i++)
+			seq_printf(m, " %12lu", col[i]);
+		seq_putc(m, '\n');
 	}
 	/* "label:", values aligned in column 30 as they always were. */
 	for (i = 0; i < FIG_NR; i++)
 		seq_printf(m, "%s:%*s%lu\n", figure_names[i].label,
 			   (int)(29 - strlen(figure_names[i].label)), "",
 			   f.val[i]);
+	seq_puts(m, "accesses to untracked memory, by class:\n");
+	for (i = 0; i < MEMORIZER_MEM_NR; i++)
+		seq_printf(m, "  %-27s%lu\n", class_names[i],
+			   f.sum.untracked[i]);
 	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
 		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
 		   MEMORIZER_POOL_KEY_SIZE);
@@ -154,6 +192,9 @@ static int stats_show(struct seq_file *m, void *v)
 	}
 	for (i = 0; i < FIG_NR; i++)
 		seq_printf(m, "%s %lu\n", figure_names[i].key, f.val[i]);
+	for (i = 0; i < MEMORIZER_MEM_NR; i++)
+		seq_printf(m, "untracked_%s %lu\n", class_names[i],
+			   f.sum.untracked[i]);
 	seq_printf(m, "record_bytes %u\n", MEMORIZER_POOL_OBJ_SIZE);
 	seq_printf(m, "counter_bytes %u\n", MEMORIZER_POOL_SMALL_SIZE);
 	seq_printf(m, "page_key_bytes %u\n", MEMORIZER_POOL_KEY_SIZE);
