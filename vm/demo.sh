@@ -23,3 +23,18 @@ uname -a > /out/uname
 objects=$(grep -c '^[0-9a-f]' /out/tar.kmap)
 accesses=$(grep -c '^  ' /out/tar.kmap)
 echo "demo: traced 'tar zcf sample.tar.gz sample' in mode 3: kmap of $objects objects and $accesses (ip, pid) access lines"
+# Where the accesses went: on objects' records, or to memory that no
+# record covers, by class (show_stats explains the classes).
+awk '$1 == "accesses_recorded" { rec = $2 } $1 == "accesses_untracked" { un = $2 }
+     /^untracked_/ && $2 > 0 { c[substr($1, 11)] = $2 }
+     END {
+	tot = rec + un
+	printf "demo: %d accesses landed on objects, %d (%.0f%%) on memory no record covers", rec, un, tot ? 100 * un / tot : 0
+	n = 0
+	for (k in c) { keys[++n] = k }
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+		if (c[keys[j]] > c[keys[i]]) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
+	for (i = 1; i <= n && i <= 4; i++)
+		printf "%s %s %.0f%%", i == 1 ? ":" : ",", keys[i], 100 * c[keys[i]] / un
+	print ""
+     }' /out/stats
