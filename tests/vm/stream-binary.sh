@@ -30,8 +30,7 @@ start=$(uptime_s)
 		memory_used_bytes) bytes=$value ;;
 		records_in_memory) records=$value ;;
 		counters_in_memory) counters=$value ;;
-		kmalloc_live|kmem_cache_live|kmalloc_large_live|vmalloc_live|pages_live)
-			live=$((live + value)) ;;
+		*_live) live=$((live + value)) ;;
 		esac
 	done < $M/stats
 	echo "$bytes $records $live $counters"
@@ -52,7 +51,7 @@ elapsed=$(($(uptime_s) - start))
 # With the collector still reading: what the retiring worker had not
 # reached under load, it reaches now.
 sleep 5
-live=$(awk '$1 ~ /^(kmalloc|kmem_cache|kmalloc_large|vmalloc|pages)_live$/ { s += $2 }
+live=$(awk '$1 ~ /^[a-z_]+_live$/ { s += $2 }
 	END { print s + 0 }' $M/stats)
 records=$(stat_value records_in_memory)
 kill -INT $c

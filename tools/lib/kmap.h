@@ -12,7 +12,7 @@
  *        access_ip,access_pid,write_count,read_count
  *
  *  - the binary stream of <linux/memorizer.h>: one struct
- *    memorizer_stream_header, then records.
+ *    memorizer_stream_header, then records (versions 1 and 2).
  *
  * Three levels:
  *
@@ -101,6 +101,27 @@ static inline int kmap_object_freed(const struct kmap_object *o)
 {
 	return o->free_jiffies != 0 || o->free_ip != 0;
 }
+
+/*
+ * Allocator kinds (enum memorizer_alloc_kind), in one table: each kind's
+ * name (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global: the
+ * names of the kernel's stats), and for the kinds Memorizer finds rather
+ * than sees allocated (context MEMORIZER_CONTEXT_FOUND), the word the text
+ * kmap has for executable (global). KMAP_KIND_UNKNOWN: a text object whose
+ * line does not say (the text format names no allocator).
+ */
+#define KMAP_KIND_UNKNOWN	(-1)
+/* The kind's name; "unknown" for KMAP_KIND_UNKNOWN or a kind not known. */
+const char *kmap_kind_name(int kind);
+/* The executable word of a found object of kind; NULL when it has none. */
+const char *kmap_found_word(int kind);
+/*
+ * An object's kind: a binary stream's ALLOC says it (KMAP_HAS_KIND); a
+ * text object is of a found kind when its executable is that kind's word,
+ * its pid 0 and its alloc_ip its own address (a global); any other text
+ * object is KMAP_KIND_UNKNOWN.
+ */
+int kmap_object_kind(const struct kmap_object *o);
 
 /* ------------------------------------------------------------------ */
 /* Text kmap, line by line.                                           */
@@ -243,6 +264,12 @@ const char *kmap_bin_error(const struct kmap_bin_reader *r);
 void kmap_bin_close(struct kmap_bin_reader *r);
 
 /*
+ * The stream versions this reader knows: KMAP_STREAM_VERSION_MIN to
+ * MEMORIZER_STREAM_VERSION (a version 1 stream is a version 2 one without
+ * kind global and context found); it refuses any other.
+ */
+#define KMAP_STREAM_VERSION_MIN	1
+/*
  * Check a stream header of len bytes; returns 0, or -1 with what is wrong
  * in err[KMAP_ERR_MAX]. Used by the reader and by memorizer stream.
  */
@@ -324,8 +351,10 @@ enum {
 	KMAP_RULE_ERROR = 2,
 };
 /* A text object line: alloc_ip set, not freed before its allocation, no
- * pid in interrupt context, no wrap around the address space. A freed
- * object may have free_ip 0 (seed 000: not every free_ip is obtained). */
+ * pid in interrupt context, no wrap around the address space; a global
+ * (executable global, pid 0) has its own address as alloc_ip and is never
+ * freed. A freed object may have free_ip 0 (seed 000: not every free_ip is
+ * obtained). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
 /* An access line: some reads or writes, access_ip set. */
 int kmap_rule_access(const struct kmap_access *a, char *err);
@@ -355,16 +384,22 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 			       const struct kmap_live *later, int binary,
 			       char *err);
 /*
- * Per-record rules of a binary stream: known enum values, no pid in
- * interrupt context, size_alloc >= size, call sites set, missed frees
- * marked deadbeef, ACCESS counts set and within 32 bits (the kernel's
- * counters; merged, an object's counts may pass that and stop at
- * 2^64 - 1), LOST counts consistent; warnings:
- * an ALLOC with no TASK record for its pid, a cache id with no CACHE
- * record.
+ * Per-record rules of a binary stream: enum values known in the stream's
+ * version (kind global and context found are version 2's), no pid in
+ * interrupt or found context, context found exactly for kind global, a
+ * global's call_site its own address, size_alloc >= size, call sites set,
+ * missed frees marked deadbeef, ACCESS counts set and within 32 bits (the
+ * kernel's counters; merged, an object's counts may pass that and stop at
+ * 2^64 - 1), LOST counts consistent; warnings: a task-context ALLOC with
+ * no TASK record for its pid, a cache id with no CACHE record.
  */
 int kmap_rule_bin(const struct kmap_bin_reader *r,
 		  const struct kmap_bin_rec *rec, char *err);
+/*
+ * An object of kind with a FREE record (whichever of its ALLOC and FREE
+ * came first): an error for a global, which is never freed.
+ */
+int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err);
 /*
  * Time never goes backwards on one CPU: state per stream, from
  * kmap_bin_rules_new(the header's nr_cpus); every record goes through it.

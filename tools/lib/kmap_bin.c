@@ -184,10 +184,24 @@ int kmap_bin_check_header(const void *buf, size_t len, char *err)
 			 MEMORIZER_STREAM_MAGIC);
 		return -1;
 	}
-	if (h.version != MEMORIZER_STREAM_VERSION) {
+	if (h.version < KMAP_STREAM_VERSION_MIN ||
+	    h.version > MEMORIZER_STREAM_VERSION) {
+		char known[64];
+		unsigned int v;
+		size_t n = 0;
+
+		/* "1 and 2", "1, 2 and 3": the versions this reader reads. */
+		for (v = KMAP_STREAM_VERSION_MIN;
+		     v <= MEMORIZER_STREAM_VERSION && n < sizeof(known); v++)
+			n += snprintf(known + n, sizeof(known) - n, "%s%u",
+				      v == KMAP_STREAM_VERSION_MIN ? "" :
+				      v == MEMORIZER_STREAM_VERSION ? " and " : ", ",
+				      v);
 		snprintf(err, KMAP_ERR_MAX,
-			 "stream version %u, this reader knows version %u only",
-			 h.version, MEMORIZER_STREAM_VERSION);
+			 "stream version %u, this reader knows version%s %s only",
+			 h.version,
+			 KMAP_STREAM_VERSION_MIN == MEMORIZER_STREAM_VERSION ?
+			 "" : "s", known);
 		return -1;
 	}
 	if (h.header_size < sizeof(h) || h.header_size % 8) {

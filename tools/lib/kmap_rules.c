@@ -52,6 +52,23 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 		return problem(err, KMAP_RULE_ERROR,
 			       "%s allocation with pid %u (interrupt context has pid 0)",
 			       o->comm, o->pid);
+	/*
+	 * A global: executable global with pid 0 (a task's command with pid
+	 * 0 is the idle task's, swapper/N). A task of another pid may well
+	 * call itself global.
+	 */
+	if (!strcmp(o->comm, kmap_found_word(MEMORIZER_ALLOC_GLOBAL)) &&
+	    o->pid == 0) {
+		if (o->alloc_ip != o->addr)
+			return problem(err, KMAP_RULE_ERROR,
+				       "global %llx with alloc_ip %llx: a global's alloc_ip is its own address",
+				       (unsigned long long)o->addr,
+				       (unsigned long long)o->alloc_ip);
+		if (kmap_object_freed(o))
+			return problem(err, KMAP_RULE_ERROR,
+				       "global %llx freed: globals are never freed",
+				       (unsigned long long)o->addr);
+	}
 	if (o->addr + o->size < o->addr)
 		return problem(err, KMAP_RULE_ERROR,
 			       "object %llx of %llu bytes wraps around the address space",
@@ -177,28 +194,67 @@ void kmap_bin_rules_free(struct kmap_bin_rules *st)
 	free(st);
 }
 
+static const char *const context_name[] = {
+	[MEMORIZER_CONTEXT_TASK] = "task",
+	[MEMORIZER_CONTEXT_HARDIRQ] = "hardirq",
+	[MEMORIZER_CONTEXT_SOFTIRQ] = "softirq",
+	[MEMORIZER_CONTEXT_FOUND] = "found",
+};
+
 static int rule_alloc(const struct kmap_bin_reader *r,
 		      const struct kmap_bin_rec *rec, char *err)
 {
-	if (rec->u.alloc.kind > MEMORIZER_ALLOC_PAGES)
+	const struct memorizer_stream_header *h = kmap_bin_header(r);
+	unsigned int version = h ? h->version : MEMORIZER_STREAM_VERSION;
+	unsigned int kind = rec->u.alloc.kind, context = rec->u.alloc.context;
+	int found = context == MEMORIZER_CONTEXT_FOUND;
+
+	if (kind > MEMORIZER_ALLOC_GLOBAL)
 		return problem(err, KMAP_RULE_ERROR, "unknown allocator kind %u",
-			       rec->u.alloc.kind);
-	if (rec->u.alloc.context > MEMORIZER_CONTEXT_SOFTIRQ)
+			       kind);
+	if (context > MEMORIZER_CONTEXT_FOUND)
 		return problem(err, KMAP_RULE_ERROR, "unknown context %u",
-			       rec->u.alloc.context);
-	if (rec->u.alloc.context != MEMORIZER_CONTEXT_TASK &&
-	    rec->u.alloc.pid != 0)
+			       context);
+	/* Version 2 added kind global and context found. */
+	if (version < 2 && kind == MEMORIZER_ALLOC_GLOBAL)
+		return problem(err, KMAP_RULE_ERROR,
+			       "allocator kind %u (global) in a version %u stream: new in version 2",
+			       kind, version);
+	if (version < 2 && found)
+		return problem(err, KMAP_RULE_ERROR,
+			       "context %u (found) in a version %u stream: new in version 2",
+			       context, version);
+	/* Only globals are found, and globals are only found. */
+	if (kind == MEMORIZER_ALLOC_GLOBAL && !found)
+		return problem(err, KMAP_RULE_ERROR,
+			       "global with context %s: a global is never allocated, its context is found",
+			       context_name[context]);
+	if (found && kind != MEMORIZER_ALLOC_GLOBAL)
+		return problem(err, KMAP_RULE_ERROR,
+			       "%s object with context found: only globals are found, not allocated",
+			       kmap_kind_name(kind));
+	if (found && rec->u.alloc.pid != 0)
+		return problem(err, KMAP_RULE_ERROR,
+			       "found object with pid %d (no allocation was seen: pid is 0)",
+			       rec->u.alloc.pid);
+	if (context != MEMORIZER_CONTEXT_TASK && rec->u.alloc.pid != 0)
 		return problem(err, KMAP_RULE_ERROR,
 			       "interrupt-context allocation with pid %d",
 			       rec->u.alloc.pid);
+	if (kind == MEMORIZER_ALLOC_GLOBAL &&
+	    rec->u.alloc.call_site != rec->u.alloc.addr)
+		return problem(err, KMAP_RULE_ERROR,
+			       "global %llx with call_site %llx: a global's call_site is its own address",
+			       (unsigned long long)rec->u.alloc.addr,
+			       (unsigned long long)rec->u.alloc.call_site);
 	if (rec->u.alloc.size_alloc < rec->u.alloc.size)
 		return problem(err, KMAP_RULE_ERROR,
 			       "allocated %u bytes, less than the %u requested",
 			       rec->u.alloc.size_alloc, rec->u.alloc.size);
 	if (rec->u.alloc.call_site == 0)
 		return problem(err, KMAP_RULE_ERROR, "call_site is 0");
-	if (rec->u.alloc.context == MEMORIZER_CONTEXT_TASK &&
-	    !rec->u.alloc.comm[0])
+	/* Found objects have no task: no TASK record before them. */
+	if (context == MEMORIZER_CONTEXT_TASK && !rec->u.alloc.comm[0])
 		return problem(err, KMAP_RULE_WARNING,
 			       "no TASK record for pid %d on cpu %u before its allocation",
 			       rec->u.alloc.pid, rec->cpu);
@@ -207,6 +263,15 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 		return problem(err, KMAP_RULE_WARNING,
 			       "cache id %u has no CACHE record before it",
 			       rec->u.alloc.cache_id);
+	return KMAP_RULE_OK;
+}
+
+int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err)
+{
+	if (kind == MEMORIZER_ALLOC_GLOBAL)
+		return problem(err, KMAP_RULE_ERROR,
+			       "FREE of object id %llu, a global: globals are never freed",
+			       (unsigned long long)id);
 	return KMAP_RULE_OK;
 }
 

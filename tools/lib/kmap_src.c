@@ -70,6 +70,49 @@ struct kmap_src {
 	char err[KMAP_ERR_MAX];
 };
 
+/*
+ * The allocator kinds: each one's name and, for the kinds Memorizer finds
+ * rather than sees allocated (context found), the text kmap's executable.
+ * New kinds add their row here.
+ */
+static const struct {
+	const char *name;
+	const char *found_word;
+} kinds[] = {
+	[MEMORIZER_ALLOC_KMALLOC] = { "kmalloc", NULL },
+	[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", NULL },
+	[MEMORIZER_ALLOC_KMALLOC_LARGE] = { "kmalloc_large", NULL },
+	[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL },
+	[MEMORIZER_ALLOC_PAGES] = { "pages", NULL },
+	[MEMORIZER_ALLOC_GLOBAL] = { "global", "global" },
+};
+#define NR_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
+
+const char *kmap_kind_name(int kind)
+{
+	return kind >= 0 && kind < NR_KINDS && kinds[kind].name ?
+	       kinds[kind].name : "unknown";
+}
+
+const char *kmap_found_word(int kind)
+{
+	return kind >= 0 && kind < NR_KINDS ? kinds[kind].found_word : NULL;
+}
+
+int kmap_object_kind(const struct kmap_object *o)
+{
+	int k;
+
+	if (o->has & KMAP_HAS_KIND)
+		return o->kind;
+	if (o->pid != 0 || o->alloc_ip != o->addr)
+		return KMAP_KIND_UNKNOWN;
+	for (k = 0; k < NR_KINDS; k++)
+		if (kinds[k].found_word && !strcmp(o->comm, kinds[k].found_word))
+			return k;
+	return KMAP_KIND_UNKNOWN;
+}
+
 static long raw_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
@@ -642,6 +685,17 @@ static int bin_free_time(struct kmap_src *s, const struct kmap_bin_rec *r,
 	return bin_rule_error(s, r->offset, msg);
 }
 
+/* An object of kind with a FREE record, at the record r. */
+static int bin_freed(struct kmap_src *s, const struct kmap_bin_rec *r,
+		     uint64_t id, unsigned int kind)
+{
+	char what[KMAP_ERR_MAX];
+
+	if (kmap_rule_bin_freed(id, kind, what) == KMAP_RULE_ERROR)
+		return bin_rule_error(s, r->offset, what);
+	return 0;
+}
+
 /*
  * At the end of the stream: no two live objects overlap, unless FREE
  * records were lost (an address may then be reused unseen).
@@ -707,8 +761,9 @@ static int bin_next(struct kmap_src *s)
 			}
 			/* Its FREE may have come first, from another CPU. */
 			if (kmap_object_freed(&e->o) &&
-			    bin_free_time(s, &r, r.u.alloc.jiffies,
-					  e->o.free_jiffies, r.offset))
+			    (bin_freed(s, &r, r.u.alloc.id, r.u.alloc.kind) ||
+			     bin_free_time(s, &r, r.u.alloc.jiffies,
+					   e->o.free_jiffies, r.offset)))
 				return -1;
 			e->have_alloc = 1;
 			e->alloc_offset = r.offset;
@@ -730,6 +785,12 @@ static int bin_next(struct kmap_src *s)
 				strcpy(e->o.comm, "hardirq");
 			else if (r.u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
 				strcpy(e->o.comm, "softirq");
+			else if (r.u.alloc.context == MEMORIZER_CONTEXT_FOUND)
+				/* The kernel's word: global; else the kind. */
+				snprintf(e->o.comm, sizeof(e->o.comm), "%s",
+					 kmap_found_word(r.u.alloc.kind) ?
+					 kmap_found_word(r.u.alloc.kind) :
+					 kmap_kind_name(r.u.alloc.kind));
 			else
 				kmap_sanitize_comm(e->o.comm, r.u.alloc.comm,
 						   sizeof(r.u.alloc.comm));
@@ -775,8 +836,9 @@ static int bin_next(struct kmap_src *s)
 				return -1;
 			}
 			if (e->have_alloc &&
-			    bin_free_time(s, &r, e->o.alloc_jiffies,
-					  r.u.free.jiffies, e->alloc_offset))
+			    (bin_freed(s, &r, r.u.free.id, e->o.kind) ||
+			     bin_free_time(s, &r, e->o.alloc_jiffies,
+					   r.u.free.jiffies, e->alloc_offset)))
 				return -1;
 			e->o.free_ip = r.u.free.api == MEMORIZER_FREE_MISSED ?
 				       KMAP_FREE_IP_MISSED : r.u.free.call_site;

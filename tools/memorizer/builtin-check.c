@@ -247,6 +247,7 @@ static int check_text(struct checker *c, struct peek *pk)
 
 struct bin_live {
 	uint64_t addr, size, jiffies, offset;
+	unsigned int kind;
 };
 
 static int check_binary(struct checker *c, struct peek *pk)
@@ -302,6 +303,10 @@ static int check_binary(struct checker *c, struct peek *pk)
 			 */
 			slot = kmap_map_find(&early, rec.u.alloc.id);
 			if (slot) {
+				apply_rule(c, where,
+					   kmap_rule_bin_freed(rec.u.alloc.id,
+							       rec.u.alloc.kind,
+							       what), what);
 				if (kmap_rule_free_time(rec.u.alloc.jiffies,
 							*slot, what))
 					problem(c, 0, where, "%s", what);
@@ -347,7 +352,8 @@ static int check_binary(struct checker *c, struct peek *pk)
 				*slot = nlv++;
 			}
 			lv[*slot] = (struct bin_live){ rec.u.alloc.addr,
-				rec.u.alloc.size, rec.u.alloc.jiffies, rec.offset };
+				rec.u.alloc.size, rec.u.alloc.jiffies, rec.offset,
+				rec.u.alloc.kind };
 			break;
 		case MEMORIZER_REC_FREE:
 			if (rec.u.free.api != MEMORIZER_FREE_MISSED)
@@ -367,6 +373,10 @@ static int check_binary(struct checker *c, struct peek *pk)
 				}
 				break;
 			}
+			apply_rule(c, where,
+				   kmap_rule_bin_freed(rec.u.free.id,
+						       lv[*slot].kind, what),
+				   what);
 			if (kmap_rule_free_time(lv[*slot].jiffies,
 						rec.u.free.jiffies, what))
 				problem(c, 0, where, "%s (byte %llu)", what,
@@ -525,13 +535,18 @@ const struct cmd cmd_check = {
 "object line and indented by exactly two spaces, alloc_ip set, no free "
 "before its allocation (a freed object may have free_ip 0: seed 000 says "
 "not every free_ip is obtained), no interrupt-context "
-"allocation with a pid, no access line without reads or writes, no (ip, "
-"pid) twice under one object, no two live objects overlapping.\n"
+"allocation with a pid, a global (executable global, pid 0) with its own "
+"address as alloc_ip and never freed, no access line without reads or "
+"writes, no (ip, pid) twice under one object, no two live objects "
+"overlapping.\n"
 "\n"
-"Binary streams: magic, ABI version, header and record sizes (records of "
+"Binary streams: magic, ABI version (1 or 2; version 1 has no kind "
+"global and no context found), header and record sizes (records of "
 "unknown types are skipped by their size, short records rejected), CPU "
-"numbers, per-CPU time order, known enum values, one live ALLOC per id, "
-"frees after their allocation, missed frees marked deadbeef, LOST records "
+"numbers, per-CPU time order, known enum values, no pid outside task "
+"context, context found for globals and only for them (pid 0, call_site "
+"the global's own address), one live ALLOC per id, frees after their "
+"allocation, no FREE of a global, missed frees marked deadbeef, LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
 "once FREE records were lost); lost records are reported as a warning.\n"
 "\n"

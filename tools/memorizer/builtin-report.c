@@ -9,8 +9,8 @@
 #include "table.h"
 
 static const struct opt opts[] = {
-	{ "by", 'b', "KEY", "Group by callsite (the default), cache, function, pid or object." },
-	{ "sort", 's', "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, pid), accesses (function), size (object)." },
+	{ "by", 'b', "KEY", "Group by callsite (the default), cache, kind, function, pid or object." },
+	{ "sort", 's', "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, kind, pid), accesses (function), size (object)." },
 	{ "limit", 'n', "N", "Print the first N rows only." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per row; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)." },
@@ -20,8 +20,11 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-enum by { BY_CALLSITE, BY_CACHE, BY_FUNCTION, BY_PID, BY_OBJECT };
-static const char *const by_name[] = { "callsite", "cache", "function", "pid", "object" };
+enum by { BY_CALLSITE, BY_CACHE, BY_KIND, BY_FUNCTION, BY_PID, BY_OBJECT };
+#define NR_BY (BY_OBJECT + 1)
+static const char *const by_name[NR_BY] = {
+	"callsite", "cache", "kind", "function", "pid", "object",
+};
 
 struct row {
 	uint64_t key;
@@ -74,6 +77,9 @@ static struct row *agg_get(struct agg *a, uint64_t key)
 	return &a->rows[*slot];
 }
 
+/* No free API: a kind whose objects are never freed (globals). */
+#define NO_FREE_API	0xff
+
 static int mismatched(const struct kmap_object *o)
 {
 	static const uint8_t expect[] = {
@@ -82,20 +88,14 @@ static int mismatched(const struct kmap_object *o)
 		[MEMORIZER_ALLOC_KMALLOC_LARGE] = MEMORIZER_FREE_KFREE,
 		[MEMORIZER_ALLOC_VMALLOC] = MEMORIZER_FREE_VFREE,
 		[MEMORIZER_ALLOC_PAGES] = MEMORIZER_FREE_PAGES,
+		[MEMORIZER_ALLOC_GLOBAL] = NO_FREE_API,
 	};
 
 	if (!(o->has & KMAP_HAS_FREE_API) || !(o->has & KMAP_HAS_KIND) ||
-	    o->free_api == MEMORIZER_FREE_MISSED || o->kind >= sizeof(expect))
+	    o->free_api == MEMORIZER_FREE_MISSED || o->kind >= sizeof(expect) ||
+	    expect[o->kind] == NO_FREE_API)
 		return 0;
 	return o->free_api != expect[o->kind];
-}
-
-static const char *kind_name(unsigned int kind)
-{
-	static const char *const n[] = { "kmalloc", "kmem_cache", "kmalloc_large",
-					 "vmalloc", "pages" };
-
-	return kind < 5 ? n[kind] : "unknown";
 }
 
 /* Add one object's figures to a row. */
@@ -176,11 +176,11 @@ static int run(int argc, char **argv)
 	optparse_init(&p, &cmd_report, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
 		if (opt_is(&p, idx, "by")) {
-			for (i = 0; i < 5; i++)
+			for (i = 0; i < NR_BY; i++)
 				if (!strcmp(p.arg, by_name[i]))
 					break;
-			if (i == 5) {
-				error("--by %s: not callsite, cache, function, pid or object",
+			if (i == NR_BY) {
+				error("--by %s: not callsite, cache, kind, function, pid or object",
 				      p.arg);
 				return 2;
 			}
@@ -277,9 +277,22 @@ static int run(int argc, char **argv)
 			if (!r->name[0])
 				snprintf(r->name, sizeof(r->name), "%s",
 					 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
-					 (o->has & KMAP_HAS_CACHE) ? "?" : kind_name(o->kind));
+					 (o->has & KMAP_HAS_CACHE) ? "?" : kmap_kind_name(o->kind));
 			add_object(r, o, reads, writes);
 			break;
+		case BY_KIND: {
+			/* A text kmap says only which objects are globals. */
+			int kind = kmap_object_kind(o);
+
+			r = agg_get(&agg, (uint64_t)(int64_t)kind);
+			if (!r)
+				break;
+			if (!r->name[0])
+				snprintf(r->name, sizeof(r->name), "%s",
+					 kmap_kind_name(kind));
+			add_object(r, o, reads, writes);
+			break;
+		}
 		case BY_PID:
 			r = agg_get(&agg, o->pid);
 			if (!r)
@@ -352,7 +365,7 @@ static int run(int argc, char **argv)
 			r->mismatch = (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc : o->size;
 			snprintf(r->name, sizeof(r->name), "%s",
 				 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
-				 (o->has & KMAP_HAS_KIND) ? kind_name(o->kind) : "");
+				 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
 			break;
 		}
 		if (!r) {
@@ -374,7 +387,8 @@ static int run(int argc, char **argv)
 		switch (by) {
 		case BY_CALLSITE:
 		case BY_CACHE:
-			addcol(&oc, by == BY_CALLSITE ? "callsite" : "cache", COL_STR);
+		case BY_KIND:
+			addcol(&oc, by_name[by], COL_STR);
 			addcol(&oc, "objects", COL_U64);
 			addcol(&oc, "live", COL_U64);
 			addcol(&oc, "bytes", COL_U64);
@@ -445,6 +459,7 @@ static int run(int argc, char **argv)
 			switch (by) {
 			case BY_CALLSITE:
 			case BY_CACHE:
+			case BY_KIND:
 				if (by == BY_CALLSITE)
 					label_ip(sym, r->key, label, sizeof(label));
 				else
@@ -599,8 +614,8 @@ done:
 
 const struct cmd cmd_report = {
 	.name = "report",
-	.summary = "summarize a kmap or stream per call site, cache, function, pid or object",
-	.synopsis = "FILE [--by callsite|cache|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.summary = "summarize a kmap or stream per call site, cache, kind, function, pid or object",
+	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints totals and one "
@@ -616,6 +631,7 @@ const struct cmd cmd_report = {
 "    avg_lifetime reads writes reads_per_byte writes_per_byte never_read\n"
 "    never_written missed_free [cross_cpu mismatched_free]\n"
 "  --by cache: as callsite, with cache first (binary streams only)\n"
+"  --by kind: as callsite, with kind first\n"
 "  --by function: function accesses reads writes sites objects bytes\n"
 "  --by pid: pid comm objects bytes reads writes objects_accessed\n"
 "  --by object: object addr callsite pid comm size [size_alloc cache]\n"
@@ -628,7 +644,12 @@ const struct cmd cmd_report = {
 "counts objects freed by another API than their allocator's (a "
 "kmem_cache_alloc freed by kfree); missed_free counts frees Memorizer did "
 "not see (free_ip deadbeef); never_read and never_written count objects "
-"without a single read or write. In --by pid, objects and bytes are what "
+"without a single read or write. In --by kind, kind is the allocator "
+"kind: kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, or global (a "
+"kernel image symbol's data, found when first accessed, never freed); "
+"a text kmap names no allocator, so there an object is global when its "
+"executable is global, its pid 0 and its alloc_ip its own address, and "
+"unknown otherwise. In --by pid, objects and bytes are what "
 "the pid allocated, reads, writes and objects_accessed what it accessed, "
 "comm its newest command (a pid that called exec had two). "
 "In --by function, accesses are reads + writes by the function's "

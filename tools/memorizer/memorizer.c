@@ -454,7 +454,7 @@ void print_completion(FILE *f)
 			if (o->short_name)
 				fprintf(f, "|-%c", o->short_name);
 			if (!strcmp(o->name, "by"))
-				fputs(")\n\t\t\tCOMPREPLY=($(compgen -W 'callsite cache function pid object' -- \"$cur\"))\n\t\t\treturn ;;\n", f);
+				fputs(")\n\t\t\tCOMPREPLY=($(compgen -W 'callsite cache kind function pid object' -- \"$cur\"))\n\t\t\treturn ;;\n", f);
 			else if (!strcmp(o->name, "mode"))
 				fputs(")\n\t\t\tCOMPREPLY=($(compgen -W '1 2 3' -- \"$cur\"))\n\t\t\treturn ;;\n", f);
 			else if (!strcmp(o->arg, "FILE") || !strcmp(o->arg, "DIR"))

@@ -55,6 +55,7 @@ run() {
 }
 
 "$MKSTREAM" < "$fx/stream.desc" > stream.bin || exit 1
+"$MKSTREAM" < "$fx/globals.desc" > globals.bin || exit 1
 bad() {	# bad NAME: a kmap from standard input
 	cat > "$1"
 }
@@ -92,8 +93,8 @@ head -c 100 fixtures/tar.kmap > cut.kmap
 run check check-bad-cut "$M" check cut.kmap
 { printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,'; head -c 600 /dev/zero | tr '\0' x; echo; } > long.kmap
 run check check-bad-long-line "$M" check long.kmap
-printf 'header version=2\n' | "$MKSTREAM" > v2.bin
-run check check-bad-version "$M" check v2.bin
+printf 'header version=3\n' | "$MKSTREAM" > v3.bin
+run check check-bad-version sh -c "\"$M\" check v3.bin; \"$M\" report v3.bin; \"$M\" text v3.bin"
 printf 'header magic=MEMZSTRX\n' | "$MKSTREAM" > magic.bin
 run check check-bad-magic "$M" check magic.bin
 printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size=64\n' | "$MKSTREAM" > short.bin
@@ -112,6 +113,46 @@ printf 'header\n%s\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse.bin
 run check check-bad-stream-overlap "$M" check reuse.bin
 printf 'header\n%s\nlost cpu=0 ns=3 records=1 frees=1\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse-lost.bin
 run check check-stream-overlap-lost-free "$M" check reuse-lost.bin
+# Globals (stream version 2): kind global, context found, no TASK record
+# needed. A version 1 stream still reads, without them.
+run check check-stream-globals "$M" check globals.bin
+printf '%s\n' 'header version=1' 'task cpu=0 ns=1 pid=5 comm=sh' \
+	'alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5' \
+	'access cpu=0 ns=3 id=1 ip=0xffffffff81000100 pid=5 reads=1' \
+	'free cpu=0 ns=4 id=1 call_site=0xffffffff81000200 jiffies=6 api=0 nr_access=1' |
+	"$MKSTREAM" > v1.bin
+run check check-stream-version-1 sh -c "\"$M\" check v1.bin && \"$M\" text v1.bin"
+# What a global must be, refused by check, report and text alike.
+g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
+bad_global() {	# bad_global NAME RECORD...: a stream of a global's records
+	local name=$1
+	shift
+	printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=sh' "$@" | "$MKSTREAM" > "$name"
+}
+refused() {	# refused FILE: what check, report and text say of it
+	echo "\"$M\" check $1; \"$M\" report $1; \"$M\" text $1"
+}
+bad_global found-pid.bin "$g pid=5 kind=5 context=3"
+run check check-bad-global-found-pid sh -c "$(refused found-pid.bin)"
+bad_global global-task.bin "$g pid=5 kind=5 context=0"
+run check check-bad-global-task-context sh -c "$(refused global-task.bin)"
+bad_global found-kmalloc.bin "$g kind=0 context=3"
+run check check-bad-found-not-global sh -c "$(refused found-kmalloc.bin)"
+bad_global global-call-site.bin "${g/call_site=0xffffffff82a01000/call_site=0xffffffff81000000} kind=5 context=3"
+run check check-bad-global-call-site sh -c "$(refused global-call-site.bin)"
+bad_global global-free.bin "$g kind=5 context=3" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=0'
+run check check-bad-global-free sh -c "$(refused global-free.bin)"
+# The FREE first (another CPU's, read earlier): refused at the ALLOC.
+bad_global global-free-first.bin \
+	'free cpu=1 ns=1 id=1 call_site=0xdeadbeef jiffies=6 api=4' "$g kind=5 context=3"
+run check check-bad-global-free-first sh -c "$(refused global-free-first.bin)"
+printf '%s\n' 'header version=1' "$g kind=5 context=3" | "$MKSTREAM" > v1-global.bin
+run check check-bad-global-version-1 sh -c "$(refused v1-global.bin)"
+# A text kmap's global: its own alloc_ip, never freed.
+printf 'ffffffff82a01000,0,ffffffff82a01000,64,100,120,ffffffff81000200,global\n' > freed-global.kmap
+printf 'ffffffff81000000,0,ffffffff82a01000,64,100,0,0,global\n' > global-alloc-ip.kmap
+run check check-bad-global-text sh -c "$(refused freed-global.kmap); $(refused global-alloc-ip.kmap)"
 run check check-missing "$M" check no-such.kmap
 run check check-directory "$M" check .
 # Write errors are errors, from every command that writes.
@@ -129,6 +170,16 @@ run report report-stream-object-csv "$M" report stream.bin --by object --csv
 run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
 run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
 run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
+run report report-bad-by "$M" report fixtures/tar.kmap --by nosuch
+# --by kind: a stream's ALLOC says the kind; a text kmap says only which
+# objects are globals (executable global, pid 0, alloc_ip its address):
+# the others, a task called global among them, are unknown.
+run report report-stream-kind "$M" report globals.bin --by kind
+run report report-stream-kind-json "$M" report globals.bin --by kind --json
+"$M" text globals.bin > globals.kmap 2> /dev/null
+printf 'ffffffff81000000,7,ffff888000009000,16,1020,0,0,global\n' >> globals.kmap
+run report report-kind-text-kmap "$M" report globals.kmap --by kind
+run report report-kind-csv-tar "$M" report fixtures/tar.kmap --by kind --csv
 run report report-bad-input "$M" report fixtures/../golden.sh
 # check's rules are every reader's: report and text refuse what check
 # refuses, with its message.
@@ -155,6 +206,7 @@ run report report-directory "$M" report .
 
 # text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
 run text text-stream "$M" text stream.bin
+run text text-stream-globals sh -c "\"$M\" text globals.bin && \"$M\" text globals.bin | \"$M\" check -"
 run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
 run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
 run text text-bad-stream "$M" text short.bin

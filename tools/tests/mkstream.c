@@ -17,7 +17,10 @@
  *   cut    bytes=N                     (drop the last N bytes written)
  *
  * Every record line also takes size=N (written in hdr.size, the record
- * padded or cut to it). In values, \xHH stands for the byte HH.
+ * padded or cut to it). In values, \xHH stands for the byte HH. Values
+ * are written as given, in range or not: version defaults to
+ * MEMORIZER_STREAM_VERSION (version=1 for a version 1 header), kind= and
+ * context= take any enum value (kind=5 context=3: a global, found).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -337,11 +337,12 @@ static void sput(struct sbuf *s, const void *p, size_t n)
 	s->len += n;
 }
 
-static void header(struct sbuf *s, unsigned int cpus)
+static void header_version(struct sbuf *s, unsigned int cpus,
+			   unsigned int version)
 {
 	static const __u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
 	struct memorizer_stream_header h = {
-		.magic = "MEMZSTR", .version = MEMORIZER_STREAM_VERSION,
+		.magic = "MEMZSTR", .version = version,
 		.header_size = sizeof(h), .nr_types = MEMORIZER_REC_NR_TYPES,
 		.nr_cpus = cpus, .hz = 250, .page_size = 4096,
 	};
@@ -349,6 +350,11 @@ static void header(struct sbuf *s, unsigned int cpus)
 	memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
 	memcpy(h.rec_size, sizes, sizeof(sizes));
 	sput(s, &h, sizeof(h));
+}
+
+static void header(struct sbuf *s, unsigned int cpus)
+{
+	header_version(s, cpus, MEMORIZER_STREAM_VERSION);
 }
 
 static void task(struct sbuf *s, int cpu, int pid, const char *comm)
@@ -361,19 +367,36 @@ static void task(struct sbuf *s, int cpu, int pid, const char *comm)
 	sput(s, &t, sizeof(t));
 }
 
-static void alloc(struct sbuf *s, int cpu, uint64_t id, uint64_t addr, int pid)
+/* An ALLOC of any kind and context; call_site 0: its own address. */
+static void alloc_kind(struct sbuf *s, int cpu, uint64_t id, uint64_t addr,
+		       uint64_t call_site, int pid, int kind, int context)
 {
 	struct memorizer_rec_alloc a = { .hdr = { MEMORIZER_REC_ALLOC, sizeof(a), cpu, 0, 2 } };
 
 	a.hdr.ns = ++s->ns;
 	a.id = id;
 	a.addr = addr;
-	a.call_site = 0xffffffff81000000ull + id;
+	a.call_site = call_site ? call_site : addr;
 	a.jiffies = 1000 + id;
 	a.size = 16;
 	a.size_alloc = 16;
 	a.pid = pid;
+	a.kind = kind;
+	a.context = context;
 	sput(s, &a, sizeof(a));
+}
+
+static void alloc(struct sbuf *s, int cpu, uint64_t id, uint64_t addr, int pid)
+{
+	alloc_kind(s, cpu, id, addr, 0xffffffff81000000ull + id, pid,
+		   MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_TASK);
+}
+
+/* A global, as the kernel finds it: pid 0, call_site its address. */
+static void alloc_global(struct sbuf *s, int cpu, uint64_t id, uint64_t addr)
+{
+	alloc_kind(s, cpu, id, addr, 0, 0, MEMORIZER_ALLOC_GLOBAL,
+		   MEMORIZER_CONTEXT_FOUND);
 }
 
 static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
@@ -410,12 +433,19 @@ static void test_bin_header_checks(void **state)
 
 	(void)state;
 	header(&s, 2);
+	assert_int_equal(h->version, 2);
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	assert_int_equal(kmap_bin_check_header(s.b, 55, err), -1);
 	assert_non_null(strstr(err, "cut short"));
-	h->version = 2;
+	/* Versions 1 and 2 are read, no other. */
+	h->version = 1;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	h->version = 3;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_non_null(strstr(err, "version 2"));
+	assert_string_equal(err, "stream version 3, this reader knows versions 1 and 2 only");
+	h->version = 0;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	assert_string_equal(err, "stream version 0, this reader knows versions 1 and 2 only");
 	h->version = 1;
 	h->rec_size[MEMORIZER_REC_ALLOC] = 64;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
@@ -614,6 +644,275 @@ static void test_src_text_objects(void **state)
 	unlink(path);
 }
 
+/* Kinds: names, the found word, and a text object's kind from its line. */
+static void test_kinds(void **state)
+{
+	static const char *const names[] = {
+		"kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages",
+		"global",
+	};
+	struct kmap_object o = { .alloc_ip = 0xffffffff82a01000ull,
+				 .addr = 0xffffffff82a01000ull, .size = 64,
+				 .alloc_jiffies = 100, .pid = 0,
+				 .comm = "global" };
+	int k;
+
+	(void)state;
+	for (k = 0; k <= MEMORIZER_ALLOC_GLOBAL; k++)
+		assert_string_equal(kmap_kind_name(k), names[k]);
+	assert_string_equal(kmap_kind_name(MEMORIZER_ALLOC_GLOBAL + 1), "unknown");
+	assert_string_equal(kmap_kind_name(KMAP_KIND_UNKNOWN), "unknown");
+	assert_string_equal(kmap_found_word(MEMORIZER_ALLOC_GLOBAL), "global");
+	for (k = 0; k < MEMORIZER_ALLOC_GLOBAL; k++)
+		assert_null(kmap_found_word(k));
+	assert_null(kmap_found_word(KMAP_KIND_UNKNOWN));
+	assert_null(kmap_found_word(200));
+
+	/* Text: global with pid 0 at its own alloc_ip, and nothing else. */
+	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_GLOBAL);
+	o.pid = 7;			/* a task that calls itself global */
+	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
+	o.pid = 0;
+	o.alloc_ip = 0xffffffff81000000ull;
+	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
+	o.alloc_ip = o.addr;
+	strcpy(o.comm, "hardirq");
+	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
+	/* A stream's ALLOC says the kind, whatever the executable. */
+	o.has = KMAP_HAS_KIND;
+	o.kind = MEMORIZER_ALLOC_VMALLOC;
+	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_VMALLOC);
+}
+
+/* The text rules of a global: its own alloc_ip, never freed. */
+static void test_rules_global_text(void **state)
+{
+	struct kmap_object o = { .alloc_ip = 0xffffffff82a01000ull,
+				 .addr = 0xffffffff82a01000ull, .size = 64,
+				 .alloc_jiffies = 100, .pid = 0,
+				 .comm = "global" };
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	o.alloc_ip = 0xffffffff81000000ull;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "global ffffffff82a01000 with alloc_ip ffffffff81000000: a global's alloc_ip is its own address");
+	o.alloc_ip = o.addr;
+	o.free_jiffies = 120;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "global ffffffff82a01000 freed: globals are never freed");
+	o.free_jiffies = 0;
+	o.free_ip = KMAP_FREE_IP_MISSED;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	/* A task called global, freed and elsewhere: an ordinary object. */
+	o.pid = 7;
+	o.alloc_ip = 0xffffffff81000000ull;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+}
+
+/* The first ALLOC of s, through the reader, under kmap_rule_bin. */
+static int alloc_verdict(struct sbuf *s, char *err)
+{
+	struct kmap_bin_reader *r = kmap_bin_open_mem(s->b, s->len, "s");
+	struct kmap_bin_rec rec;
+	int t, verdict = -1;
+
+	err[0] = 0;
+	while ((t = kmap_bin_next(r, &rec)) > 0)
+		if (rec.type == MEMORIZER_REC_ALLOC) {
+			verdict = kmap_rule_bin(r, &rec, err);
+			break;
+		}
+	assert_int_equal(t, 1);
+	kmap_bin_close(r);
+	return verdict;
+}
+
+/* ALLOC rules of kind global and context found, exactly. */
+static void test_rules_global_bin(void **state)
+{
+	static const struct {
+		unsigned int version;
+		int kind, context, pid;
+		uint64_t call_site;
+		int verdict;
+		const char *want;
+	} c[] = {
+		/* No TASK record before it, and no warning: it has no task. */
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 5, 0,
+		  KMAP_RULE_ERROR, "found object with pid 5 (no allocation was seen: pid is 0)" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_TASK, 5, 0,
+		  KMAP_RULE_ERROR, "global with context task: a global is never allocated, its context is found" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_SOFTIRQ, 0, 0,
+		  KMAP_RULE_ERROR, "global with context softirq: a global is never allocated, its context is found" },
+		{ 2, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "kmalloc object with context found: only globals are found, not allocated" },
+		{ 2, MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "pages object with context found: only globals are found, not allocated" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "global ffffffff82a01000 with call_site ffffffff81000000: a global's call_site is its own address" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL + 1, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "unknown allocator kind 6" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND + 1, 0, 0,
+		  KMAP_RULE_ERROR, "unknown context 4" },
+		/* Version 1: neither kind global nor context found. */
+		{ 1, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "allocator kind 5 (global) in a version 1 stream: new in version 2" },
+		{ 1, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "context 3 (found) in a version 1 stream: new in version 2" },
+		/* A version 1 interrupt allocation is still fine. */
+		{ 1, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_HARDIRQ, 0,
+		  0xffffffff81000000ull, KMAP_RULE_OK, "" },
+	};
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sbuf s = { .len = 0 };
+		int v;
+
+		header_version(&s, 1, c[i].version);
+		alloc_kind(&s, 0, 1, 0xffffffff82a01000ull, c[i].call_site,
+			   c[i].pid, c[i].kind, c[i].context);
+		v = alloc_verdict(&s, err);
+		if (v != c[i].verdict || strcmp(err, c[i].want))
+			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
+				 err, c[i].verdict, c[i].want);
+	}
+	/* Only a global's FREE is refused. */
+	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_GLOBAL, err),
+			 KMAP_RULE_ERROR);
+	assert_string_equal(err, "FREE of object id 9, a global: globals are never freed");
+	for (i = 0; i < MEMORIZER_ALLOC_GLOBAL; i++)
+		assert_int_equal(kmap_rule_bin_freed(9, i, err), KMAP_RULE_OK);
+}
+
+/* Write s to a file and open it as an object source. */
+static struct kmap_src *src_of(struct sbuf *s, char *path)
+{
+	char err[KMAP_ERR_MAX];
+	int fd = mkstemp(path);
+	struct kmap_src *src;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, s->b, s->len), (ssize_t)s->len);
+	close(fd);
+	src = kmap_src_open(path, err);
+	assert_non_null(src);
+	return src;
+}
+
+/* A global from a stream: the kernel's kmap line, byte for byte. */
+static void test_src_global(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	header(&s, 2);
+	alloc_global(&s, 1, 1, 0xffffffff82a01000ull);
+	access_rec(&s, 1, 1, 0xffffffff81000010ull, 7, 2, 3);
+	access_rec(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 0);
+	src = src_of(&s, path);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(o->kind, MEMORIZER_ALLOC_GLOBAL);
+	assert_int_equal(o->context, MEMORIZER_CONTEXT_FOUND);
+	assert_int_equal(kmap_object_kind(o), MEMORIZER_ALLOC_GLOBAL);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kmap_write_object(f, o), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(kmap_write_access(f, &a[0]), 0);
+	fclose(f);
+	assert_string_equal(buf, "ffffffff82a01000,0,ffffffff82a01000,16,1001,0,0,global\n"
+				 "  ffffffff81000010,7,3,3\n");
+	free(buf);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+	kmap_src_close(src);
+	unlink(path);
+
+	/* Read back as text, it is a global again. */
+	{
+		struct kmap_object t;
+		struct kmap_access ta;
+		char err[KMAP_ERR_MAX];
+		static const char line[] = "ffffffff82a01000,0,ffffffff82a01000,16,1001,0,0,global";
+
+		assert_int_equal(kmap_parse_line(line, strlen(line), &t, &ta, err),
+				 KMAP_LINE_OBJECT);
+		assert_int_equal(kmap_object_kind(&t), MEMORIZER_ALLOC_GLOBAL);
+		assert_int_equal(kmap_rule_object(&t, err), KMAP_RULE_OK);
+	}
+}
+
+/* A FREE of a global is refused, after its ALLOC or before it. */
+static void test_src_global_freed(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX", path2[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	(void)state;
+	header(&s, 2);
+	alloc_global(&s, 0, 1, 0xffffffff82a01000ull);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	src = src_of(&s, path);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	assert_string_equal(kmap_src_error(src) + strlen(path),
+			    ": byte 128: FREE of object id 1, a global: globals are never freed");
+	kmap_src_close(src);
+	unlink(path);
+
+	/* The FREE first, from another CPU: refused at the ALLOC. */
+	s.len = 0;
+	header(&s, 2);
+	free_rec(&s, 1, 1, MEMORIZER_FREE_MISSED);
+	alloc_global(&s, 0, 1, 0xffffffff82a01000ull);
+	src = src_of(&s, path2);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	assert_string_equal(kmap_src_error(src) + strlen(path2),
+			    ": byte 104: FREE of object id 1, a global: globals are never freed");
+	kmap_src_close(src);
+	unlink(path2);
+}
+
+/* A version 1 stream: read as before. */
+static void test_src_version1(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	(void)state;
+	header_version(&s, 1, 1);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	src = src_of(&s, path);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_string_equal(o->comm, "tar");
+	assert_int_equal(kmap_object_kind(o), MEMORIZER_ALLOC_KMALLOC);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+	kmap_src_close(src);
+	unlink(path);
+}
+
 static void test_map(void **state)
 {
 	struct kmap_map m;
@@ -694,6 +993,12 @@ int main(void)
 		cmocka_unit_test(test_bin_errors),
 		cmocka_unit_test(test_src_assembles),
 		cmocka_unit_test(test_src_text_objects),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_rules_global_text),
+		cmocka_unit_test(test_rules_global_bin),
+		cmocka_unit_test(test_src_global),
+		cmocka_unit_test(test_src_global_freed),
+		cmocka_unit_test(test_src_version1),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),
 	};

@@ -58,10 +58,10 @@ static void count_access(unsigned long addr, bool write, unsigned long ip)
 	rec = cached_record(ac, addr);
 	if (!rec) {
 		rec = memorizer_index_lookup(addr);
-		if (!rec) {
-			memorizer_access_unattributed(addr);
+		if (!rec)
+			rec = memorizer_attribute(addr);
+		if (!rec)
 			return;
-		}
 		ac->rec = rec;
 		ac->id = rec->id;
 		ac->counter = NULL;

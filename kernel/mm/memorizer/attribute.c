@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memorizer's miss path: an access that no record covers. It is counted
- * by the class of memory it fell in (enum memorizer_memory_class), so that
- * show_stats says what is still unattributed and where.
+ * Memorizer's miss path: an access that no record covers. Memory whose
+ * objects Memorizer knows without seeing them allocated gets its record
+ * now: a global (globals.c). Anything else is counted by the class of
+ * memory it fell in (enum memorizer_memory_class), so that show_stats says
+ * what is still unattributed and where.
  *
  * The class comes from the address range first, with what the kernel
  * already knows of its memory, and from the page's own flags in the direct
@@ -97,8 +99,26 @@ enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
 	return MEMORIZER_MEM_OTHER;
 }
 
-/* An access that no record covers: count it by class. */
-void memorizer_access_unattributed(unsigned long addr)
+/*
+ * An access that no record covers: the record made for its object now,
+ * or NULL, the access counted by the class of memory it hit (or, when the
+ * pool is full, as dropped).
+ */
+struct memorizer_record *memorizer_attribute(unsigned long addr)
 {
-	this_cpu_inc(memorizer_stats.untracked[memorizer_memory_class(addr)]);
+	enum memorizer_memory_class class = memorizer_memory_class(addr);
+	struct memorizer_record *rec;
+	unsigned long start, size;
+
+	if (class == MEMORIZER_MEM_KERNEL_DATA &&
+	    memorizer_global_extent(addr, &start, &size)) {
+		/* Its address is its call site: symbolized, it names it. */
+		rec = memorizer_record_found(MEMORIZER_KIND_GLOBAL, start, size,
+					     start, "global");
+		if (!rec)
+			memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+		return rec;
+	}
+	this_cpu_inc(memorizer_stats.untracked[class]);
+	return NULL;
 }

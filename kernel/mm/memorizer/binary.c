@@ -244,7 +244,8 @@ static void binary_record_made(struct memorizer_record *rec)
 	wire.pid = rec->pid;
 	wire.cache_id = rec->cache_id;
 	wire.kind = rec->kind;
-	wire.context = in_task() ? MEMORIZER_CONTEXT_TASK :
+	wire.context = rec->found ? MEMORIZER_CONTEXT_FOUND :
+		       in_task() ? MEMORIZER_CONTEXT_TASK :
 		       in_hardirq() ? MEMORIZER_CONTEXT_HARDIRQ :
 				      MEMORIZER_CONTEXT_SOFTIRQ;
 

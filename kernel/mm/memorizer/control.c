@@ -272,6 +272,7 @@ static int __init memorizer_init(void)
 		       pool_size.bytes, err);
 		return 0;
 	}
+	memorizer_globals_init();
 	memorizer_attribute_init();
 	memorizer_text_stream_init();
 	memorizer_binary_init();

@@ -9,6 +9,7 @@
  *   slab object:   virt_to_slab() -> nearest_obj() -> index
  *   large kmalloc, compound pages: folio_address()   -> index
  *   other pages, vmalloc area: page address          -> index
+ *   kernel image data:      the symbol's (globals.c)  -> index
  *
  * Lookups take no lock and run with preemption disabled, an RCU read-side
  * section: a record is freed a grace period after it left the index.
@@ -115,6 +116,24 @@ struct memorizer_record *memorizer_index_insert(struct memorizer_key *key)
 	return stale;
 }
 
+/*
+ * Add @key unless a key at its address is there already: then the record
+ * that has it is returned, and @key is not added.
+ */
+struct memorizer_record *memorizer_index_insert_new(struct memorizer_key *key)
+{
+	struct hlist_bl_head *head = index_bucket(key->addr);
+	struct memorizer_key *old;
+	unsigned long flags;
+
+	bucket_lock(head, &flags);
+	old = bucket_find(head, key->addr);
+	if (!old)
+		hlist_bl_add_head_rcu(&key->node, head);
+	bucket_unlock(head, flags);
+	return old ? old->rec : NULL;
+}
+
 /* The key at exactly @addr, or NULL. Preemption is disabled. */
 struct memorizer_key *memorizer_index_find(unsigned long addr)
 {
@@ -129,7 +148,7 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 {
 	struct memorizer_key *key;
 	struct memorizer_record *rec;
-	unsigned long start;
+	unsigned long start, size;
 
 	/*
 	 * Not virt_addr_valid(): it is instrumented and takes RCU (lockdep),
@@ -151,7 +170,7 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 		}
 	} else if (is_vmalloc_addr((void *)addr)) {
 		start = addr & PAGE_MASK;
-	} else {
+	} else if (!memorizer_global_extent(addr, &start, &size)) {
 		return NULL;
 	}
 

@@ -10,6 +10,7 @@
  *   pool.c         the bounded memory that records and counters come from
  *   caches.c       slab cache names, interned
  *   stats.c        the per-CPU figures; the show_stats and stats files
+ *   globals.c      the kernel image's data symbols, for globals
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
  *   records.c      a record's life, the record lists, the channels
@@ -64,6 +65,7 @@ enum memorizer_kind {
 	MEMORIZER_KIND_KMALLOC_LARGE = MEMORIZER_ALLOC_KMALLOC_LARGE,
 	MEMORIZER_KIND_VMALLOC = MEMORIZER_ALLOC_VMALLOC,
 	MEMORIZER_KIND_PAGES = MEMORIZER_ALLOC_PAGES,
+	MEMORIZER_KIND_GLOBAL = MEMORIZER_ALLOC_GLOBAL,
 	MEMORIZER_KIND_NR,
 };
 
@@ -316,14 +318,21 @@ struct memorizer_record {
 	u8 kind;				/* enum memorizer_kind */
 	u8 state;				/* enum memorizer_record_state */
 	bool in_binary_stream;			/* its ALLOC went out */
+	bool found;				/* on first access, not allocation */
 	u32 nr_access_records;			/* ACCESS records it wrote */
 	char comm[TASK_COMM_LEN];
 	unsigned long counters_lock;		/* bit 0: a bit spinlock */
 };
 
+/* globals.c */
+void memorizer_globals_init(void);
+bool memorizer_global_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size);
+
 /* index.c */
 int memorizer_index_init(unsigned int bits);
 struct memorizer_record *memorizer_index_insert(struct memorizer_key *key);
+struct memorizer_record *memorizer_index_insert_new(struct memorizer_key *key);
 void memorizer_index_remove(struct memorizer_key *key);
 struct memorizer_key *memorizer_index_find(unsigned long addr);
 struct memorizer_record *memorizer_index_lookup(unsigned long addr);
@@ -367,6 +376,10 @@ void memorizer_channel_register(const struct memorizer_channel_ops *ops);
 void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 			   size_t size, size_t size_alloc, unsigned long ip,
 			   u16 cache_id, unsigned int nr_aliases);
+struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
+					       unsigned long addr, size_t size,
+					       unsigned long ip,
+					       const char *executable);
 void memorizer_record_close(struct memorizer_record *rec,
 			    unsigned long free_ip);
 struct memorizer_record *memorizer_record_at(unsigned long addr,
@@ -385,7 +398,7 @@ unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 /* attribute.c */
 void memorizer_attribute_init(void);
 enum memorizer_memory_class memorizer_memory_class(unsigned long addr);
-void memorizer_access_unattributed(unsigned long addr);
+struct memorizer_record *memorizer_attribute(unsigned long addr);
 
 /* hooks.c */
 int memorizer_hooks_start(void);

@@ -225,6 +225,60 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 }
 
 /*
+ * Make the record of an object whose allocation was not seen (a global),
+ * when an access first finds it; inside the guard. @ip stands for the
+ * call site, @executable for the allocating command; pid 0, and the time
+ * is now. Two CPUs may find the object at once: the record already in the
+ * index wins, and is returned. NULL without memory.
+ */
+struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
+					       unsigned long addr, size_t size,
+					       unsigned long ip,
+					       const char *executable)
+{
+	struct memorizer_record *rec, *first;
+	struct record_list *rl;
+	unsigned long flags;
+	unsigned int i;
+
+	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
+	if (!rec) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
+		return NULL;
+	}
+	rec->key.addr = addr;
+	rec->key.rec = rec;
+	rec->id = this_cpu_inc_return(record_ids) * nr_cpu_ids +
+		  raw_smp_processor_id();
+	rec->alloc_ip = ip;
+	rec->alloc_jiffies = jiffies;
+	rec->alloc_ns = ktime_get_mono_fast_ns();
+	rec->size = min_t(size_t, size, UINT_MAX);
+	rec->size_alloc = rec->size;
+	rec->cpu = raw_smp_processor_id();
+	rec->kind = kind;
+	rec->found = true;
+	rec->state = MEMORIZER_RECORD_LIVE;
+	rec->pid = 0;
+	strscpy(rec->comm, executable, sizeof(rec->comm));
+
+	first = memorizer_index_insert_new(&rec->key);
+	if (first) {
+		free_record(rec);	/* never seen by anyone */
+		return first;
+	}
+	rl = this_cpu_ptr(&record_lists);
+	raw_spin_lock_irqsave(&rl->lock, flags);
+	list_add_rcu(&rec->list, &rl->head);
+	raw_spin_unlock_irqrestore(&rl->lock, flags);
+	this_cpu_inc(memorizer_stats.allocs[kind]);
+	for (i = 0; i < nr_channels; i++)
+		if (channels[i]->record_made)
+			channels[i]->record_made(rec);
+	return rec;
+}
+
+/*
  * The live record that starts at @addr (not an alias page of one), if it
  * is of @kind (any with MEMORIZER_KIND_NR). Inside the guard.
  */

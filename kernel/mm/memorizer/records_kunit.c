@@ -660,13 +660,59 @@ static void reused_address_test(struct kunit *test)
 }
 
 /*
- * Accesses that no record covers, counted by the class of memory they hit:
- * a global of this file, a per-CPU variable, a slab object allocated while
- * tracking was off, and a local on the stack of a thread forked then.
- * Counted on one CPU with preemption off, so that nothing else this task
- * does (the scheduler runs in its context) adds to the figure.
+ * A global of this file: an object of its own, made on its first access,
+ * covering the symbol's extent as kallsyms gives it, with its address as
+ * call site, pid 0, executable "global", and exact counts; never freed.
  */
 static unsigned long kunit_global[3];
+
+static void global_record_test(struct kunit *test)
+{
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
+	};
+	unsigned long va = (unsigned long)kunit_global, size, offset;
+	struct memorizer_record *rec;
+	struct trace_state st;
+	struct object_line o;
+
+	trace_self_begin(test, &st);
+	write_words(kunit_global, 1, WRITES);
+	read_words(kunit_global, 1, READS);
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(va, &size,
+							    &offset));
+	KUNIT_EXPECT_EQ(test, offset, 0UL);
+	KUNIT_EXPECT_GE(test, size, sizeof(kunit_global));
+
+	memorizer_walk_begin();
+	rec = find_record(va);
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec) {
+		read_object_line(test, rec, &o);
+		KUNIT_EXPECT_EQ(test, o.alloc_ip, va);
+		KUNIT_EXPECT_EQ(test, o.pid, 0);
+		KUNIT_EXPECT_EQ(test, o.addr, va);
+		KUNIT_EXPECT_EQ(test, (unsigned long)o.size, size);
+		KUNIT_EXPECT_EQ(test, o.free_jiffies, 0UL);
+		KUNIT_EXPECT_EQ(test, o.free_ip, 0UL);
+		KUNIT_EXPECT_STREQ(test, o.comm, "global");
+		KUNIT_EXPECT_EQ(test, rec->kind, MEMORIZER_KIND_GLOBAL);
+		KUNIT_EXPECT_TRUE(test, rec->found);
+		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_LIVE);
+		expect_accesses(test, rec, exp, 2);
+	}
+	memorizer_walk_end();
+}
+
+/*
+ * Accesses that no record covers, counted by the class of memory they hit:
+ * a per-CPU variable, a slab object allocated while tracking was off, and
+ * a local on the stack of a thread forked then. Counted on one CPU with
+ * preemption off, so that nothing else this task does (the scheduler runs
+ * in its context) adds to the figure.
+ */
 static DEFINE_PER_CPU(unsigned long [3], kunit_percpu);
 
 struct class_case {
@@ -705,12 +751,11 @@ static void untracked_class_test(struct kunit *test)
 {
 	const struct memorizer_control off = { .target.mode = MEMORIZER_OFF };
 	struct class_case cases[] = {
-		{ kunit_global, MEMORIZER_MEM_KERNEL_DATA },
 		{ *raw_cpu_ptr(&kunit_percpu), MEMORIZER_MEM_PERCPU },
 		{ NULL, MEMORIZER_MEM_SLAB },
 		{ NULL, MEMORIZER_MEM_STACK },
 	};
-	struct class_case *stack = &cases[3];
+	struct class_case *slab = &cases[1], *stack = &cases[2];
 	struct memorizer_control saved;
 	struct task_struct *t;
 	struct trace_state st;
@@ -718,12 +763,12 @@ static void untracked_class_test(struct kunit *test)
 
 	memorizer_control_get(&saved);
 	KUNIT_ASSERT_EQ(test, memorizer_control_set(&off, SET_ALL), 0);
-	cases[2].p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
+	slab->p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
 	init_completion(&stack->done);
 	t = kthread_create(stack_class_fn, stack, "memorizer_kunit/stack");
 
 	trace_self_begin(test, &st);
-	for (i = 0; i < 3 && cases[2].p; i++)
+	for (i = 0; i < 2 && slab->p; i++)
 		count_class(&cases[i]);
 	if (!IS_ERR(t)) {
 		memorizer_mark_process(t, true);
@@ -732,8 +777,8 @@ static void untracked_class_test(struct kunit *test)
 	}
 	trace_self_end(test, &st);
 	KUNIT_EXPECT_EQ(test, memorizer_control_set(&saved, SET_ALL), 0);
-	kfree(cases[2].p);
-	KUNIT_ASSERT_NOT_NULL(test, cases[2].p);
+	kfree(slab->p);
+	KUNIT_ASSERT_NOT_NULL(test, slab->p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test, cases[i].counted,
@@ -755,6 +800,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(smp_counts_test),
 	KUNIT_CASE(missed_free_test),
 	KUNIT_CASE(reused_address_test),
+	KUNIT_CASE(global_record_test),
 	KUNIT_CASE(untracked_class_test),
 	{}
 };

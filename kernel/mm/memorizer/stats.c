@@ -22,6 +22,7 @@ static const char *const kind_names[MEMORIZER_KIND_NR] = {
 	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
 	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
 	[MEMORIZER_KIND_PAGES] = "pages",
+	[MEMORIZER_KIND_GLOBAL] = "global",
 };
 
 /* The classes of unattributed memory (enum memorizer_memory_class). */

@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness for the binary stream parser: the record reader, then
  * the object source (assembly by id, per-CPU commands, cache names) over
- * the same bytes, writing each object as text.
+ * the same bytes, writing each object as text (a global's line must read
+ * back as a global's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,27 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+
+/* o, a global, written as a kmap line and read back: a global again. */
+static void global_line(const struct kmap_object *o)
+{
+	char line[KMAP_LINE_MAX + 8], err[KMAP_ERR_MAX];
+	struct kmap_object back;
+	struct kmap_access acc;
+	FILE *f = fmemopen(line, sizeof(line), "w");
+	long n;
+
+	if (!f)
+		abort();
+	kmap_write_object(f, o);
+	fflush(f);
+	n = ftell(f);
+	fclose(f);
+	if (n <= 0 || line[n - 1] != '\n' ||
+	    kmap_parse_line(line, n - 1, &back, &acc, err) != KMAP_LINE_OBJECT ||
+	    kmap_object_kind(&back) != MEMORIZER_ALLOC_GLOBAL)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -48,6 +70,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				kmap_write_object(out, o);
 				for (i = 0; i < n; i++)
 					kmap_write_access(out, &a[i]);
+				if (kmap_object_kind(o) != o->kind)
+					abort();
+				/* A global's kmap line says it is one. */
+				if (o->kind == MEMORIZER_ALLOC_GLOBAL)
+					global_line(o);
 			}
 			kmap_src_close(s);
 		}

@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness for the text kmap parser: the line reader over the
  * input, then the object source (text_next) over the same bytes, and the
- * writer on whatever parses (its output must parse back identically).
+ * writer on whatever parses (its output must parse back identically, of
+ * the same kind).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			    (o2.addr != o.addr || o2.size != o.size ||
 			     o2.alloc_ip != o.alloc_ip || strcmp(o2.comm, o.comm)))
 				abort();
+			/* And finds the same kind in it. */
+			if (t == KMAP_LINE_OBJECT &&
+			    kmap_object_kind(&o2) != kmap_object_kind(&o))
+				abort();
 			if (t == KMAP_LINE_ACCESS &&
 			    (a2.ip != a.ip || a2.reads != a.reads || a2.writes != a.writes))
 				abort();
@@ -64,8 +69,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		s = kmap_src_open_file(f, "fuzz", err);
 		if (s) {
-			while (kmap_src_next(s, &po, &pa, &n) > 0)
-				;
+			while (kmap_src_next(s, &po, &pa, &n) > 0) {
+				/* A text object's kind is a found one or none. */
+				int k = kmap_object_kind(po);
+
+				if (k != KMAP_KIND_UNKNOWN && !kmap_found_word(k))
+					abort();
+			}
 			kmap_src_close(s);
 		}
 		fclose(f);

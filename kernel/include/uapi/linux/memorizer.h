@@ -11,7 +11,9 @@
  * starts with struct memorizer_rec_hdr and its size is a multiple of 8.
  *
  * Compatibility. version changes only when a field changes place or
- * meaning; a reader refuses a version it does not know. Within a version,
+ * meaning, or takes values a reader of the previous version would refuse
+ * (a new kind or context); a reader refuses a version it does not know,
+ * and may read the earlier ones its own includes. Within a version,
  * records may grow at their end and new types may appear: a reader skips
  * a record of a type it does not know (hdr.size says how far), ignores the
  * bytes past the fields it knows, and rejects a record shorter than the
@@ -24,7 +26,12 @@
 #include <linux/types.h>
 
 #define MEMORIZER_STREAM_MAGIC		"MEMZSTRM"	/* 8 bytes, no NUL */
-#define MEMORIZER_STREAM_VERSION	1
+/*
+ * 1: the first. 2: kind MEMORIZER_ALLOC_GLOBAL and context
+ * MEMORIZER_CONTEXT_FOUND; a version 1 stream is a version 2 one without
+ * them.
+ */
+#define MEMORIZER_STREAM_VERSION	2
 #define MEMORIZER_REC_TYPES_MAX		16
 
 enum memorizer_rec_type {
@@ -44,13 +51,20 @@ enum memorizer_alloc_kind {
 	MEMORIZER_ALLOC_KMALLOC_LARGE = 2,	/* kmalloc() from pages */
 	MEMORIZER_ALLOC_VMALLOC = 3,
 	MEMORIZER_ALLOC_PAGES = 4,		/* alloc_pages() and friends */
+	MEMORIZER_ALLOC_GLOBAL = 5,		/* a kernel image symbol's data */
 };
 
-/* What was running when an object was allocated. */
+/*
+ * What was running when an object was allocated. FOUND: no allocation was
+ * seen (a global, say); Memorizer made the record when the object was
+ * first accessed, with pid 0, call_site the object's own address for a
+ * global, and jiffies then.
+ */
 enum memorizer_alloc_context {
 	MEMORIZER_CONTEXT_TASK = 0,
 	MEMORIZER_CONTEXT_HARDIRQ = 1,
 	MEMORIZER_CONTEXT_SOFTIRQ = 2,
+	MEMORIZER_CONTEXT_FOUND = 3,
 };
 
 struct memorizer_stream_header {
