@@ -291,6 +291,9 @@ static void binary_counts(struct memorizer_record *rec,
 	 */
 	if (!atomic_read(&binary_readers))
 		return;
+	/* A found record made before the reader came: its ALLOC first. */
+	if (!READ_ONCE(rec->in_binary_stream))
+		binary_record_made(rec);
 
 	rec_hdr(&wire.hdr, MEMORIZER_REC_ACCESS, sizeof(wire));
 	wire.id = rec->id;
@@ -457,6 +460,34 @@ static __poll_t binary_poll(struct file *file, poll_table *wait)
  * open starts a session: what the last one left unread is dropped (its
  * reader is gone), so that a stream is whole from its first record.
  */
+/*
+ * A new session: found records (globals) live on from before it; each
+ * goes out again, its ALLOC at its next sweep, with what it counted from
+ * now on. Without readers no sweep runs, so the counters stay listed.
+ */
+static void found_records_restart(void)
+{
+	struct memorizer_record *rec = NULL;
+	struct memorizer_counter *c;
+	int cpu = -1;
+
+	memorizer_walk_begin();
+	while ((rec = memorizer_walk_next(&cpu, rec))) {
+		if (!rec->found)
+			continue;
+		WRITE_ONCE(rec->in_binary_stream, false);
+		rcu_read_lock();
+		/* Pairs with memorizer_counter_get(): listed counters are whole. */
+		for (c = smp_load_acquire(&rec->counters); c;
+		     c = READ_ONCE(c->next)) {
+			atomic_set(&c->writes, 0);
+			atomic_set(&c->reads, 0);
+		}
+		rcu_read_unlock();
+	}
+	memorizer_walk_end();
+}
+
 static int binary_open(struct inode *inode, struct file *file)
 {
 	int cpu, err = 0;
@@ -483,6 +514,7 @@ static int binary_open(struct inode *inode, struct file *file)
 			err = -ENOMEM;
 	}
 	if (!err && !atomic_read(&binary_readers)) {
+		found_records_restart();
 		WRITE_ONCE(binary_session, binary_session + 1);
 		for_each_possible_cpu(cpu) {
 			struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);

@@ -157,6 +157,41 @@ static void fill_identity(struct memorizer_record *rec)
 	}
 }
 
+/* What every new record holds, from a pool chunk (zeroed). */
+static void fill_record(struct memorizer_record *rec, enum memorizer_kind kind,
+			unsigned long addr, size_t size, size_t size_alloc,
+			unsigned long ip)
+{
+	rec->key.addr = addr;
+	rec->key.rec = rec;
+	rec->id = this_cpu_inc_return(record_ids) * nr_cpu_ids +
+		  raw_smp_processor_id();
+	rec->alloc_ip = ip;
+	rec->alloc_jiffies = jiffies;
+	rec->alloc_ns = ktime_get_mono_fast_ns();
+	rec->size = min_t(size_t, size, UINT_MAX);
+	rec->size_alloc = min_t(size_t, size_alloc, UINT_MAX);
+	rec->cpu = raw_smp_processor_id();
+	rec->kind = kind;
+	rec->state = MEMORIZER_RECORD_LIVE;
+}
+
+/* On this CPU's list, counted, and told to the channels. */
+static void publish_record(struct memorizer_record *rec)
+{
+	struct record_list *rl = this_cpu_ptr(&record_lists);
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&rl->lock, flags);
+	list_add_rcu(&rec->list, &rl->head);
+	raw_spin_unlock_irqrestore(&rl->lock, flags);
+	this_cpu_inc(memorizer_stats.allocs[rec->kind]);
+	for (i = 0; i < nr_channels; i++)
+		if (channels[i]->record_made)
+			channels[i]->record_made(rec);
+}
+
 /*
  * Make the record of an allocation; inside the guard. @nr_aliases further
  * pages must find the record too: those of a vmalloc area or of a
@@ -169,8 +204,6 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 {
 	struct memorizer_record *rec, *stale;
 	struct memorizer_key *alias;
-	struct record_list *rl;
-	unsigned long flags;
 	unsigned int i;
 
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
@@ -190,29 +223,10 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 		alias->next_alias = rec->aliases;
 		rec->aliases = alias;
 	}
-	rec->key.addr = addr;
-	rec->key.rec = rec;
-	rec->id = this_cpu_inc_return(record_ids) * nr_cpu_ids +
-		  raw_smp_processor_id();
-	rec->alloc_ip = ip;
-	rec->alloc_jiffies = jiffies;
-	rec->alloc_ns = ktime_get_mono_fast_ns();
-	rec->size = min_t(size_t, size, UINT_MAX);
-	rec->size_alloc = min_t(size_t, size_alloc, UINT_MAX);
-	rec->cpu = raw_smp_processor_id();
+	fill_record(rec, kind, addr, size, size_alloc, ip);
 	rec->cache_id = cache_id;
-	rec->kind = kind;
-	rec->state = MEMORIZER_RECORD_LIVE;
 	fill_identity(rec);
-
-	rl = this_cpu_ptr(&record_lists);
-	raw_spin_lock_irqsave(&rl->lock, flags);
-	list_add_rcu(&rec->list, &rl->head);
-	raw_spin_unlock_irqrestore(&rl->lock, flags);
-	this_cpu_inc(memorizer_stats.allocs[kind]);
-	for (i = 0; i < nr_channels; i++)
-		if (channels[i]->record_made)
-			channels[i]->record_made(rec);
+	publish_record(rec);
 
 	stale = memorizer_index_insert(&rec->key);
 	if (stale)
@@ -229,7 +243,8 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
  * when an access first finds it; inside the guard. @ip stands for the
  * call site, @executable for the allocating command; pid 0, and the time
  * is now. Two CPUs may find the object at once: the record already in the
- * index wins, and is returned. NULL without memory.
+ * index wins, and is returned. NULL without memory (the caller counts the
+ * access as dropped).
  */
 struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 					       unsigned long addr, size_t size,
@@ -237,28 +252,12 @@ struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 					       const char *executable)
 {
 	struct memorizer_record *rec, *first;
-	struct record_list *rl;
-	unsigned long flags;
-	unsigned int i;
 
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
-	if (!rec) {
-		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
+	if (!rec)
 		return NULL;
-	}
-	rec->key.addr = addr;
-	rec->key.rec = rec;
-	rec->id = this_cpu_inc_return(record_ids) * nr_cpu_ids +
-		  raw_smp_processor_id();
-	rec->alloc_ip = ip;
-	rec->alloc_jiffies = jiffies;
-	rec->alloc_ns = ktime_get_mono_fast_ns();
-	rec->size = min_t(size_t, size, UINT_MAX);
-	rec->size_alloc = rec->size;
-	rec->cpu = raw_smp_processor_id();
-	rec->kind = kind;
+	fill_record(rec, kind, addr, size, size, ip);
 	rec->found = true;
-	rec->state = MEMORIZER_RECORD_LIVE;
 	rec->pid = 0;
 	strscpy(rec->comm, executable, sizeof(rec->comm));
 
@@ -267,14 +266,7 @@ struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 		free_record(rec);	/* never seen by anyone */
 		return first;
 	}
-	rl = this_cpu_ptr(&record_lists);
-	raw_spin_lock_irqsave(&rl->lock, flags);
-	list_add_rcu(&rec->list, &rl->head);
-	raw_spin_unlock_irqrestore(&rl->lock, flags);
-	this_cpu_inc(memorizer_stats.allocs[kind]);
-	for (i = 0; i < nr_channels; i++)
-		if (channels[i]->record_made)
-			channels[i]->record_made(rec);
+	publish_record(rec);
 	return rec;
 }
 
@@ -437,7 +429,8 @@ static void free_sent(struct work_struct *work)
 
 /*
  * Sweep the counters of the live records whose ALLOC went out on the
- * binary stream (memorizer_counters_sweep()). Returns the entries of @idle.
+ * binary stream, and of the found ones (memorizer_counters_sweep()).
+ * Returns the entries of @idle.
  */
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 				     struct memorizer_counter **idle,
@@ -451,8 +444,13 @@ unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 
 	memorizer_walk_begin();
 	while ((rec = memorizer_walk_next(&cpu, rec))) {
+		/*
+		 * A found record (a global) lives for ever: swept even if
+		 * it was made before the reader came; @counts sends its
+		 * ALLOC first.
+		 */
 		if (READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED ||
-		    !READ_ONCE(rec->in_binary_stream) ||
+		    (!READ_ONCE(rec->in_binary_stream) && !rec->found) ||
 		    !READ_ONCE(rec->counters))
 			continue;
 		guard = memorizer_guard();
