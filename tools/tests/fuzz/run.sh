@@ -45,8 +45,13 @@ for h in $which; do
 		case $verdict in
 		" ok ok ok"|" bad bad bad") ;;
 		*)	disagree=$((disagree + 1))
-			echo "fuzz-$h: check, report, text disagree ($verdict) on:" >&2
-			"$memorizer" check "$f" 2>&1 | head -3 >&2 ;;
+			# Kept beside the harnesses, for a test to be made of it.
+			cp "$f" "$dir/disagree-$h-$disagree"
+			echo "fuzz-$h: check, report, text disagree ($verdict) on $dir/disagree-$h-$disagree:" >&2
+			"$memorizer" check "$f" 2>&1 | head -3 >&2
+			for cmd in report text; do
+				"$memorizer" $cmd "$f" 2>&1 >/dev/null | head -3 >&2
+			done ;;
 		esac
 	done
 	echo "fuzz-$h: check, report and text agree on $((inputs - disagree)) of $inputs inputs"
