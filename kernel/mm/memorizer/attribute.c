@@ -79,7 +79,7 @@ static enum memorizer_memory_class direct_map_class(unsigned long addr)
 }
 
 /* What memory @addr is, when no record covers it. */
-enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
+static enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
 {
 	if (on_a_stack(addr))
 		return MEMORIZER_MEM_STACK;

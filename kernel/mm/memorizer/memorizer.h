@@ -397,7 +397,6 @@ unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 
 /* attribute.c */
 void memorizer_attribute_init(void);
-enum memorizer_memory_class memorizer_memory_class(unsigned long addr);
 struct memorizer_record *memorizer_attribute(unsigned long addr);
 
 /* hooks.c */
