@@ -12,7 +12,7 @@
  *        access_ip,access_pid,write_count,read_count
  *
  *  - the binary stream of <linux/memorizer.h>: one struct
- *    memorizer_stream_header, then records (versions 1 and 2).
+ *    memorizer_stream_header, then records (versions 1, 2 and 3).
  *
  * Three levels:
  *
@@ -103,23 +103,45 @@ static inline int kmap_object_freed(const struct kmap_object *o)
 }
 
 /*
- * Allocator kinds (enum memorizer_alloc_kind), in one table: each kind's
- * name (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global: the
- * names of the kernel's stats), and for the kinds Memorizer finds rather
- * than sees allocated (context MEMORIZER_CONTEXT_FOUND), the word the text
- * kmap has for executable (global). KMAP_KIND_UNKNOWN: a text object whose
- * line does not say (the text format names no allocator).
+ * Allocator kinds (enum memorizer_alloc_kind), in one table (kmap_src.c):
+ * what the stream and the text kmap say of each, for the readers and the
+ * rules alike. A kind is found (context MEMORIZER_CONTEXT_FOUND) when
+ * Memorizer saw no allocation of the object and made its record at its
+ * first access: globals and per-CPU variables always (they are never
+ * allocated nor freed), from version 3 also stacks, slab objects and
+ * pages; kmalloc_large and vmalloc objects never. A found object's
+ * executable in the text kmap is its kind's word, but for a task's stack,
+ * which has its task's pid and command. KMAP_KIND_UNKNOWN: a text object
+ * whose line does not say (the text format names no allocator).
  */
 #define KMAP_KIND_UNKNOWN	(-1)
+struct kmap_kind {
+	/*
+	 * The kernel's stats' names: kmalloc, kmem_cache, kmalloc_large,
+	 * vmalloc, pages, global, percpu, stack.
+	 */
+	const char *name;
+	unsigned int since;		/* the stream version that brought it */
+	unsigned int found_since;	/* found from this version on; 0: never */
+	/* A found one's executable when its pid is 0 (NULL: never found). */
+	const char *found_word;
+	int word_is_kind;		/* no other kind's found have that word */
+	int only_found;			/* never allocated, so never freed */
+	int found_task;			/* found with a task's pid (a task stack) */
+	int free_api;			/* what frees one; -1: nothing does */
+};
+/* kind's row; NULL for KMAP_KIND_UNKNOWN or a kind not known. */
+const struct kmap_kind *kmap_kind(int kind);
 /* The kind's name; "unknown" for KMAP_KIND_UNKNOWN or a kind not known. */
 const char *kmap_kind_name(int kind);
-/* The executable word of a found object of kind; NULL when it has none. */
+/* The executable word of a found object of kind, pid 0; NULL when none. */
 const char *kmap_found_word(int kind);
 /*
  * An object's kind: a binary stream's ALLOC says it (KMAP_HAS_KIND); a
- * text object is of a found kind when its executable is that kind's word,
- * its pid 0 and its alloc_ip its own address (a global); any other text
- * object is KMAP_KIND_UNKNOWN.
+ * text object is of a found kind when its pid is 0, its alloc_ip its own
+ * address and its executable a word of that kind alone (global, percpu,
+ * irq_stack); unseen (kmalloc or kmem_cache), page and any other text
+ * object are KMAP_KIND_UNKNOWN.
  */
 int kmap_object_kind(const struct kmap_object *o);
 
@@ -265,8 +287,10 @@ void kmap_bin_close(struct kmap_bin_reader *r);
 
 /*
  * The stream versions this reader knows: KMAP_STREAM_VERSION_MIN to
- * MEMORIZER_STREAM_VERSION (a version 1 stream is a version 2 one without
- * kind global and context found); it refuses any other.
+ * MEMORIZER_STREAM_VERSION (each a later one without what the later one
+ * added: version 2 kind global and context found, version 3 kinds percpu
+ * and stack and found slab objects, pages and stacks); it refuses any
+ * other.
  */
 #define KMAP_STREAM_VERSION_MIN	1
 /*
@@ -351,8 +375,9 @@ enum {
 	KMAP_RULE_ERROR = 2,
 };
 /* A text object line: alloc_ip set, not freed before its allocation, no
- * pid in interrupt context, no wrap around the address space; a global
- * (executable global, pid 0) has its own address as alloc_ip and is never
+ * pid in interrupt context, no wrap around the address space; a found
+ * object (pid 0, executable global, percpu, irq_stack, unseen or page) has
+ * its own address as alloc_ip, and a global or per-CPU variable is never
  * freed. A freed object may have free_ip 0 (seed 000: not every free_ip is
  * obtained). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
@@ -385,19 +410,25 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 			       char *err);
 /*
  * Per-record rules of a binary stream: enum values known in the stream's
- * version (kind global and context found are version 2's), no pid in
- * interrupt or found context, context found exactly for kind global, a
- * global's call_site its own address, size_alloc >= size, call sites set,
+ * version (kind global and context found are version 2's, kinds percpu
+ * and stack and found slab objects, pages and stacks version 3's; see
+ * struct kmap_kind), no pid in interrupt context, context found exactly
+ * for the kinds found in the stream's version and always for globals and
+ * per-CPU variables, a found object's call_site its own address and its
+ * pid 0 but for a task's stack, size_alloc >= size, call sites set,
  * missed frees marked deadbeef, ACCESS counts set and within 32 bits (the
  * kernel's counters; merged, an object's counts may pass that and stop at
- * 2^64 - 1), LOST counts consistent; warnings: a task-context ALLOC with
- * no TASK record for its pid, a cache id with no CACHE record.
+ * 2^64 - 1), LOST counts consistent; warnings: an ALLOC of a task's (task
+ * context, or its found stack) with no TASK record for its pid, a cache
+ * id with no CACHE record.
  */
 int kmap_rule_bin(const struct kmap_bin_reader *r,
 		  const struct kmap_bin_rec *rec, char *err);
 /*
  * An object of kind with a FREE record (whichever of its ALLOC and FREE
- * came first): an error for a global, which is never freed.
+ * came first): an error for a global or a per-CPU variable, which are
+ * never freed. (A FREE by another API than the kind's is no error: kfree()
+ * frees any slab object; memorizer report counts them as mismatched.)
  */
 int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err);
 /*

@@ -37,12 +37,29 @@ int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
 }
 
 /*
+ * The kind whose found objects' word is comm; the first of the kinds that
+ * share it (their rules in text are the same). NULL when comm is none.
+ */
+static const struct kmap_kind *found_kind(const char *comm)
+{
+	const struct kmap_kind *k;
+	int i;
+
+	for (i = 0; (k = kmap_kind(i)); i++)
+		if (k->found_word && !strcmp(comm, k->found_word))
+			return k;
+	return NULL;
+}
+
+/*
  * Seed 000: "Not all free_ip's could be obtained correctly and therefore
  * some of these will be 0", so a freed object may have free_ip 0; nothing
  * ties free_jiffies and free_ip together.
  */
 int kmap_rule_object(const struct kmap_object *o, char *err)
 {
+	const struct kmap_kind *found;
+
 	if (o->alloc_ip == 0)
 		return problem(err, KMAP_RULE_ERROR, "alloc_ip is 0");
 	if (kmap_rule_free_time(o->alloc_jiffies, o->free_jiffies, err))
@@ -53,21 +70,25 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 			       "%s allocation with pid %u (interrupt context has pid 0)",
 			       o->comm, o->pid);
 	/*
-	 * A global: executable global with pid 0 (a task's command with pid
-	 * 0 is the idle task's, swapper/N). A task of another pid may well
-	 * call itself global.
+	 * A found object: pid 0 and a found kind's word (a task's command
+	 * with pid 0 is the idle task's, swapper/N; a task of another pid
+	 * may well call itself global). Which kind, the word may not say
+	 * (unseen, page), but every found object has its own address as
+	 * alloc_ip, and a global's or a per-CPU variable's says it is one,
+	 * never freed.
 	 */
-	if (!strcmp(o->comm, kmap_found_word(MEMORIZER_ALLOC_GLOBAL)) &&
-	    o->pid == 0) {
+	found = o->pid == 0 ? found_kind(o->comm) : NULL;
+	if (found) {
 		if (o->alloc_ip != o->addr)
 			return problem(err, KMAP_RULE_ERROR,
-				       "global %llx with alloc_ip %llx: a global's alloc_ip is its own address",
-				       (unsigned long long)o->addr,
+				       "found object %llx (%s, pid 0) with alloc_ip %llx: a found object's alloc_ip is its own address",
+				       (unsigned long long)o->addr, o->comm,
 				       (unsigned long long)o->alloc_ip);
-		if (kmap_object_freed(o))
+		if (found->only_found && kmap_object_freed(o))
 			return problem(err, KMAP_RULE_ERROR,
-				       "global %llx freed: globals are never freed",
-				       (unsigned long long)o->addr);
+				       "%s %llx freed: %s objects are never freed",
+				       o->comm, (unsigned long long)o->addr,
+				       found->name);
 	}
 	if (o->addr + o->size < o->addr)
 		return problem(err, KMAP_RULE_ERROR,
@@ -207,45 +228,55 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 	const struct memorizer_stream_header *h = kmap_bin_header(r);
 	unsigned int version = h ? h->version : MEMORIZER_STREAM_VERSION;
 	unsigned int kind = rec->u.alloc.kind, context = rec->u.alloc.context;
+	const struct kmap_kind *k = kmap_kind(kind);
 	int found = context == MEMORIZER_CONTEXT_FOUND;
+	int pid = rec->u.alloc.pid;
+	/* Whose TASK record names it: a task's allocation or found stack. */
+	int has_task = context == MEMORIZER_CONTEXT_TASK || (found && pid);
 
-	if (kind > MEMORIZER_ALLOC_GLOBAL)
+	if (!k)
 		return problem(err, KMAP_RULE_ERROR, "unknown allocator kind %u",
 			       kind);
 	if (context > MEMORIZER_CONTEXT_FOUND)
 		return problem(err, KMAP_RULE_ERROR, "unknown context %u",
 			       context);
-	/* Version 2 added kind global and context found. */
-	if (version < 2 && kind == MEMORIZER_ALLOC_GLOBAL)
+	/* Version 2 added kind global and context found, 3 percpu and stack. */
+	if (version < k->since)
 		return problem(err, KMAP_RULE_ERROR,
-			       "allocator kind %u (global) in a version %u stream: new in version 2",
-			       kind, version);
+			       "allocator kind %u (%s) in a version %u stream: new in version %u",
+			       kind, k->name, version, k->since);
 	if (version < 2 && found)
 		return problem(err, KMAP_RULE_ERROR,
 			       "context %u (found) in a version %u stream: new in version 2",
 			       context, version);
-	/* Only globals are found, and globals are only found. */
-	if (kind == MEMORIZER_ALLOC_GLOBAL && !found)
+	/* Globals and per-CPU variables are only found. */
+	if (k->only_found && !found)
 		return problem(err, KMAP_RULE_ERROR,
-			       "global with context %s: a global is never allocated, its context is found",
-			       context_name[context]);
-	if (found && kind != MEMORIZER_ALLOC_GLOBAL)
+			       "%s object with context %s: %s objects are never allocated, their context is found",
+			       k->name, context_name[context], k->name);
+	if (found && !k->found_since)
 		return problem(err, KMAP_RULE_ERROR,
-			       "%s object with context found: only globals are found, not allocated",
-			       kmap_kind_name(kind));
-	if (found && rec->u.alloc.pid != 0)
+			       "%s object with context found: %s objects are never found, their allocation is always seen",
+			       k->name, k->name);
+	/* Version 3 found slab objects, pages and stacks. */
+	if (found && version < k->found_since)
 		return problem(err, KMAP_RULE_ERROR,
-			       "found object with pid %d (no allocation was seen: pid is 0)",
-			       rec->u.alloc.pid);
-	if (context != MEMORIZER_CONTEXT_TASK && rec->u.alloc.pid != 0)
+			       "%s object with context found in a version %u stream: found %s objects are new in version %u",
+			       k->name, version, k->name, k->found_since);
+	/* A task's stack is its task's: the one found object with a pid. */
+	if (found && pid != 0 && !k->found_task)
 		return problem(err, KMAP_RULE_ERROR,
-			       "interrupt-context allocation with pid %d",
-			       rec->u.alloc.pid);
-	if (kind == MEMORIZER_ALLOC_GLOBAL &&
-	    rec->u.alloc.call_site != rec->u.alloc.addr)
+			       "found %s object with pid %d (no allocation was seen: pid is 0, but for a task's stack)",
+			       k->name, pid);
+	if ((context == MEMORIZER_CONTEXT_HARDIRQ ||
+	     context == MEMORIZER_CONTEXT_SOFTIRQ) && pid != 0)
 		return problem(err, KMAP_RULE_ERROR,
-			       "global %llx with call_site %llx: a global's call_site is its own address",
-			       (unsigned long long)rec->u.alloc.addr,
+			       "interrupt-context allocation with pid %d", pid);
+	/* The marker of an allocation not seen. */
+	if (found && rec->u.alloc.call_site != rec->u.alloc.addr)
+		return problem(err, KMAP_RULE_ERROR,
+			       "found %s object %llx with call_site %llx: a found object's call_site is its own address",
+			       k->name, (unsigned long long)rec->u.alloc.addr,
 			       (unsigned long long)rec->u.alloc.call_site);
 	if (rec->u.alloc.size_alloc < rec->u.alloc.size)
 		return problem(err, KMAP_RULE_ERROR,
@@ -253,11 +284,11 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 			       rec->u.alloc.size_alloc, rec->u.alloc.size);
 	if (rec->u.alloc.call_site == 0)
 		return problem(err, KMAP_RULE_ERROR, "call_site is 0");
-	/* Found objects have no task: no TASK record before them. */
-	if (context == MEMORIZER_CONTEXT_TASK && !rec->u.alloc.comm[0])
+	/* Other found objects have no task: no TASK record before them. */
+	if (has_task && !rec->u.alloc.comm[0])
 		return problem(err, KMAP_RULE_WARNING,
 			       "no TASK record for pid %d on cpu %u before its allocation",
-			       rec->u.alloc.pid, rec->cpu);
+			       pid, rec->cpu);
 	if (rec->u.alloc.cache_id &&
 	    !kmap_bin_cache_name(r, rec->u.alloc.cache_id))
 		return problem(err, KMAP_RULE_WARNING,
@@ -268,10 +299,12 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 
 int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err)
 {
-	if (kind == MEMORIZER_ALLOC_GLOBAL)
+	const struct kmap_kind *k = kmap_kind(kind);
+
+	if (k && k->only_found)
 		return problem(err, KMAP_RULE_ERROR,
-			       "FREE of object id %llu, a global: globals are never freed",
-			       (unsigned long long)id);
+			       "FREE of object id %llu, a %s object: %s objects are never freed",
+			       (unsigned long long)id, k->name, k->name);
 	return KMAP_RULE_OK;
 }
 

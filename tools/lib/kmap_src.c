@@ -71,32 +71,66 @@ struct kmap_src {
 };
 
 /*
- * The allocator kinds: each one's name and, for the kinds Memorizer finds
- * rather than sees allocated (context found), the text kmap's executable.
- * New kinds add their row here.
+ * The allocator kinds: see struct kmap_kind. New kinds add their row here,
+ * with the stream version that brought them: one row per kind, no holes
+ * (kmap_kind() is NULL from the first kind past the last on). A found slab
+ * object is unseen, kmalloc's or kmem_cache's alike, and a found page is
+ * a page of whatever allocator: their words do not say the kind. An IRQ
+ * stack is found with pid 0, a task's stack with its task's.
  */
-static const struct {
-	const char *name;
-	const char *found_word;
-} kinds[] = {
-	[MEMORIZER_ALLOC_KMALLOC] = { "kmalloc", NULL },
-	[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", NULL },
-	[MEMORIZER_ALLOC_KMALLOC_LARGE] = { "kmalloc_large", NULL },
-	[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL },
-	[MEMORIZER_ALLOC_PAGES] = { "pages", NULL },
-	[MEMORIZER_ALLOC_GLOBAL] = { "global", "global" },
+static const struct kmap_kind kinds[] = {
+	[MEMORIZER_ALLOC_KMALLOC] = {
+		.name = "kmalloc", .since = 1, .found_since = 3,
+		.found_word = "unseen", .free_api = MEMORIZER_FREE_KFREE,
+	},
+	[MEMORIZER_ALLOC_CACHE] = {
+		.name = "kmem_cache", .since = 1, .found_since = 3,
+		.found_word = "unseen", .free_api = MEMORIZER_FREE_CACHE,
+	},
+	[MEMORIZER_ALLOC_KMALLOC_LARGE] = {
+		.name = "kmalloc_large", .since = 1,
+		.free_api = MEMORIZER_FREE_KFREE,
+	},
+	[MEMORIZER_ALLOC_VMALLOC] = {
+		.name = "vmalloc", .since = 1, .free_api = MEMORIZER_FREE_VFREE,
+	},
+	[MEMORIZER_ALLOC_PAGES] = {
+		.name = "pages", .since = 1, .found_since = 3,
+		.found_word = "page", .free_api = MEMORIZER_FREE_PAGES,
+	},
+	[MEMORIZER_ALLOC_GLOBAL] = {
+		.name = "global", .since = 2, .found_since = 2,
+		.found_word = "global", .word_is_kind = 1, .only_found = 1,
+		.free_api = -1,
+	},
+	[MEMORIZER_ALLOC_PERCPU] = {
+		.name = "percpu", .since = 3, .found_since = 3,
+		.found_word = "percpu", .word_is_kind = 1, .only_found = 1,
+		.free_api = -1,
+	},
+	/* A task's stack goes with its pages when the task is freed. */
+	[MEMORIZER_ALLOC_STACK] = {
+		.name = "stack", .since = 3, .found_since = 3,
+		.found_word = "irq_stack", .word_is_kind = 1, .found_task = 1,
+		.free_api = MEMORIZER_FREE_PAGES,
+	},
 };
 #define NR_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
 
-const char *kmap_kind_name(int kind)
+const struct kmap_kind *kmap_kind(int kind)
 {
 	return kind >= 0 && kind < NR_KINDS && kinds[kind].name ?
-	       kinds[kind].name : "unknown";
+	       &kinds[kind] : NULL;
+}
+
+const char *kmap_kind_name(int kind)
+{
+	return kmap_kind(kind) ? kinds[kind].name : "unknown";
 }
 
 const char *kmap_found_word(int kind)
 {
-	return kind >= 0 && kind < NR_KINDS ? kinds[kind].found_word : NULL;
+	return kmap_kind(kind) ? kinds[kind].found_word : NULL;
 }
 
 int kmap_object_kind(const struct kmap_object *o)
@@ -108,7 +142,8 @@ int kmap_object_kind(const struct kmap_object *o)
 	if (o->pid != 0 || o->alloc_ip != o->addr)
 		return KMAP_KIND_UNKNOWN;
 	for (k = 0; k < NR_KINDS; k++)
-		if (kinds[k].found_word && !strcmp(o->comm, kinds[k].found_word))
+		if (kinds[k].word_is_kind &&
+		    !strcmp(o->comm, kinds[k].found_word))
 			return k;
 	return KMAP_KIND_UNKNOWN;
 }
@@ -785,13 +820,17 @@ static int bin_next(struct kmap_src *s)
 				strcpy(e->o.comm, "hardirq");
 			else if (r.u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
 				strcpy(e->o.comm, "softirq");
-			else if (r.u.alloc.context == MEMORIZER_CONTEXT_FOUND)
-				/* The kernel's word: global; else the kind. */
+			else if (r.u.alloc.context == MEMORIZER_CONTEXT_FOUND &&
+				 r.u.alloc.pid == 0)
+				/*
+				 * The kernel's word for the kind (the rules
+				 * refuse a found kind without one).
+				 */
 				snprintf(e->o.comm, sizeof(e->o.comm), "%s",
 					 kmap_found_word(r.u.alloc.kind) ?
 					 kmap_found_word(r.u.alloc.kind) :
 					 kmap_kind_name(r.u.alloc.kind));
-			else
+			else	/* a task's, its found stack too */
 				kmap_sanitize_comm(e->o.comm, r.u.alloc.comm,
 						   sizeof(r.u.alloc.comm));
 			if (!e->o.comm[0])

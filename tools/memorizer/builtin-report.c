@@ -77,25 +77,18 @@ static struct row *agg_get(struct agg *a, uint64_t key)
 	return &a->rows[*slot];
 }
 
-/* No free API: a kind whose objects are never freed (globals). */
-#define NO_FREE_API	0xff
-
+/*
+ * Freed by another API than its kind's (libkmap's table: a task's stack
+ * goes with its pages); a missed free has none, nor a kind never freed.
+ */
 static int mismatched(const struct kmap_object *o)
 {
-	static const uint8_t expect[] = {
-		[MEMORIZER_ALLOC_KMALLOC] = MEMORIZER_FREE_KFREE,
-		[MEMORIZER_ALLOC_CACHE] = MEMORIZER_FREE_CACHE,
-		[MEMORIZER_ALLOC_KMALLOC_LARGE] = MEMORIZER_FREE_KFREE,
-		[MEMORIZER_ALLOC_VMALLOC] = MEMORIZER_FREE_VFREE,
-		[MEMORIZER_ALLOC_PAGES] = MEMORIZER_FREE_PAGES,
-		[MEMORIZER_ALLOC_GLOBAL] = NO_FREE_API,
-	};
+	const struct kmap_kind *k = kmap_kind(o->kind);
 
 	if (!(o->has & KMAP_HAS_FREE_API) || !(o->has & KMAP_HAS_KIND) ||
-	    o->free_api == MEMORIZER_FREE_MISSED || o->kind >= sizeof(expect) ||
-	    expect[o->kind] == NO_FREE_API)
+	    o->free_api == MEMORIZER_FREE_MISSED || !k || k->free_api < 0)
 		return 0;
-	return o->free_api != expect[o->kind];
+	return o->free_api != k->free_api;
 }
 
 /* Add one object's figures to a row. */
@@ -281,7 +274,10 @@ static int run(int argc, char **argv)
 			add_object(r, o, reads, writes);
 			break;
 		case BY_KIND: {
-			/* A text kmap says only which objects are globals. */
+			/*
+			 * A text kmap says only which objects are globals,
+			 * per-CPU variables or IRQ stacks.
+			 */
 			int kind = kmap_object_kind(o);
 
 			r = agg_get(&agg, (uint64_t)(int64_t)kind);
@@ -642,14 +638,20 @@ const struct cmd cmd_report = {
 "bytes_alloc - bytes (internal fragmentation); cross_cpu counts objects "
 "freed on another CPU than the one that allocated them; mismatched_free "
 "counts objects freed by another API than their allocator's (a "
-"kmem_cache_alloc freed by kfree); missed_free counts frees Memorizer did "
+"kmem_cache_alloc freed by kfree; a stack is freed with its pages); "
+"missed_free counts frees Memorizer did "
 "not see (free_ip deadbeef); never_read and never_written count objects "
 "without a single read or write. In --by kind, kind is the allocator "
-"kind: kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, or global (a "
-"kernel image symbol's data, found when first accessed, never freed); "
-"a text kmap names no allocator, so there an object is global when its "
-"executable is global, its pid 0 and its alloc_ip its own address, and "
-"unknown otherwise. In --by pid, objects and bytes are what "
+"kind: kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global (a "
+"kernel image symbol's data), percpu (one CPU's copy of a per-CPU "
+"variable) or stack (a task's stack or a CPU's IRQ stack); globals and "
+"per-CPU variables are found when first accessed and never freed, and "
+"from stream version 3 stacks, slab objects and pages no allocation of "
+"which was seen are found too. A text kmap names no allocator, so there "
+"an object with pid 0 and its own address as alloc_ip is global, percpu "
+"or stack when its executable is global, percpu or irq_stack, and any "
+"other object (unseen and page ones among them: their executable does "
+"not say the kind) is unknown. In --by pid, objects and bytes are what "
 "the pid allocated, reads, writes and objects_accessed what it accessed, "
 "comm its newest command (a pid that called exec had two). "
 "In --by function, accesses are reads + writes by the function's "

@@ -56,6 +56,7 @@ run() {
 
 "$MKSTREAM" < "$fx/stream.desc" > stream.bin || exit 1
 "$MKSTREAM" < "$fx/globals.desc" > globals.bin || exit 1
+"$MKSTREAM" < "$fx/found.desc" > found.bin || exit 1
 bad() {	# bad NAME: a kmap from standard input
 	cat > "$1"
 }
@@ -93,8 +94,8 @@ head -c 100 fixtures/tar.kmap > cut.kmap
 run check check-bad-cut "$M" check cut.kmap
 { printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,'; head -c 600 /dev/zero | tr '\0' x; echo; } > long.kmap
 run check check-bad-long-line "$M" check long.kmap
-printf 'header version=3\n' | "$MKSTREAM" > v3.bin
-run check check-bad-version sh -c "\"$M\" check v3.bin; \"$M\" report v3.bin; \"$M\" text v3.bin"
+printf 'header version=4\n' | "$MKSTREAM" > v4.bin
+run check check-bad-version sh -c "\"$M\" check v4.bin; \"$M\" report v4.bin; \"$M\" text v4.bin"
 printf 'header magic=MEMZSTRX\n' | "$MKSTREAM" > magic.bin
 run check check-bad-magic "$M" check magic.bin
 printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size=64\n' | "$MKSTREAM" > short.bin
@@ -124,27 +125,31 @@ printf '%s\n' 'header version=1' 'task cpu=0 ns=1 pid=5 comm=sh' \
 run check check-stream-version-1 sh -c "\"$M\" check v1.bin && \"$M\" text v1.bin"
 # What a global must be, refused by check, report and text alike.
 g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
-bad_global() {	# bad_global NAME RECORD...: a stream of a global's records
+# mkrecords NAME RECORD...: a stream of sh's TASK record (pid 5, cpu 0),
+# then RECORD...; its header $header, else the current version's.
+mkrecords() {
 	local name=$1
 	shift
-	printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=sh' "$@" | "$MKSTREAM" > "$name"
+	printf '%s\n' "${header:-header}" 'task cpu=0 ns=1 pid=5 comm=sh' "$@" |
+		"$MKSTREAM" > "$name"
 }
 refused() {	# refused FILE: what check, report and text say of it
 	echo "\"$M\" check $1; \"$M\" report $1; \"$M\" text $1"
 }
-bad_global found-pid.bin "$g pid=5 kind=5 context=3"
+mkrecords found-pid.bin "$g pid=5 kind=5 context=3"
 run check check-bad-global-found-pid sh -c "$(refused found-pid.bin)"
-bad_global global-task.bin "$g pid=5 kind=5 context=0"
+mkrecords global-task.bin "$g pid=5 kind=5 context=0"
 run check check-bad-global-task-context sh -c "$(refused global-task.bin)"
-bad_global found-kmalloc.bin "$g kind=0 context=3"
+# Version 2 finds globals only (version 3 slab objects, pages, stacks).
+header='header version=2' mkrecords found-kmalloc.bin "$g kind=0 context=3"
 run check check-bad-found-not-global sh -c "$(refused found-kmalloc.bin)"
-bad_global global-call-site.bin "${g/call_site=0xffffffff82a01000/call_site=0xffffffff81000000} kind=5 context=3"
+mkrecords global-call-site.bin "${g/call_site=0xffffffff82a01000/call_site=0xffffffff81000000} kind=5 context=3"
 run check check-bad-global-call-site sh -c "$(refused global-call-site.bin)"
-bad_global global-free.bin "$g kind=5 context=3" \
+mkrecords global-free.bin "$g kind=5 context=3" \
 	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=0'
 run check check-bad-global-free sh -c "$(refused global-free.bin)"
 # The FREE first (another CPU's, read earlier): refused at the ALLOC.
-bad_global global-free-first.bin \
+mkrecords global-free-first.bin \
 	'free cpu=1 ns=1 id=1 call_site=0xdeadbeef jiffies=6 api=4' "$g kind=5 context=3"
 run check check-bad-global-free-first sh -c "$(refused global-free-first.bin)"
 printf '%s\n' 'header version=1' "$g kind=5 context=3" | "$MKSTREAM" > v1-global.bin
@@ -153,6 +158,58 @@ run check check-bad-global-version-1 sh -c "$(refused v1-global.bin)"
 printf 'ffffffff82a01000,0,ffffffff82a01000,64,100,120,ffffffff81000200,global\n' > freed-global.kmap
 printf 'ffffffff81000000,0,ffffffff82a01000,64,100,0,0,global\n' > global-alloc-ip.kmap
 run check check-bad-global-text sh -c "$(refused freed-global.kmap); $(refused global-alloc-ip.kmap)"
+# Version 3: per-CPU variables (kind 6), stacks (kind 7), found slab
+# objects, pages and stacks (fixtures/found.desc has one of each).
+run check check-stream-found "$M" check found.bin
+# Kinds 6 and 7 are version 3's.
+pc='alloc cpu=0 ns=2 id=1 addr=0xffff88807fc1a040 call_site=0xffff88807fc1a040 jiffies=5 size_req=8'
+header='header version=2' mkrecords v2-percpu.bin "$pc kind=6 context=3"
+header='header version=2' mkrecords v2-stack.bin "$g kind=7 context=3"
+run check check-bad-new-kinds-version-2 sh -c "$(refused v2-percpu.bin); $(refused v2-stack.bin)"
+# kmalloc_large and vmalloc allocations are always seen, never found.
+mkrecords found-kmalloc-large.bin "$g kind=2 context=3"
+mkrecords found-vmalloc.bin "$g kind=3 context=3"
+run check check-bad-found-kmalloc-large sh -c "$(refused found-kmalloc-large.bin); $(refused found-vmalloc.bin)"
+# A per-CPU variable is as a global: only found, its own address as
+# call_site, never freed (its FREE read after its ALLOC or before).
+mkrecords percpu-call-site.bin "${pc/call_site=0xffff88807fc1a040/call_site=0xffffffff81000000} kind=6 context=3"
+mkrecords percpu-task.bin "$pc pid=5 kind=6 context=0"
+run check check-bad-percpu-call-site sh -c "$(refused percpu-call-site.bin); $(refused percpu-task.bin)"
+mkrecords percpu-free.bin "$pc kind=6 context=3" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=3'
+mkrecords percpu-free-first.bin \
+	'free cpu=1 ns=1 id=1 call_site=0xdeadbeef jiffies=6 api=4' "$pc kind=6 context=3"
+run check check-bad-percpu-free sh -c "$(refused percpu-free.bin); $(refused percpu-free-first.bin)"
+# A found object has pid 0, but for a task's stack.
+mkrecords found-cache-pid.bin "$g pid=5 cache_id=0 kind=1 context=3"
+run check check-bad-found-cache-pid sh -c "$(refused found-cache-pid.bin)"
+# A task's stack, found: its task's pid, named by the TASK record before
+# it on its CPU (without one: a warning, and ?), freed with its pages.
+stack='alloc cpu=0 ns=2 id=1 addr=0xffffc90000340000 call_site=0xffffc90000340000 jiffies=5 size_req=16384 pid=5 kind=7 context=3'
+mkrecords task-stack.bin "$stack" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff8108a123 jiffies=9 api=3'
+printf '%s\n' header "$stack" | "$MKSTREAM" > task-stack-no-task.bin
+run check check-stream-found-task-stack sh -c "\"$M\" check task-stack.bin && \"$M\" text task-stack.bin; \"$M\" check task-stack-no-task.bin && \"$M\" text task-stack-no-task.bin"
+# Found objects in a text kmap: pid 0, alloc_ip their own address; a
+# per-CPU variable, as a global, never freed; unseen, page and irq_stack
+# ones may be freed (which kind an unseen or page object is, its line
+# does not say). A task called percpu is no per-CPU variable.
+printf '%s\n' \
+	'ffff88807fc1a040,0,ffff88807fc1a040,8,1000,0,0,percpu' \
+	'  ffffffff817331ce,0,3,1' \
+	'ffffc90000000000,0,ffffc90000000000,16384,1000,0,0,irq_stack' \
+	'ffff888003c1e080,0,ffff888003c1e080,64,1001,1004,ffffffff812ab8a3,unseen' \
+	'  ffffffff811556b9,146,0,2' \
+	'ffff888005e00000,0,ffff888005e00000,4096,1002,1006,deadbeef,page' \
+	'ffffc90000340000,146,ffffc90000340000,16384,1001,1010,ffffffff8108a123,tar' \
+	'ffffffff812a4e74,7,ffff888003c1e100,40,1003,1005,ffffffff812ab8a3,percpu' > found.kmap
+run check check-found-text sh -c "\"$M\" check found.kmap && \"$M\" text found.kmap | cmp - found.kmap && echo text: identical"
+printf 'ffff88807fc1a040,0,ffff88807fc1a040,8,1000,1004,deadbeef,percpu\n' > freed-percpu.kmap
+printf 'ffffffff81000000,0,ffff88807fc1a040,8,1000,0,0,percpu\n' > percpu-alloc-ip.kmap
+printf 'ffffffff81000000,0,ffff888003c1e080,64,1001,0,0,unseen\n' > unseen-alloc-ip.kmap
+printf 'ffffffff81000000,0,ffffc90000000000,16384,1000,0,0,irq_stack\n' > irq-stack-alloc-ip.kmap
+printf 'ffffffff81000000,0,ffff888005e00000,4096,1002,0,0,page\n' > page-alloc-ip.kmap
+run check check-bad-found-text sh -c "$(refused freed-percpu.kmap); $(refused percpu-alloc-ip.kmap); $(refused unseen-alloc-ip.kmap); $(refused irq-stack-alloc-ip.kmap); $(refused page-alloc-ip.kmap)"
 run check check-missing "$M" check no-such.kmap
 run check check-directory "$M" check .
 # Write errors are errors, from every command that writes.
@@ -180,6 +237,11 @@ run report report-stream-kind-json "$M" report globals.bin --by kind --json
 printf 'ffffffff81000000,7,ffff888000009000,16,1020,0,0,global\n' >> globals.kmap
 run report report-kind-text-kmap "$M" report globals.kmap --by kind
 run report report-kind-csv-tar "$M" report fixtures/tar.kmap --by kind --csv
+# Version 3: percpu and stack; found objects of every kind (a stack freed
+# with its pages is no mismatched free). In a text kmap, an unseen or page
+# object's kind is unknown.
+run report report-stream-found-kind "$M" report found.bin --by kind
+run report report-found-kind-text-kmap "$M" report found.kmap --by kind
 run report report-bad-input "$M" report fixtures/../golden.sh
 # check's rules are every reader's: report and text refuse what check
 # refuses, with its message.
@@ -207,6 +269,7 @@ run report report-directory "$M" report .
 # text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
 run text text-stream "$M" text stream.bin
 run text text-stream-globals sh -c "\"$M\" text globals.bin && \"$M\" text globals.bin | \"$M\" check -"
+run text text-stream-found sh -c "\"$M\" text found.bin && \"$M\" text found.bin | \"$M\" check -"
 run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
 run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
 run text text-bad-stream "$M" text short.bin

@@ -20,7 +20,8 @@
  * padded or cut to it). In values, \xHH stands for the byte HH. Values
  * are written as given, in range or not: version defaults to
  * MEMORIZER_STREAM_VERSION (version=1 for a version 1 header), kind= and
- * context= take any enum value (kind=5 context=3: a global, found).
+ * context= take any enum value (kind=5 context=3: a global, found; kind=6
+ * a per-CPU variable, kind=7 a stack).
  */
 #include <stdio.h>
 #include <stdlib.h>

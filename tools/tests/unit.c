@@ -433,19 +433,21 @@ static void test_bin_header_checks(void **state)
 
 	(void)state;
 	header(&s, 2);
-	assert_int_equal(h->version, 2);
+	assert_int_equal(h->version, 3);
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	assert_int_equal(kmap_bin_check_header(s.b, 55, err), -1);
 	assert_non_null(strstr(err, "cut short"));
-	/* Versions 1 and 2 are read, no other. */
+	/* Versions 1, 2 and 3 are read, no other. */
 	h->version = 1;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
-	h->version = 3;
+	h->version = 2;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	h->version = 4;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 3, this reader knows versions 1 and 2 only");
+	assert_string_equal(err, "stream version 4, this reader knows versions 1, 2 and 3 only");
 	h->version = 0;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 0, this reader knows versions 1 and 2 only");
+	assert_string_equal(err, "stream version 0, this reader knows versions 1, 2 and 3 only");
 	h->version = 1;
 	h->rec_size[MEMORIZER_REC_ALLOC] = 64;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
@@ -647,37 +649,92 @@ static void test_src_text_objects(void **state)
 /* Kinds: names, the found word, and a text object's kind from its line. */
 static void test_kinds(void **state)
 {
-	static const char *const names[] = {
-		"kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages",
-		"global",
+	static const struct {
+		const char *name, *word;
+		unsigned int since, found_since;
+		int word_is_kind, only_found, found_task, free_api;
+	} want[] = {
+		[MEMORIZER_ALLOC_KMALLOC] = { "kmalloc", "unseen", 1, 3, 0, 0, 0,
+					      MEMORIZER_FREE_KFREE },
+		[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", "unseen", 1, 3, 0, 0, 0,
+					    MEMORIZER_FREE_CACHE },
+		[MEMORIZER_ALLOC_KMALLOC_LARGE] = { "kmalloc_large", NULL, 1, 0,
+						    0, 0, 0, MEMORIZER_FREE_KFREE },
+		[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL, 1, 0, 0, 0, 0,
+					      MEMORIZER_FREE_VFREE },
+		[MEMORIZER_ALLOC_PAGES] = { "pages", "page", 1, 3, 0, 0, 0,
+					    MEMORIZER_FREE_PAGES },
+		[MEMORIZER_ALLOC_GLOBAL] = { "global", "global", 2, 2, 1, 1, 0, -1 },
+		[MEMORIZER_ALLOC_PERCPU] = { "percpu", "percpu", 3, 3, 1, 1, 0, -1 },
+		[MEMORIZER_ALLOC_STACK] = { "stack", "irq_stack", 3, 3, 1, 0, 1,
+					    MEMORIZER_FREE_PAGES },
+	};
+	/* A text object's kind by its word, pid 0, alloc_ip its address. */
+	static const struct {
+		const char *word;
+		int kind;
+	} text[] = {
+		{ "global", MEMORIZER_ALLOC_GLOBAL },
+		{ "percpu", MEMORIZER_ALLOC_PERCPU },
+		{ "irq_stack", MEMORIZER_ALLOC_STACK },
+		/* kmalloc's or kmem_cache's; a page of any allocator */
+		{ "unseen", KMAP_KIND_UNKNOWN },
+		{ "page", KMAP_KIND_UNKNOWN },
+		{ "stack", KMAP_KIND_UNKNOWN },
+		{ "pages", KMAP_KIND_UNKNOWN },
+		{ "hardirq", KMAP_KIND_UNKNOWN },
 	};
 	struct kmap_object o = { .alloc_ip = 0xffffffff82a01000ull,
 				 .addr = 0xffffffff82a01000ull, .size = 64,
 				 .alloc_jiffies = 100, .pid = 0,
 				 .comm = "global" };
-	int k;
+	const struct kmap_kind *k;
+	size_t i;
 
 	(void)state;
-	for (k = 0; k <= MEMORIZER_ALLOC_GLOBAL; k++)
-		assert_string_equal(kmap_kind_name(k), names[k]);
-	assert_string_equal(kmap_kind_name(MEMORIZER_ALLOC_GLOBAL + 1), "unknown");
+	assert_int_equal(sizeof(want) / sizeof(want[0]),
+			 MEMORIZER_ALLOC_STACK + 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		k = kmap_kind(i);
+		assert_non_null(k);
+		assert_string_equal(kmap_kind_name(i), want[i].name);
+		assert_string_equal(k->name, want[i].name);
+		if (want[i].word)
+			assert_string_equal(kmap_found_word(i), want[i].word);
+		else
+			assert_null(kmap_found_word(i));
+		assert_int_equal(k->since, want[i].since);
+		assert_int_equal(k->found_since, want[i].found_since);
+		assert_int_equal(k->word_is_kind, want[i].word_is_kind);
+		assert_int_equal(k->only_found, want[i].only_found);
+		assert_int_equal(k->found_task, want[i].found_task);
+		assert_int_equal(k->free_api, want[i].free_api);
+		/* Every kind is read by the current version. */
+		assert_true(k->since <= MEMORIZER_STREAM_VERSION);
+	}
+	assert_null(kmap_kind(MEMORIZER_ALLOC_STACK + 1));
+	assert_null(kmap_kind(KMAP_KIND_UNKNOWN));
+	assert_string_equal(kmap_kind_name(MEMORIZER_ALLOC_STACK + 1), "unknown");
 	assert_string_equal(kmap_kind_name(KMAP_KIND_UNKNOWN), "unknown");
-	assert_string_equal(kmap_found_word(MEMORIZER_ALLOC_GLOBAL), "global");
-	for (k = 0; k < MEMORIZER_ALLOC_GLOBAL; k++)
-		assert_null(kmap_found_word(k));
 	assert_null(kmap_found_word(KMAP_KIND_UNKNOWN));
 	assert_null(kmap_found_word(200));
 
-	/* Text: global with pid 0 at its own alloc_ip, and nothing else. */
-	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_GLOBAL);
-	o.pid = 7;			/* a task that calls itself global */
+	/* Text: a word of one kind alone, with pid 0 at its own alloc_ip. */
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		strcpy(o.comm, text[i].word);
+		if (kmap_object_kind(&o) != text[i].kind)
+			fail_msg("%s: kind %d, want %d", text[i].word,
+				 kmap_object_kind(&o), text[i].kind);
+	}
+	strcpy(o.comm, "percpu");
+	o.pid = 7;			/* a task that calls itself percpu */
+	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
+	strcpy(o.comm, "global");
 	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
 	o.pid = 0;
 	o.alloc_ip = 0xffffffff81000000ull;
 	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
 	o.alloc_ip = o.addr;
-	strcpy(o.comm, "hardirq");
-	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
 	/* A stream's ALLOC says the kind, whatever the executable. */
 	o.has = KMAP_HAS_KIND;
 	o.kind = MEMORIZER_ALLOC_VMALLOC;
@@ -697,11 +754,11 @@ static void test_rules_global_text(void **state)
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
 	o.alloc_ip = 0xffffffff81000000ull;
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
-	assert_string_equal(err, "global ffffffff82a01000 with alloc_ip ffffffff81000000: a global's alloc_ip is its own address");
+	assert_string_equal(err, "found object ffffffff82a01000 (global, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address");
 	o.alloc_ip = o.addr;
 	o.free_jiffies = 120;
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
-	assert_string_equal(err, "global ffffffff82a01000 freed: globals are never freed");
+	assert_string_equal(err, "global ffffffff82a01000 freed: global objects are never freed");
 	o.free_jiffies = 0;
 	o.free_ip = KMAP_FREE_IP_MISSED;
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
@@ -743,20 +800,29 @@ static void test_rules_global_bin(void **state)
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 0, 0,
 		  KMAP_RULE_OK, "" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 5, 0,
-		  KMAP_RULE_ERROR, "found object with pid 5 (no allocation was seen: pid is 0)" },
+		  KMAP_RULE_ERROR, "found global object with pid 5 (no allocation was seen: pid is 0, but for a task's stack)" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_TASK, 5, 0,
-		  KMAP_RULE_ERROR, "global with context task: a global is never allocated, its context is found" },
+		  KMAP_RULE_ERROR, "global object with context task: global objects are never allocated, their context is found" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_SOFTIRQ, 0, 0,
-		  KMAP_RULE_ERROR, "global with context softirq: a global is never allocated, its context is found" },
+		  KMAP_RULE_ERROR, "global object with context softirq: global objects are never allocated, their context is found" },
+		/* Version 2 finds globals only. */
 		{ 2, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0,
-		  KMAP_RULE_ERROR, "kmalloc object with context found: only globals are found, not allocated" },
+		  KMAP_RULE_ERROR, "kmalloc object with context found in a version 2 stream: found kmalloc objects are new in version 3" },
 		{ 2, MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND, 0, 0,
-		  KMAP_RULE_ERROR, "pages object with context found: only globals are found, not allocated" },
+		  KMAP_RULE_ERROR, "pages object with context found in a version 2 stream: found pages objects are new in version 3" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 0,
 		  0xffffffff81000000ull, KMAP_RULE_ERROR,
-		  "global ffffffff82a01000 with call_site ffffffff81000000: a global's call_site is its own address" },
-		{ 2, MEMORIZER_ALLOC_GLOBAL + 1, MEMORIZER_CONTEXT_FOUND, 0, 0,
-		  KMAP_RULE_ERROR, "unknown allocator kind 6" },
+		  "found global object ffffffff82a01000 with call_site ffffffff81000000: a found object's call_site is its own address" },
+		/* Kinds percpu and stack are version 3's. */
+		{ 2, MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "allocator kind 6 (percpu) in a version 2 stream: new in version 3" },
+		{ 2, MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "allocator kind 7 (stack) in a version 2 stream: new in version 3" },
+		{ 1, MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_TASK, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "allocator kind 7 (stack) in a version 1 stream: new in version 3" },
+		{ 3, MEMORIZER_ALLOC_STACK + 1, MEMORIZER_CONTEXT_FOUND, 0, 0,
+		  KMAP_RULE_ERROR, "unknown allocator kind 8" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND + 1, 0, 0,
 		  KMAP_RULE_ERROR, "unknown context 4" },
 		/* Version 1: neither kind global nor context found. */
@@ -784,12 +850,159 @@ static void test_rules_global_bin(void **state)
 			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
 				 err, c[i].verdict, c[i].want);
 	}
-	/* Only a global's FREE is refused. */
+	/* Only a global's FREE and a per-CPU variable's are refused. */
 	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_GLOBAL, err),
 			 KMAP_RULE_ERROR);
-	assert_string_equal(err, "FREE of object id 9, a global: globals are never freed");
-	for (i = 0; i < MEMORIZER_ALLOC_GLOBAL; i++)
-		assert_int_equal(kmap_rule_bin_freed(9, i, err), KMAP_RULE_OK);
+	assert_string_equal(err, "FREE of object id 9, a global object: global objects are never freed");
+	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_PERCPU, err),
+			 KMAP_RULE_ERROR);
+	assert_string_equal(err, "FREE of object id 9, a percpu object: percpu objects are never freed");
+	for (i = 0; i <= MEMORIZER_ALLOC_STACK + 1; i++)
+		if (i != MEMORIZER_ALLOC_GLOBAL && i != MEMORIZER_ALLOC_PERCPU)
+			assert_int_equal(kmap_rule_bin_freed(9, i, err),
+					 KMAP_RULE_OK);
+}
+
+/*
+ * Version 3's found objects in a text kmap: pid 0 and a found word mean
+ * alloc_ip is the object's address; percpu, as global, never freed.
+ */
+static void test_rules_found_text(void **state)
+{
+	static const struct {
+		const char *comm;
+		uint32_t pid;
+		uint64_t alloc_ip;
+		int freed, verdict;
+		const char *want;
+	} c[] = {
+		{ "percpu", 0, 0, 0, KMAP_RULE_OK, "" },
+		{ "percpu", 0, 0, 1, KMAP_RULE_ERROR,
+		  "percpu ffff88807fc1a040 freed: percpu objects are never freed" },
+		{ "percpu", 0, 0xffffffff81000000ull, 0, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (percpu, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
+		/* Found slab objects, pages and IRQ stacks may be freed. */
+		{ "unseen", 0, 0, 1, KMAP_RULE_OK, "" },
+		{ "unseen", 0, 0xffffffff81000000ull, 1, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (unseen, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
+		{ "page", 0, 0, 1, KMAP_RULE_OK, "" },
+		{ "page", 0, 0xffffffff81000000ull, 0, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (page, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
+		{ "irq_stack", 0, 0, 1, KMAP_RULE_OK, "" },
+		{ "irq_stack", 0, 0xffffffff81000000ull, 0, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (irq_stack, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
+		/* Tasks of those names; the idle task; a found task stack. */
+		{ "percpu", 7, 0xffffffff81000000ull, 1, KMAP_RULE_OK, "" },
+		{ "unseen", 7, 0xffffffff81000000ull, 1, KMAP_RULE_OK, "" },
+		{ "swapper/0", 0, 0xffffffff81000000ull, 1, KMAP_RULE_OK, "" },
+		{ "tar", 146, 0, 1, KMAP_RULE_OK, "" },
+	};
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct kmap_object o = { .addr = 0xffff88807fc1a040ull,
+					 .size = 8, .alloc_jiffies = 100 };
+		int v;
+
+		o.alloc_ip = c[i].alloc_ip ? c[i].alloc_ip : o.addr;
+		o.pid = c[i].pid;
+		strcpy(o.comm, c[i].comm);
+		if (c[i].freed) {
+			o.free_jiffies = 120;
+			o.free_ip = 0xffffffff81100000ull;
+		}
+		err[0] = 0;
+		v = kmap_rule_object(&o, err);
+		if (v != c[i].verdict || (v && strcmp(err, c[i].want)))
+			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
+				 v ? err : "", c[i].verdict, c[i].want);
+	}
+}
+
+/* ALLOC rules of version 3's kinds and found objects, exactly. */
+static void test_rules_found_bin(void **state)
+{
+	static const struct {
+		int kind, context, pid, with_task;
+		uint64_t addr, call_site;
+		int verdict;
+		const char *want;
+	} c[] = {
+		/* Per-CPU variables: as globals, only found, no task. */
+		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_TASK, 5, 1, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "percpu object with context task: percpu objects are never allocated, their context is found" },
+		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 0, 0, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "found percpu object ffff88807fc1a040 with call_site ffffffff81000000: a found object's call_site is its own address" },
+		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 5, 1, 0, 0,
+		  KMAP_RULE_ERROR,
+		  "found percpu object with pid 5 (no allocation was seen: pid is 0, but for a task's stack)" },
+		/* Stacks: an IRQ stack (pid 0), a task's (its pid, its TASK). */
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND, 5, 1, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND, 5, 0, 0, 0,
+		  KMAP_RULE_WARNING,
+		  "no TASK record for pid 5 on cpu 0 before its allocation" },
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND, 5, 1, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "found stack object ffff88807fc1a040 with call_site ffffffff81000000: a found object's call_site is its own address" },
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_TASK, 5, 1, 0,
+		  0xffffffff81000000ull, KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_HARDIRQ, 5, 1, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "interrupt-context allocation with pid 5" },
+		/* Slab objects and pages: found with pid 0 only. */
+		{ MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_CACHE, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_OK, "" },
+		{ MEMORIZER_ALLOC_CACHE, MEMORIZER_CONTEXT_FOUND, 5, 1, 0, 0,
+		  KMAP_RULE_ERROR,
+		  "found kmem_cache object with pid 5 (no allocation was seen: pid is 0, but for a task's stack)" },
+		{ MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "found kmalloc object ffff88807fc1a040 with call_site ffffffff81000000: a found object's call_site is its own address" },
+		{ MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND, 0, 0, 0,
+		  0xffffffff81000000ull, KMAP_RULE_ERROR,
+		  "found pages object ffff88807fc1a040 with call_site ffffffff81000000: a found object's call_site is its own address" },
+		/* Never found. */
+		{ MEMORIZER_ALLOC_KMALLOC_LARGE, MEMORIZER_CONTEXT_FOUND, 0, 0, 0,
+		  0, KMAP_RULE_ERROR,
+		  "kmalloc_large object with context found: kmalloc_large objects are never found, their allocation is always seen" },
+		{ MEMORIZER_ALLOC_VMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
+		  KMAP_RULE_ERROR,
+		  "vmalloc object with context found: vmalloc objects are never found, their allocation is always seen" },
+		/* call_site 0 stays an error, even at address 0. */
+		{ MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND, 0, 0, 1, 0,
+		  KMAP_RULE_ERROR, "call_site is 0" },
+	};
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sbuf s = { .len = 0 };
+		int v;
+
+		header_version(&s, 1, 3);
+		if (c[i].with_task)
+			task(&s, 0, c[i].pid, "kworker/0:1");
+		alloc_kind(&s, 0, 1, c[i].addr ? 0 : 0xffff88807fc1a040ull,
+			   c[i].call_site, c[i].pid, c[i].kind, c[i].context);
+		v = alloc_verdict(&s, err);
+		if (v != c[i].verdict || strcmp(err, c[i].want))
+			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
+				 err, c[i].verdict, c[i].want);
+	}
 }
 
 /* Write s to a file and open it as an object source. */
@@ -872,7 +1085,7 @@ static void test_src_global_freed(void **state)
 	src = src_of(&s, path);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
 	assert_string_equal(kmap_src_error(src) + strlen(path),
-			    ": byte 128: FREE of object id 1, a global: globals are never freed");
+			    ": byte 128: FREE of object id 1, a global object: global objects are never freed");
 	kmap_src_close(src);
 	unlink(path);
 
@@ -884,9 +1097,98 @@ static void test_src_global_freed(void **state)
 	src = src_of(&s, path2);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
 	assert_string_equal(kmap_src_error(src) + strlen(path2),
-			    ": byte 104: FREE of object id 1, a global: globals are never freed");
+			    ": byte 104: FREE of object id 1, a global object: global objects are never freed");
 	kmap_src_close(src);
 	unlink(path2);
+}
+
+/*
+ * Version 3's found objects from a stream: each kind's word, a task's
+ * stack its task's command (the TASK record on its CPU), frees by the
+ * kind's API.
+ */
+static void test_src_found(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
+	int kinds = 0;
+
+	(void)state;
+	header(&s, 2);
+	task(&s, 0, 5, "kworker/0:1");
+	task(&s, 1, 0, "swapper/1");
+	alloc_kind(&s, 1, 1, 0xffff88807fc1a040ull, 0, 0,
+		   MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND);
+	alloc_kind(&s, 1, 2, 0xffffc90000000000ull, 0, 0,
+		   MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND);
+	alloc_kind(&s, 0, 3, 0xffffc90000340000ull, 0, 5,
+		   MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND);
+	alloc_kind(&s, 0, 4, 0xffff888003c1e080ull, 0, 0,
+		   MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND);
+	alloc_kind(&s, 0, 5, 0xffff888004a2d0c0ull, 0, 0,
+		   MEMORIZER_ALLOC_CACHE, MEMORIZER_CONTEXT_FOUND);
+	alloc_kind(&s, 1, 6, 0xffff888005e00000ull, 0, 0,
+		   MEMORIZER_ALLOC_PAGES, MEMORIZER_CONTEXT_FOUND);
+	/* pid 5 has no TASK record on cpu 1: its stack found there is ?. */
+	alloc_kind(&s, 1, 7, 0xffffc90000348000ull, 0, 5,
+		   MEMORIZER_ALLOC_STACK, MEMORIZER_CONTEXT_FOUND);
+	free_rec(&s, 0, 3, MEMORIZER_FREE_PAGES);
+	free_rec(&s, 0, 4, MEMORIZER_FREE_KFREE);
+	free_rec(&s, 0, 5, MEMORIZER_FREE_CACHE);
+	free_rec(&s, 1, 6, MEMORIZER_FREE_MISSED);
+	src = src_of(&s, path);
+	f = open_memstream(&buf, &len);
+	while (kmap_src_next(src, &o, &a, &n) == 1) {
+		assert_int_equal(o->context, MEMORIZER_CONTEXT_FOUND);
+		assert_int_equal(kmap_object_kind(o), o->kind);
+		kinds |= 1 << o->kind;
+		assert_int_equal(kmap_write_object(f, o), 0);
+	}
+	fclose(f);
+	assert_string_equal(kmap_src_error(src), "");
+	assert_int_equal(kinds, 1 << MEMORIZER_ALLOC_PERCPU |
+			 1 << MEMORIZER_ALLOC_STACK | 1 << MEMORIZER_ALLOC_KMALLOC |
+			 1 << MEMORIZER_ALLOC_CACHE | 1 << MEMORIZER_ALLOC_PAGES);
+	assert_string_equal(buf,
+		"ffffc90000340000,5,ffffc90000340000,16,1003,2003,ffffffff81100000,kworker/0:1\n"
+		"ffff888003c1e080,0,ffff888003c1e080,16,1004,2004,ffffffff81100000,unseen\n"
+		"ffff888004a2d0c0,0,ffff888004a2d0c0,16,1005,2005,ffffffff81100000,unseen\n"
+		"ffff888005e00000,0,ffff888005e00000,16,1006,2006,deadbeef,page\n"
+		"ffff88807fc1a040,0,ffff88807fc1a040,16,1001,0,0,percpu\n"
+		"ffffc90000000000,0,ffffc90000000000,16,1002,0,0,irq_stack\n"
+		"ffffc90000348000,5,ffffc90000348000,16,1007,0,0,?\n");
+	free(buf);
+	kmap_src_close(src);
+	unlink(path);
+}
+
+/* A FREE of a per-CPU variable is refused, as a global's. */
+static void test_src_percpu_freed(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	(void)state;
+	header(&s, 2);
+	alloc_kind(&s, 0, 1, 0xffff88807fc1a040ull, 0, 0,
+		   MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_PAGES);
+	src = src_of(&s, path);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	assert_string_equal(kmap_src_error(src) + strlen(path),
+			    ": byte 128: FREE of object id 1, a percpu object: percpu objects are never freed");
+	kmap_src_close(src);
+	unlink(path);
 }
 
 /* A version 1 stream: read as before. */
@@ -996,8 +1298,12 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_rules_global_text),
 		cmocka_unit_test(test_rules_global_bin),
+		cmocka_unit_test(test_rules_found_text),
+		cmocka_unit_test(test_rules_found_bin),
 		cmocka_unit_test(test_src_global),
 		cmocka_unit_test(test_src_global_freed),
+		cmocka_unit_test(test_src_found),
+		cmocka_unit_test(test_src_percpu_freed),
 		cmocka_unit_test(test_src_version1),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),

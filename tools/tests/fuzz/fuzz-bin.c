@@ -2,8 +2,9 @@
 /*
  * libFuzzer harness for the binary stream parser: the record reader, then
  * the object source (assembly by id, per-CPU commands, cache names) over
- * the same bytes, writing each object as text (a global's line must read
- * back as a global's).
+ * the same bytes, writing each object as text (a found object's line must
+ * read back as its kind's when its word says the kind: global, percpu,
+ * irq_stack).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,8 @@
 
 #include "kmap.h"
 
-/* o, a global, written as a kmap line and read back: a global again. */
-static void global_line(const struct kmap_object *o)
+/* o, written as a kmap line and read back: of kind again. */
+static void kind_line(const struct kmap_object *o, int kind)
 {
 	char line[KMAP_LINE_MAX + 8], err[KMAP_ERR_MAX];
 	struct kmap_object back;
@@ -30,7 +31,7 @@ static void global_line(const struct kmap_object *o)
 	fclose(f);
 	if (n <= 0 || line[n - 1] != '\n' ||
 	    kmap_parse_line(line, n - 1, &back, &acc, err) != KMAP_LINE_OBJECT ||
-	    kmap_object_kind(&back) != MEMORIZER_ALLOC_GLOBAL)
+	    kmap_object_kind(&back) != kind)
 		abort();
 }
 
@@ -75,9 +76,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					continue;
 				if (kmap_object_kind(o) != o->kind)
 					abort();
-				/* A global's kmap line says it is one. */
-				if (o->kind == MEMORIZER_ALLOC_GLOBAL)
-					global_line(o);
+				/*
+				 * A found object with pid 0 has its kind's
+				 * word, which may say the kind.
+				 */
+				if (o->context == MEMORIZER_CONTEXT_FOUND &&
+				    o->pid == 0 && kmap_kind(o->kind) &&
+				    kmap_kind(o->kind)->word_is_kind)
+					kind_line(o, o->kind);
 			}
 			kmap_src_close(s);
 		}

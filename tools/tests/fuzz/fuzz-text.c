@@ -70,10 +70,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		s = kmap_src_open_file(f, "fuzz", err);
 		if (s) {
 			while (kmap_src_next(s, &po, &pa, &n) > 0) {
-				/* A text object's kind is a found one or none. */
+				/*
+				 * A text object's kind is one its word names,
+				 * or none.
+				 */
 				int k = kmap_object_kind(po);
 
-				if (k != KMAP_KIND_UNKNOWN && !kmap_found_word(k))
+				if (k != KMAP_KIND_UNKNOWN &&
+				    (!kmap_kind(k) || !kmap_kind(k)->word_is_kind ||
+				     strcmp(po->comm, kmap_found_word(k))))
 					abort();
 			}
 			kmap_src_close(s);
