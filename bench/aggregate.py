@@ -16,7 +16,8 @@ import sys
 WORKLOADS = ["hackbench", "stressng", "tar"]
 MEM_MODES = ["off", "alloc_only", "full", "mode3"]
 # The kinds of objects memorizer/stats counts (<kind>_tracked, <kind>_live...).
-KINDS = ["kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages", "global"]
+KINDS = ["kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages", "global",
+         "percpu", "stack"]
 
 
 def read(path, default=None):

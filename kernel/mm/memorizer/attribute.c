@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memorizer's miss path: an access that no record covers. Memory whose
- * objects Memorizer knows without seeing them allocated gets its record
- * now: a global (globals.c). Anything else is counted by the class of
- * memory it fell in (enum memorizer_memory_class), so that show_stats says
- * what is still unattributed and where.
+ * object Memorizer can bound without seeing it allocated gets its record
+ * now, a found one (records.c): a global or a per-CPU variable
+ * (globals.c), a task's or a CPU's IRQ stack, a slab object allocated
+ * before tracking or by a task not traced, a page no seen allocation
+ * covers. Anything else is counted by the class of memory it fell in
+ * (enum memorizer_memory_class), so that show_stats says what is still
+ * unattributed and where; so is an access whose found record found no
+ * memory in the pool.
  *
  * The class comes from the address range first, with what the kernel
  * already knows of its memory, and from the page's own flags in the direct
@@ -12,8 +16,10 @@
  * without VMAP_STACK a task's stack is pages of the direct map.
  */
 
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/sched/task_stack.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
@@ -22,6 +28,7 @@
 #endif
 
 #include "../percpu-internal.h"
+#include "../slab.h"
 #include "memorizer.h"
 
 /* Every CPU's unit of the per-CPU first chunk lies in [start, end). */
@@ -46,16 +53,34 @@ void __init memorizer_attribute_init(void)
 	}
 }
 
-static bool on_a_stack(unsigned long addr)
+/*
+ * The stack @addr is on, if any: this task's, or this CPU's IRQ, exception
+ * or entry stack. @task: it is this task's.
+ */
+static bool stack_extent(unsigned long addr, unsigned long *start,
+			 unsigned long *size, bool *task)
 {
 #ifdef CONFIG_X86_64
 	struct stack_info info;
 
-	/* This task's stack, and this CPU's IRQ, exception and entry stacks. */
-	return get_stack_info_noinstr((unsigned long *)addr, current, &info);
+	if (!get_stack_info_noinstr((unsigned long *)addr, current, &info))
+		return false;
+	*start = (unsigned long)info.begin;
+	*size = (unsigned long)info.end - *start;
+	*task = info.type == STACK_TYPE_TASK;
+	return true;
 #else
-	return addr - (unsigned long)task_stack_page(current) < THREAD_SIZE;
+	*start = (unsigned long)task_stack_page(current);
+	*size = THREAD_SIZE;
+	*task = true;
+	return addr - *start < THREAD_SIZE;
 #endif
+}
+
+static bool in_direct_map(unsigned long addr)
+{
+	/* As memorizer_index_lookup(): not the instrumented virt_addr_valid(). */
+	return addr >= PAGE_OFFSET && addr < (unsigned long)high_memory;
 }
 
 /* A direct-map address that no record covers. */
@@ -81,10 +106,12 @@ static enum memorizer_memory_class direct_map_class(unsigned long addr)
 /* What memory @addr is, when no record covers it. */
 static enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
 {
-	if (on_a_stack(addr))
+	unsigned long start, size;
+	bool task;
+
+	if (stack_extent(addr, &start, &size, &task))
 		return MEMORIZER_MEM_STACK;
-	/* As memorizer_index_lookup(): not the instrumented virt_addr_valid(). */
-	if (addr >= PAGE_OFFSET && addr < (unsigned long)high_memory)
+	if (in_direct_map(addr))
 		return direct_map_class(addr);
 	if (addr >= (unsigned long)_stext && addr < (unsigned long)_etext)
 		return MEMORIZER_MEM_KERNEL_TEXT;
@@ -100,25 +127,101 @@ static enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
 }
 
 /*
+ * A stack's record: one object per task stack (owned by its task) or IRQ
+ * stack. The index must find it as it finds any object there: a task's
+ * stack by its pages (aliases), an IRQ stack as the per-CPU variable it
+ * is. The init task's stack is a global; exception and entry stacks lie
+ * outside what the index covers.
+ */
+static struct memorizer_record *found_stack(unsigned long addr)
+{
+	unsigned long start, size;
+	bool task;
+
+	if (!stack_extent(addr, &start, &size, &task))
+		return NULL;
+	if (task && (in_direct_map(start) || is_vmalloc_addr((void *)start)))
+		return memorizer_record_found(MEMORIZER_KIND_STACK, start, size,
+					      size / PAGE_SIZE - 1, 0,
+					      task_pid_nr(current),
+					      current->comm);
+	if (!task && memorizer_percpu_extent(addr, &start, &size))
+		return memorizer_record_found(MEMORIZER_KIND_STACK, start, size,
+					      0, 0, 0, "irq_stack");
+	return NULL;
+}
+
+/*
+ * A slab object's record. Not in a slab that holds no object yet: its
+ * constructor, run when the slab is made, touches free objects.
+ */
+static struct memorizer_record *found_slab_object(struct folio *folio,
+						  unsigned long addr)
+{
+	struct slab *slab = folio_slab(folio);
+	struct kmem_cache *s = READ_ONCE(slab->slab_cache);
+	unsigned long start;
+
+	/* Racy, as any peek at a slab's state: a count, read whole. */
+	if (!s || !data_race((unsigned int)slab->inuse))
+		return NULL;
+	start = (unsigned long)nearest_obj(s, slab, (void *)addr);
+	return memorizer_record_found(s->flags & SLAB_KMALLOC ?
+				      MEMORIZER_KIND_KMALLOC :
+				      MEMORIZER_KIND_CACHE,
+				      start, s->object_size, 0,
+				      memorizer_cache_id(s), 0, "unseen");
+}
+
+/* The record of a direct-map object of @class. */
+static struct memorizer_record *found_direct(unsigned long addr,
+					     enum memorizer_memory_class class)
+{
+	struct folio *folio = virt_to_folio((void *)addr);
+	unsigned long start, size;
+
+	switch (class) {
+	case MEMORIZER_MEM_SLAB:
+		return found_slab_object(folio, addr);
+	case MEMORIZER_MEM_PERCPU:
+		if (!memorizer_percpu_extent(addr, &start, &size))
+			return NULL;	/* alloc_percpu()'s: not yet */
+		return memorizer_record_found(MEMORIZER_KIND_PERCPU, start,
+					      size, 0, 0, 0, "percpu");
+	default:
+		/* By its folio, as the index finds pages. */
+		return memorizer_record_found(MEMORIZER_KIND_PAGES,
+					      (unsigned long)folio_address(folio),
+					      folio_size(folio), 0, 0, 0,
+					      "page");
+	}
+}
+
+/*
  * An access that no record covers: the record made for its object now,
- * or NULL, the access counted by the class of memory it hit (or, when the
- * pool is full, as dropped).
+ * or NULL, the access counted by the class of memory it hit, or as
+ * dropped when the pool had no room for the record.
  */
 struct memorizer_record *memorizer_attribute(unsigned long addr)
 {
 	enum memorizer_memory_class class = memorizer_memory_class(addr);
-	struct memorizer_record *rec;
+	struct memorizer_record *rec = NULL;
 	unsigned long start, size;
 
-	if (class == MEMORIZER_MEM_KERNEL_DATA &&
-	    memorizer_global_extent(addr, &start, &size)) {
-		/* Its address is its call site: symbolized, it names it. */
+	if (class == MEMORIZER_MEM_STACK)
+		rec = found_stack(addr);
+	else if (class == MEMORIZER_MEM_KERNEL_DATA &&
+		 memorizer_global_extent(addr, &start, &size))
 		rec = memorizer_record_found(MEMORIZER_KIND_GLOBAL, start, size,
-					     start, "global");
-		if (!rec)
-			memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
-		return rec;
+					     0, 0, 0, "global");
+	else if (in_direct_map(addr))
+		rec = found_direct(addr, class);
+
+	if (IS_ERR(rec)) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+		return NULL;
 	}
-	this_cpu_inc(memorizer_stats.untracked[class]);
-	return NULL;
+	if (!rec)
+		this_cpu_inc(memorizer_stats.untracked[class]);
+	return rec;
 }

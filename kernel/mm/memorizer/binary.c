@@ -250,7 +250,8 @@ static void binary_record_made(struct memorizer_record *rec)
 				      MEMORIZER_CONTEXT_SOFTIRQ;
 
 	local_irq_save(flags);
-	if (wire.context == MEMORIZER_CONTEXT_TASK)
+	/* A found task stack is its task's. */
+	if (wire.context == MEMORIZER_CONTEXT_TASK || rec->pid)
 		write_task(rec);
 	write_cache(rec->cache_id);
 	binary_write(&wire, MEMORIZER_REC_ALLOC, sizeof(wire));
@@ -269,6 +270,7 @@ static u8 free_api(const struct memorizer_record *rec)
 	case MEMORIZER_KIND_VMALLOC:
 		return MEMORIZER_FREE_VFREE;
 	case MEMORIZER_KIND_PAGES:
+	case MEMORIZER_KIND_STACK:	/* a task's, freed as pages */
 		return MEMORIZER_FREE_PAGES;
 	default:
 		return MEMORIZER_FREE_KFREE;
@@ -461,7 +463,7 @@ static __poll_t binary_poll(struct file *file, poll_table *wait)
  * reader is gone), so that a stream is whole from its first record.
  */
 /*
- * A new session: found records (globals) live on from before it; each
+ * A new session: found records (globals, ...) live on from before it; each
  * goes out again, its ALLOC at its next sweep, with what it counted from
  * now on. Without readers no sweep runs, so the counters stay listed.
  */

@@ -273,6 +273,7 @@ static int __init memorizer_init(void)
 		return 0;
 	}
 	memorizer_globals_init();
+	memorizer_percpu_init();
 	memorizer_attribute_init();
 	memorizer_text_stream_init();
 	memorizer_binary_init();

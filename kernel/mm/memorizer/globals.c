@@ -2,15 +2,18 @@
 /*
  * Memorizer's globals: the kernel image's data, one object per symbol,
  * from the start of .rodata to _end (.rodata, __ro_after_init, .data, init
- * data, .bss). A symbol's extent is kallsyms', from its address to the next
- * symbol's. kallsyms' own lookup is instrumented and walks more than the
- * access path can afford, so at boot the extents' starts are copied into a
- * sorted table, 4 bytes a symbol, that a plain binary search reads.
+ * data, .bss); and per-CPU variables, one object per variable and CPU. A
+ * symbol's extent is kallsyms', from its address to the next symbol's.
+ * kallsyms' own lookup is instrumented and walks more than the access path
+ * can afford, so at boot the extents' starts are copied into sorted
+ * tables, 4 bytes a symbol, that a plain binary search reads.
  */
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
 #include <linux/kallsyms.h>
+#include <linux/percpu.h>
+#include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
 
@@ -20,6 +23,13 @@ static unsigned long data_start __ro_after_init;
 static unsigned long data_end __ro_after_init;
 static u32 *starts __ro_after_init;	/* from data_start, ascending */
 static unsigned int nr_starts __ro_after_init;
+
+/* Per-CPU variables: offsets into the static per-CPU area, ascending. */
+static unsigned long percpu_size __ro_after_init;
+static unsigned long percpu_lo __ro_after_init;	/* all CPUs' copies */
+static unsigned long percpu_hi __ro_after_init;
+static u32 *percpu_starts __ro_after_init;
+static unsigned int nr_percpu_starts __ro_after_init;
 
 /* Walk the extents: count them, or with @table fill its @max entries. */
 static unsigned int walk_extents(u32 *table, unsigned int max)
@@ -60,6 +70,129 @@ void __init memorizer_globals_init(void)
 		(data_end - data_start) >> 10);
 }
 
+struct percpu_walk {
+	u32 *table;
+	unsigned int n, max;
+};
+
+/*
+ * kallsyms lists per-CPU symbols at their link addresses, inside
+ * [__per_cpu_start, __per_cpu_end): zero-based on x86-64, where they come
+ * first, so the walk ends early there.
+ */
+static int add_percpu_symbol(void *data, const char *name, unsigned long addr)
+{
+	struct percpu_walk *w = data;
+	unsigned long off = addr - (unsigned long)__per_cpu_start;
+
+	if (off >= percpu_size)
+		return (unsigned long)__per_cpu_start == 0 &&
+		       addr >= (unsigned long)__per_cpu_end;
+	if (w->table) {
+		if (w->n >= w->max)
+			return 1;
+		w->table[w->n] = off;
+	}
+	w->n++;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void __init memorizer_percpu_init(void)
+{
+	struct percpu_walk w = {};
+	unsigned long base;
+	unsigned int i, n, cpu;
+
+	percpu_size = __per_cpu_end - __per_cpu_start;
+	if (!IS_ENABLED(CONFIG_KALLSYMS_ALL) || !percpu_size ||
+	    percpu_size > U32_MAX)
+		return;
+	kallsyms_on_each_symbol(add_percpu_symbol, &w);
+	if (!w.n)
+		return;
+	w.table = vmalloc_array(w.n, sizeof(*w.table));
+	if (!w.table) {
+		pr_warn("no memory for the table of %u per-CPU variables: untracked\n",
+			w.n);
+		return;
+	}
+	w.max = w.n;
+	w.n = 0;
+	kallsyms_on_each_symbol(add_percpu_symbol, &w);
+	sort(w.table, w.n, sizeof(*w.table), cmp_u32, NULL);
+	/* Aliases (several names, one address) make one extent. */
+	for (i = 0, n = 0; i < w.n; i++)
+		if (!n || w.table[i] != w.table[n - 1])
+			w.table[n++] = w.table[i];
+	percpu_lo = ULONG_MAX;
+	for_each_possible_cpu(cpu) {
+		base = (unsigned long)__per_cpu_start + per_cpu_offset(cpu);
+		percpu_lo = min(percpu_lo, base);
+		percpu_hi = max(percpu_hi, base + percpu_size);
+	}
+	percpu_starts = w.table;
+	nr_percpu_starts = n;
+	pr_info("%u per-CPU variables, %lu KiB a CPU\n", n, percpu_size >> 10);
+}
+
+/* The entry of @table that covers @off: lo with @table[lo] <= @off. */
+static unsigned int table_search(const u32 *table, unsigned int n, u32 off)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (table[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool percpu_extent_on(unsigned int cpu, unsigned long addr,
+			     unsigned long *start, unsigned long *size)
+{
+	unsigned long base = (unsigned long)__per_cpu_start + per_cpu_offset(cpu);
+	unsigned long off = addr - base;
+	unsigned int i;
+
+	if (off >= percpu_size || off < percpu_starts[0])
+		return false;
+	i = table_search(percpu_starts, nr_percpu_starts, off);
+	*start = base + percpu_starts[i];
+	*size = (i + 1 < nr_percpu_starts ? percpu_starts[i + 1] : percpu_size) -
+		percpu_starts[i];
+	return true;
+}
+
+/*
+ * The per-CPU variable whose copy on some CPU covers @addr: that copy's
+ * start and size, or false. This CPU's copies first: most accesses are to
+ * them. Any context; no lock.
+ */
+bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size)
+{
+	unsigned int cpu, this_cpu = raw_smp_processor_id();
+
+	if (addr - percpu_lo >= percpu_hi - percpu_lo || !nr_percpu_starts)
+		return false;
+	if (percpu_extent_on(this_cpu, addr, start, size))
+		return true;
+	for_each_possible_cpu(cpu)
+		if (cpu != this_cpu && percpu_extent_on(cpu, addr, start, size))
+			return true;
+	return false;
+}
+
 /*
  * The global that covers @addr: its start and size, or false. Any
  * context; no lock.
@@ -68,17 +201,11 @@ bool memorizer_global_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size)
 {
 	unsigned long off = addr - data_start;
-	unsigned int lo = 0, hi = nr_starts, mid;
+	unsigned int lo;
 
 	if (off >= data_end - data_start || !nr_starts || off < starts[0])
 		return false;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (starts[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = table_search(starts, nr_starts, off);
 	*start = data_start + starts[lo];
 	*size = (lo + 1 < nr_starts ? data_start + starts[lo + 1] : data_end) -
 		*start;

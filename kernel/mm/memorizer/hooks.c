@@ -51,7 +51,7 @@ static void track_free(const void *ptr, unsigned long ip)
 
 	if (ZERO_OR_NULL_PTR(ptr) || !memorizer_hook_enter())
 		return;
-	rec = memorizer_record_at((unsigned long)ptr, MEMORIZER_KIND_NR);
+	rec = memorizer_record_at((unsigned long)ptr);
 	if (rec)
 		memorizer_record_close(rec, ip);
 	memorizer_hook_exit();
@@ -137,7 +137,7 @@ void __memorizer_krealloc(const void *p, size_t size)
 
 	if (ZERO_OR_NULL_PTR(p) || !memorizer_hook_enter())
 		return;
-	rec = memorizer_record_at((unsigned long)p, MEMORIZER_KIND_NR);
+	rec = memorizer_record_at((unsigned long)p);
 	if (rec && size <= rec->size_alloc)
 		WRITE_ONCE(rec->size, size);
 	memorizer_hook_exit();
@@ -256,17 +256,35 @@ static unsigned long page_free_site(void)
 	return 0;
 }
 
+/*
+ * Pages freed: the records of their allocation and of what was found in
+ * them. A block not allocated as one compound page may hold a record on
+ * each page (found one by one); a slab object's record at a page's start
+ * lost its free (memorizer_index_lookup()).
+ */
 static void probe_mm_page_free(void *ignore, struct page *page,
 			       unsigned int order)
 {
+	unsigned long addr, end, free_ip = 0;
 	struct memorizer_record *rec;
 
 	if (PageHighMem(page) || !memorizer_hook_enter())
 		return;
-	rec = memorizer_record_at((unsigned long)page_address(page),
-				  MEMORIZER_KIND_PAGES);
-	if (rec)
-		memorizer_record_close(rec, page_free_site());
+	addr = (unsigned long)page_address(page);
+	for (end = addr + (PAGE_SIZE << order); addr < end; addr += PAGE_SIZE) {
+		rec = memorizer_record_at(addr);
+		if (!rec)
+			continue;
+		if (memorizer_kind_is_slab(rec->kind)) {
+			memorizer_record_close(rec, MEMORIZER_FREE_IP_MISSED);
+			continue;
+		}
+		if (!free_ip)
+			free_ip = page_free_site();
+		memorizer_record_close(rec, free_ip);
+		/* Its further pages are its own. */
+		addr += PAGE_ALIGN(rec->size_alloc) - PAGE_SIZE;
+	}
 	memorizer_hook_exit();
 }
 

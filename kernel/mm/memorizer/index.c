@@ -8,6 +8,7 @@
  *
  *   slab object:   virt_to_slab() -> nearest_obj() -> index
  *   large kmalloc, compound pages: folio_address()   -> index
+ *   per-CPU variable:  the copy's start (globals.c)  -> index
  *   other pages, vmalloc area: page address          -> index
  *   kernel image data:      the symbol's (globals.c)  -> index
  *
@@ -149,6 +150,7 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	struct memorizer_key *key;
 	struct memorizer_record *rec;
 	unsigned long start, size;
+	int slab = -1;		/* direct map: is it a slab's memory? */
 
 	/*
 	 * Not virt_addr_valid(): it is instrumented and takes RCU (lockdep),
@@ -158,14 +160,15 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	if (addr >= PAGE_OFFSET && addr < (unsigned long)high_memory) {
 		struct folio *folio = virt_to_folio((void *)addr);
 
-		if (folio_test_slab(folio)) {
-			struct slab *slab = folio_slab(folio);
-			struct kmem_cache *s = READ_ONCE(slab->slab_cache);
+		slab = folio_test_slab(folio);
+		if (slab) {
+			struct kmem_cache *s = READ_ONCE(folio_slab(folio)->slab_cache);
 
 			if (!s)
 				return NULL;
-			start = (unsigned long)nearest_obj(s, slab, (void *)addr);
-		} else {
+			start = (unsigned long)nearest_obj(s, folio_slab(folio),
+							   (void *)addr);
+		} else if (!memorizer_percpu_extent(addr, &start, &size)) {
 			start = (unsigned long)folio_address(folio);
 		}
 	} else if (is_vmalloc_addr((void *)addr)) {
@@ -179,6 +182,13 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 		return NULL;
 	rec = READ_ONCE(key->rec);
 	if (!rec || addr - rec->key.addr >= rec->size_alloc)
+		return NULL;
+	/*
+	 * A slab object's record where a page is now, or the reverse: a
+	 * found record whose free no hook could see (a slab object found
+	 * while free, its slab since given back). Not this memory's object.
+	 */
+	if (slab >= 0 && memorizer_kind_is_slab(rec->kind) != slab)
 		return NULL;
 	return rec;
 }

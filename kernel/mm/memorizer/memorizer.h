@@ -10,7 +10,7 @@
  *   pool.c         the bounded memory that records and counters come from
  *   caches.c       slab cache names, interned
  *   stats.c        the per-CPU figures; the show_stats and stats files
- *   globals.c      the kernel image's data symbols, for globals
+ *   globals.c      the kernel image's data and per-CPU symbols
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
  *   records.c      a record's life, the record lists, the channels
@@ -66,8 +66,16 @@ enum memorizer_kind {
 	MEMORIZER_KIND_VMALLOC = MEMORIZER_ALLOC_VMALLOC,
 	MEMORIZER_KIND_PAGES = MEMORIZER_ALLOC_PAGES,
 	MEMORIZER_KIND_GLOBAL = MEMORIZER_ALLOC_GLOBAL,
+	MEMORIZER_KIND_PERCPU = MEMORIZER_ALLOC_PERCPU,
+	MEMORIZER_KIND_STACK = MEMORIZER_ALLOC_STACK,
 	MEMORIZER_KIND_NR,
 };
+
+/* Slab objects' kinds: their memory is a slab's, and nothing else is. */
+static inline bool memorizer_kind_is_slab(unsigned int kind)
+{
+	return kind == MEMORIZER_KIND_KMALLOC || kind == MEMORIZER_KIND_CACHE;
+}
 
 /* context.c */
 
@@ -326,7 +334,10 @@ struct memorizer_record {
 
 /* globals.c */
 void memorizer_globals_init(void);
+void memorizer_percpu_init(void);
 bool memorizer_global_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size);
+bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size);
 
 /* index.c */
@@ -378,12 +389,12 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 			   u16 cache_id, unsigned int nr_aliases);
 struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 					       unsigned long addr, size_t size,
-					       unsigned long ip,
+					       unsigned int nr_aliases,
+					       u16 cache_id, pid_t pid,
 					       const char *executable);
 void memorizer_record_close(struct memorizer_record *rec,
 			    unsigned long free_ip);
-struct memorizer_record *memorizer_record_at(unsigned long addr,
-					     enum memorizer_kind kind);
+struct memorizer_record *memorizer_record_at(unsigned long addr);
 void memorizer_walk_begin(void);
 void memorizer_walk_end(void);
 struct memorizer_record *memorizer_walk_next(int *cpu,

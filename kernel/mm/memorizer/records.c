@@ -22,6 +22,7 @@
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
+#include <linux/err.h>
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
@@ -157,6 +158,24 @@ static void fill_identity(struct memorizer_record *rec)
 	}
 }
 
+/* Keys for @rec's @n further pages, after @addr's. False: no memory. */
+static bool add_aliases(struct memorizer_record *rec, unsigned long addr,
+			unsigned int n)
+{
+	struct memorizer_key *alias;
+
+	for (; n > 0; n--) {
+		alias = memorizer_pool_alloc(MEMORIZER_POOL_KEY);
+		if (!alias)
+			return false;
+		alias->addr = addr + n * PAGE_SIZE;
+		alias->rec = rec;
+		alias->next_alias = rec->aliases;
+		rec->aliases = alias;
+	}
+	return true;
+}
+
 /* What every new record holds, from a pool chunk (zeroed). */
 static void fill_record(struct memorizer_record *rec, enum memorizer_kind kind,
 			unsigned long addr, size_t size, size_t size_alloc,
@@ -204,24 +223,15 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 {
 	struct memorizer_record *rec, *stale;
 	struct memorizer_key *alias;
-	unsigned int i;
 
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
+	if (rec && !add_aliases(rec, addr, nr_aliases)) {
+		free_record(rec);
+		rec = NULL;
+	}
 	if (!rec) {
 		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
 		return;
-	}
-	for (i = nr_aliases; i > 0; i--) {
-		alias = memorizer_pool_alloc(MEMORIZER_POOL_KEY);
-		if (!alias) {
-			free_record(rec);
-			memorizer_stat_inc(MEMORIZER_STAT_DROPPED_OBJECTS);
-			return;
-		}
-		alias->addr = addr + i * PAGE_SIZE;
-		alias->rec = rec;
-		alias->next_alias = rec->aliases;
-		rec->aliases = alias;
 	}
 	fill_record(rec, kind, addr, size, size_alloc, ip);
 	rec->cache_id = cache_id;
@@ -239,52 +249,65 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 }
 
 /*
- * Make the record of an object whose allocation was not seen (a global),
- * when an access first finds it; inside the guard. @ip stands for the
- * call site, @executable for the allocating command; pid 0, and the time
- * is now. Two CPUs may find the object at once: the record already in the
- * index wins, and is returned. NULL without memory (the caller counts the
- * access as dropped).
+ * Make the record of an object whose allocation was not seen, when an
+ * access first finds it; inside the guard. Its call site is its own
+ * address, the marker of an allocation not seen (symbolized, a global's
+ * names it); @pid and @executable are the owner's (a task's stack) or pid
+ * 0 and a word saying what the object is; the time is now. @nr_aliases
+ * further pages find it too, as for memorizer_record_make(). Two CPUs may
+ * find the object at once: the record already in the index wins, and is
+ * returned. ERR_PTR(-ENOMEM) without memory.
  */
 struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 					       unsigned long addr, size_t size,
-					       unsigned long ip,
+					       unsigned int nr_aliases,
+					       u16 cache_id, pid_t pid,
 					       const char *executable)
 {
 	struct memorizer_record *rec, *first;
+	struct memorizer_key *alias;
 
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
 	if (!rec)
-		return NULL;
-	fill_record(rec, kind, addr, size, size, ip);
+		return ERR_PTR(-ENOMEM);
+	if (!add_aliases(rec, addr, nr_aliases)) {
+		free_record(rec);
+		return ERR_PTR(-ENOMEM);
+	}
+	fill_record(rec, kind, addr, size, size, addr);
 	rec->found = true;
-	rec->pid = 0;
+	rec->cache_id = cache_id;
+	rec->pid = pid;
 	strscpy(rec->comm, executable, sizeof(rec->comm));
 
 	first = memorizer_index_insert_new(&rec->key);
+	if (first && memorizer_kind_is_slab(first->kind) !=
+		     memorizer_kind_is_slab(kind)) {
+		/* Its memory changed hands unseen (memorizer_index_lookup()). */
+		memorizer_record_close(first, MEMORIZER_FREE_IP_MISSED);
+		first = memorizer_index_insert_new(&rec->key);
+	}
 	if (first) {
 		free_record(rec);	/* never seen by anyone */
 		return first;
 	}
 	publish_record(rec);
+	/* Its further pages held no live record: the start had none. */
+	for (alias = rec->aliases; alias; alias = alias->next_alias) {
+		first = memorizer_index_insert(alias);
+		if (first)
+			memorizer_record_close(first, MEMORIZER_FREE_IP_MISSED);
+	}
 	return rec;
 }
 
-/*
- * The live record that starts at @addr (not an alias page of one), if it
- * is of @kind (any with MEMORIZER_KIND_NR). Inside the guard.
- */
-struct memorizer_record *memorizer_record_at(unsigned long addr,
-					     enum memorizer_kind kind)
+/* The live record that starts at @addr (not an alias page of one). */
+struct memorizer_record *memorizer_record_at(unsigned long addr)
 {
 	struct memorizer_key *key = memorizer_index_find(addr);
 	struct memorizer_record *rec = key ? READ_ONCE(key->rec) : NULL;
 
-	if (!rec || key != &rec->key)
-		return NULL;
-	if (kind != MEMORIZER_KIND_NR && rec->kind != kind)
-		return NULL;
-	return rec;
+	return rec && key == &rec->key ? rec : NULL;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/memorizer.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/vmalloc.h>
@@ -707,83 +708,197 @@ static void global_record_test(struct kunit *test)
 }
 
 /*
- * Accesses that no record covers, counted by the class of memory they hit:
- * a per-CPU variable, a slab object allocated while tracking was off, and
- * a local on the stack of a thread forked then. Counted on one CPU with
- * preemption off, so that nothing else this task does (the scheduler runs
- * in its context) adds to the figure.
+ * Objects whose allocation Memorizer did not see, each with a record made
+ * on its first access (a found record): a per-CPU variable, a slab object
+ * allocated while tracking was off, and the stack of a thread forked then.
+ * And memory still without objects, counted by class: an alloc_percpu()
+ * area. Each touched on one CPU with preemption off, so that nothing else
+ * this task does (the scheduler runs in its context) touches them too.
  */
 static DEFINE_PER_CPU(unsigned long [3], kunit_percpu);
 
-struct class_case {
+struct found_case {
 	unsigned long *p;
 	enum memorizer_memory_class class;
-	unsigned long counted;
+	unsigned long untracked;
+	pid_t pid;
+	unsigned long stack;	/* the thread's stack */
 	struct completion done;
 };
 
-static void count_class(struct class_case *cc)
+static void touch_found(struct found_case *fc)
 {
-	enum memorizer_memory_class class = cc->class;
-	unsigned long *p = cc->p, before, after;
+	enum memorizer_memory_class class = fc->class;
+	unsigned long *p = fc->p, before, after;
 
 	preempt_disable();
+	if (!p)
+		p = *this_cpu_ptr(&kunit_percpu);
 	before = this_cpu_read(memorizer_stats.untracked[class]);
 	write_words(p, 1, WRITES);
 	read_words(p, 1, READS);
 	after = this_cpu_read(memorizer_stats.untracked[class]);
+	fc->p = p;
 	preempt_enable();
-	cc->counted = after - before;
+	fc->untracked = after - before;
 }
 
-static int stack_class_fn(void *arg)
+static int stack_found_fn(void *arg)
 {
-	struct class_case *cc = arg;
+	struct found_case *fc = arg;
 	unsigned long local[3];
 
-	cc->p = local;
-	count_class(cc);
-	complete(&cc->done);
+	fc->p = local;
+	fc->pid = current->pid;
+	fc->stack = (unsigned long)task_stack_page(current);
+	touch_found(fc);
+	complete(&fc->done);
 	return 0;
 }
 
-static void untracked_class_test(struct kunit *test)
+/* @rec's kmap line and kind, as a found record of @kind at @va. */
+static bool expect_found(struct kunit *test, struct memorizer_record *rec,
+			 enum memorizer_kind kind, unsigned long va,
+			 unsigned long size, pid_t pid, const char *comm)
+{
+	struct object_line o;
+
+	KUNIT_EXPECT_NOT_NULL_MSG(test, rec, "no record of kind %d", kind);
+	if (!rec)
+		return false;
+	read_object_line(test, rec, &o);
+	KUNIT_EXPECT_EQ(test, o.alloc_ip, va);
+	KUNIT_EXPECT_EQ(test, o.addr, va);
+	KUNIT_EXPECT_EQ(test, (unsigned long)o.size, size);
+	KUNIT_EXPECT_EQ(test, o.pid, pid);
+	KUNIT_EXPECT_STREQ(test, o.comm, comm);
+	KUNIT_EXPECT_EQ(test, rec->kind, kind);
+	KUNIT_EXPECT_TRUE(test, rec->found);
+	return true;
+}
+
+/* The (ip, pid) counter of @func and @pid on @rec, or NULL. */
+static struct memorizer_counter *counter_of(struct memorizer_record *rec,
+					    const char *func, pid_t pid)
+{
+	struct memorizer_counter *c;
+	char sym[KSYM_SYMBOL_LEN];
+
+	for (c = rec->counters; c; c = c->next) {
+		ip_function(sym, c->ip);
+		if (c->pid == pid && !strcmp(sym, func))
+			return c;
+	}
+	return NULL;
+}
+
+static void found_records_test(struct kunit *test)
 {
 	const struct memorizer_control off = { .target.mode = MEMORIZER_OFF };
-	struct class_case cases[] = {
-		{ *raw_cpu_ptr(&kunit_percpu), MEMORIZER_MEM_PERCPU },
-		{ NULL, MEMORIZER_MEM_SLAB },
-		{ NULL, MEMORIZER_MEM_STACK },
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0 },
+		{ "read_word", current->pid, 0, READS },
 	};
-	struct class_case *slab = &cases[1], *stack = &cases[2];
+	struct found_case percpu = { NULL, MEMORIZER_MEM_PERCPU };
+	struct found_case slab = { NULL, MEMORIZER_MEM_SLAB };
+	struct found_case stack = { NULL, MEMORIZER_MEM_STACK };
+	struct found_case dynamic = { NULL, MEMORIZER_MEM_PERCPU };
+	unsigned long start, size;
+	unsigned long __percpu *area;
+	struct memorizer_counter *w, *r;
 	struct memorizer_control saved;
+	struct memorizer_record *rec;
 	struct task_struct *t;
 	struct trace_state st;
-	int i;
+	struct kmem_cache *s;
 
 	memorizer_control_get(&saved);
 	KUNIT_ASSERT_EQ(test, memorizer_control_set(&off, SET_ALL), 0);
-	slab->p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
-	init_completion(&stack->done);
-	t = kthread_create(stack_class_fn, stack, "memorizer_kunit/stack");
+	slab.p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
+	area = __alloc_percpu(3 * sizeof(unsigned long), sizeof(unsigned long));
+	init_completion(&stack.done);
+	t = kthread_create(stack_found_fn, &stack, "mz_kunit_stack");
+	if (!IS_ERR(t))
+		get_task_struct(t);
 
 	trace_self_begin(test, &st);
-	for (i = 0; i < 2 && slab->p; i++)
-		count_class(&cases[i]);
+	touch_found(&percpu);
+	if (slab.p)
+		touch_found(&slab);
+	if (area) {
+		dynamic.p = raw_cpu_ptr(area);
+		touch_found(&dynamic);
+	}
 	if (!IS_ERR(t)) {
 		memorizer_mark_process(t, true);
 		wake_up_process(t);
-		wait_for_completion(&stack->done);
+		wait_for_completion(&stack.done);
 	}
 	trace_self_end(test, &st);
 	KUNIT_EXPECT_EQ(test, memorizer_control_set(&saved, SET_ALL), 0);
-	kfree(slab->p);
-	KUNIT_ASSERT_NOT_NULL(test, slab->p);
+	KUNIT_ASSERT_NOT_NULL(test, slab.p);
+	KUNIT_ASSERT_NOT_NULL(test, area);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		KUNIT_EXPECT_EQ_MSG(test, cases[i].counted,
-				    (unsigned long)WRITES + READS,
-				    "memory class %d", cases[i].class);
+
+	memorizer_walk_begin();
+	/* The variable's copy on the CPU that touched it, kallsyms' extent. */
+	KUNIT_EXPECT_TRUE(test, memorizer_percpu_extent((unsigned long)percpu.p,
+							&start, &size));
+	KUNIT_EXPECT_EQ(test, start, (unsigned long)percpu.p);
+	KUNIT_EXPECT_GE(test, size, sizeof(unsigned long [3]));
+	rec = find_record((unsigned long)percpu.p);
+	if (expect_found(test, rec, MEMORIZER_KIND_PERCPU, start, size, 0,
+			 "percpu"))
+		expect_accesses(test, rec, exp, 2);
+	KUNIT_EXPECT_EQ(test, percpu.untracked, 0UL);
+
+	/* The slab object: its cache's object size and name. */
+	s = virt_to_slab(slab.p)->slab_cache;
+	rec = find_record((unsigned long)slab.p);
+	if (expect_found(test, rec, MEMORIZER_KIND_KMALLOC,
+			 (unsigned long)slab.p, s->object_size, 0, "unseen")) {
+		KUNIT_EXPECT_STREQ(test, memorizer_cache_name(rec->cache_id),
+				   s->name);
+		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_LIVE);
+		expect_accesses(test, rec, exp, 2);
+	}
+	KUNIT_EXPECT_EQ(test, slab.untracked, 0UL);
+
+	/*
+	 * The thread's stack, its own: its pid and command. The thread's
+	 * exit touches its stack too, so only our two lines are exact.
+	 */
+	rec = find_record(stack.stack);
+	if (expect_found(test, rec, MEMORIZER_KIND_STACK, stack.stack,
+			 THREAD_SIZE, stack.pid, "mz_kunit_stack")) {
+		w = counter_of(rec, "write_word", stack.pid);
+		r = counter_of(rec, "read_word", stack.pid);
+		KUNIT_EXPECT_TRUE(test, w && atomic_read(&w->writes) == WRITES &&
+					!atomic_read(&w->reads));
+		KUNIT_EXPECT_TRUE(test, r && atomic_read(&r->reads) == READS &&
+					!atomic_read(&r->writes));
+	}
+	KUNIT_EXPECT_EQ(test, stack.untracked, 0UL);
+	memorizer_walk_end();
+	put_task_struct(t);
+
+	/* alloc_percpu()'s areas have no objects yet: counted, exactly. */
+	KUNIT_EXPECT_EQ(test, dynamic.untracked, (unsigned long)WRITES + READS);
+	free_percpu(area);
+
+	/* The found slab object's free is an ordinary one. */
+	kfree(slab.p);
+	memorizer_walk_begin();
+	rec = find_record((unsigned long)slab.p);
+	KUNIT_EXPECT_TRUE(test, rec && rec->found &&
+				rec->state == MEMORIZER_RECORD_CLOSED);
+	if (rec) {
+		char sym[KSYM_SYMBOL_LEN];
+
+		ip_function(sym, rec->free_ip);
+		KUNIT_EXPECT_STREQ(test, sym, "found_records_test");
+	}
+	memorizer_walk_end();
 }
 
 static struct kunit_case memorizer_records_cases[] = {
@@ -801,7 +916,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(missed_free_test),
 	KUNIT_CASE(reused_address_test),
 	KUNIT_CASE(global_record_test),
-	KUNIT_CASE(untracked_class_test),
+	KUNIT_CASE(found_records_test),
 	{}
 };
 

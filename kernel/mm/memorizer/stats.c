@@ -23,6 +23,8 @@ static const char *const kind_names[MEMORIZER_KIND_NR] = {
 	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
 	[MEMORIZER_KIND_PAGES] = "pages",
 	[MEMORIZER_KIND_GLOBAL] = "global",
+	[MEMORIZER_KIND_PERCPU] = "percpu",
+	[MEMORIZER_KIND_STACK] = "stack",
 };
 
 /* The classes of unattributed memory (enum memorizer_memory_class). */

@@ -29,9 +29,11 @@
 /*
  * 1: the first. 2: kind MEMORIZER_ALLOC_GLOBAL and context
  * MEMORIZER_CONTEXT_FOUND; a version 1 stream is a version 2 one without
- * them.
+ * them. 3: kinds MEMORIZER_ALLOC_PERCPU and MEMORIZER_ALLOC_STACK, and
+ * context found for slab objects, pages and stacks too; a version 2 stream
+ * is a version 3 one without them.
  */
-#define MEMORIZER_STREAM_VERSION	2
+#define MEMORIZER_STREAM_VERSION	3
 #define MEMORIZER_REC_TYPES_MAX		16
 
 enum memorizer_rec_type {
@@ -52,13 +54,19 @@ enum memorizer_alloc_kind {
 	MEMORIZER_ALLOC_VMALLOC = 3,
 	MEMORIZER_ALLOC_PAGES = 4,		/* alloc_pages() and friends */
 	MEMORIZER_ALLOC_GLOBAL = 5,		/* a kernel image symbol's data */
+	MEMORIZER_ALLOC_PERCPU = 6,		/* a per-CPU variable, one CPU's */
+	MEMORIZER_ALLOC_STACK = 7,		/* a task's or a CPU's IRQ stack */
 };
 
 /*
  * What was running when an object was allocated. FOUND: no allocation was
- * seen (a global, say); Memorizer made the record when the object was
- * first accessed, with pid 0, call_site the object's own address for a
- * global, and jiffies then.
+ * seen; Memorizer made the record when the object was first accessed,
+ * with call_site the object's own address (the marker of an allocation
+ * not seen), jiffies then, and pid 0, but for a task's stack, whose pid is
+ * its task's. Found are: globals and per-CPU variables (only found, never
+ * freed), stacks, slab objects allocated before tracking or by a task not
+ * traced (kinds KMALLOC and CACHE), and pages no allocation of which was
+ * seen (kind PAGES, one page each).
  */
 enum memorizer_alloc_context {
 	MEMORIZER_CONTEXT_TASK = 0,
