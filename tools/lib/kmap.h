@@ -107,9 +107,10 @@ static inline int kmap_object_freed(const struct kmap_object *o)
  * what the stream and the text kmap say of each, for the readers and the
  * rules alike. A kind is found (context MEMORIZER_CONTEXT_FOUND) when
  * Memorizer saw no allocation of the object and made its record at its
- * first access: globals and per-CPU variables always (they are never
- * allocated nor freed), from version 3 also stacks, slab objects and
- * pages; kmalloc_large and vmalloc objects never. A found object's
+ * first access: globals and per-CPU objects always (their allocation is
+ * never seen; globals and per-CPU variables are never freed, alloc_percpu()
+ * areas are, by free_percpu()), from version 3 also stacks, slab objects
+ * and pages; kmalloc_large and vmalloc objects never. A found object's
  * executable in the text kmap is its kind's word, but for a task's stack,
  * which has its task's pid and command. KMAP_KIND_UNKNOWN: a text object
  * whose line does not say (the text format names no allocator).
@@ -126,7 +127,8 @@ struct kmap_kind {
 	/* A found one's executable when its pid is 0 (NULL: never found). */
 	const char *found_word;
 	int word_is_kind;		/* no other kind's found have that word */
-	int only_found;			/* never allocated, so never freed */
+	int only_found;			/* allocation never seen: always found */
+	int never_freed;		/* no FREE of one is valid (a global) */
 	int found_task;			/* found with a task's pid (a task stack) */
 	int free_api;			/* what frees one; -1: nothing does */
 };
@@ -289,8 +291,8 @@ void kmap_bin_close(struct kmap_bin_reader *r);
  * The stream versions this reader knows: KMAP_STREAM_VERSION_MIN to
  * MEMORIZER_STREAM_VERSION (each a later one without what the later one
  * added: version 2 kind global and context found, version 3 kinds percpu
- * and stack and found slab objects, pages and stacks); it refuses any
- * other.
+ * and stack, free api percpu and found slab objects, pages and stacks); it
+ * refuses any other.
  */
 #define KMAP_STREAM_VERSION_MIN	1
 /*
@@ -377,9 +379,9 @@ enum {
 /* A text object line: alloc_ip set, not freed before its allocation, no
  * pid in interrupt context, no wrap around the address space; a found
  * object (pid 0, executable global, percpu, irq_stack, unseen or page) has
- * its own address as alloc_ip, and a global or per-CPU variable is never
- * freed. A freed object may have free_ip 0 (seed 000: not every free_ip is
- * obtained). */
+ * its own address as alloc_ip, and a global is never freed (a percpu one
+ * may be: an alloc_percpu() area). A freed object may have free_ip 0 (seed
+ * 000: not every free_ip is obtained). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
 /* An access line: some reads or writes, access_ip set. */
 int kmap_rule_access(const struct kmap_access *a, char *err);
@@ -411,24 +413,26 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 /*
  * Per-record rules of a binary stream: enum values known in the stream's
  * version (kind global and context found are version 2's, kinds percpu
- * and stack and found slab objects, pages and stacks version 3's; see
- * struct kmap_kind), no pid in interrupt context, context found exactly
- * for the kinds found in the stream's version and always for globals and
- * per-CPU variables, a found object's call_site its own address and its
- * pid 0 but for a task's stack, size_alloc >= size, call sites set,
- * missed frees marked deadbeef, ACCESS counts set and within 32 bits (the
- * kernel's counters; merged, an object's counts may pass that and stop at
- * 2^64 - 1), LOST counts consistent; warnings: an ALLOC of a task's (task
- * context, or its found stack) with no TASK record for its pid, a cache
- * id with no CACHE record.
+ * and stack, free api percpu and found slab objects, pages and stacks
+ * version 3's; see struct kmap_kind), no pid in interrupt context, context
+ * found exactly for the kinds found in the stream's version and always
+ * for globals and per-CPU objects, a found object's call_site its own
+ * address and its pid 0 but for a task's stack, size_alloc >= size, call
+ * sites set, missed frees marked deadbeef, ACCESS counts set and within 32
+ * bits (the kernel's counters; merged, an object's counts may pass that
+ * and stop at 2^64 - 1), LOST counts consistent; warnings: an ALLOC of a
+ * task's (task context, or its found stack) with no TASK record for its
+ * pid, a cache id with no CACHE record.
  */
 int kmap_rule_bin(const struct kmap_bin_reader *r,
 		  const struct kmap_bin_rec *rec, char *err);
 /*
  * An object of kind with a FREE record (whichever of its ALLOC and FREE
- * came first): an error for a global or a per-CPU variable, which are
- * never freed. (A FREE by another API than the kind's is no error: kfree()
- * frees any slab object; memorizer report counts them as mismatched.)
+ * came first): an error for a global, which is never freed. A per-CPU
+ * object may be (an alloc_percpu() area, by free_percpu(); a per-CPU
+ * variable never is, but its record does not say which it is). (A FREE by
+ * another API than the kind's is no error: kfree() frees any slab object;
+ * memorizer report counts them as mismatched.)
  */
 int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err);
 /*

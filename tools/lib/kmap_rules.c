@@ -74,8 +74,8 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 	 * with pid 0 is the idle task's, swapper/N; a task of another pid
 	 * may well call itself global). Which kind, the word may not say
 	 * (unseen, page), but every found object has its own address as
-	 * alloc_ip, and a global's or a per-CPU variable's says it is one,
-	 * never freed.
+	 * alloc_ip, and a global's says it is one, never freed (a percpu
+	 * one may be an alloc_percpu() area, freed by free_percpu()).
 	 */
 	found = o->pid == 0 ? found_kind(o->comm) : NULL;
 	if (found) {
@@ -84,7 +84,7 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 				       "found object %llx (%s, pid 0) with alloc_ip %llx: a found object's alloc_ip is its own address",
 				       (unsigned long long)o->addr, o->comm,
 				       (unsigned long long)o->alloc_ip);
-		if (found->only_found && kmap_object_freed(o))
+		if (found->never_freed && kmap_object_freed(o))
 			return problem(err, KMAP_RULE_ERROR,
 				       "%s %llx freed: %s objects are never freed",
 				       o->comm, (unsigned long long)o->addr,
@@ -222,11 +222,34 @@ static const char *const context_name[] = {
 	[MEMORIZER_CONTEXT_FOUND] = "found",
 };
 
+/*
+ * The free APIs (enum memorizer_free_api): each one's name and the stream
+ * version that brought it. New APIs add their row here, no holes.
+ */
+static const struct {
+	const char *name;
+	unsigned int since;
+} free_apis[] = {
+	[MEMORIZER_FREE_KFREE] = { "kfree", 1 },
+	[MEMORIZER_FREE_CACHE] = { "kmem_cache_free", 1 },
+	[MEMORIZER_FREE_VFREE] = { "vfree", 1 },
+	[MEMORIZER_FREE_PAGES] = { "free_pages", 1 },
+	[MEMORIZER_FREE_MISSED] = { "missed", 1 },
+	[MEMORIZER_FREE_PERCPU] = { "free_percpu", 3 },
+};
+#define NR_FREE_APIS (sizeof(free_apis) / sizeof(free_apis[0]))
+
+static unsigned int stream_version(const struct kmap_bin_reader *r)
+{
+	const struct memorizer_stream_header *h = kmap_bin_header(r);
+
+	return h ? h->version : MEMORIZER_STREAM_VERSION;
+}
+
 static int rule_alloc(const struct kmap_bin_reader *r,
 		      const struct kmap_bin_rec *rec, char *err)
 {
-	const struct memorizer_stream_header *h = kmap_bin_header(r);
-	unsigned int version = h ? h->version : MEMORIZER_STREAM_VERSION;
+	unsigned int version = stream_version(r);
 	unsigned int kind = rec->u.alloc.kind, context = rec->u.alloc.context;
 	const struct kmap_kind *k = kmap_kind(kind);
 	int found = context == MEMORIZER_CONTEXT_FOUND;
@@ -249,10 +272,10 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 		return problem(err, KMAP_RULE_ERROR,
 			       "context %u (found) in a version %u stream: new in version 2",
 			       context, version);
-	/* Globals and per-CPU variables are only found. */
+	/* Globals and per-CPU objects are only found. */
 	if (k->only_found && !found)
 		return problem(err, KMAP_RULE_ERROR,
-			       "%s object with context %s: %s objects are never allocated, their context is found",
+			       "%s object with context %s: the allocation of %s objects is never seen, their context is found",
 			       k->name, context_name[context], k->name);
 	if (found && !k->found_since)
 		return problem(err, KMAP_RULE_ERROR,
@@ -297,11 +320,32 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 	return KMAP_RULE_OK;
 }
 
+/* An api known in the stream's version: free_percpu is version 3's. */
+static int rule_free(const struct kmap_bin_reader *r,
+		     const struct kmap_bin_rec *rec, char *err)
+{
+	unsigned int api = rec->u.free.api, version = stream_version(r);
+
+	if (api >= NR_FREE_APIS)
+		return problem(err, KMAP_RULE_ERROR, "unknown free api %u", api);
+	if (version < free_apis[api].since)
+		return problem(err, KMAP_RULE_ERROR,
+			       "free api %u (%s) in a version %u stream: new in version %u",
+			       api, free_apis[api].name, version,
+			       free_apis[api].since);
+	if (api == MEMORIZER_FREE_MISSED &&
+	    rec->u.free.call_site != KMAP_FREE_IP_MISSED)
+		return problem(err, KMAP_RULE_ERROR,
+			       "missed free with call_site %llx, not deadbeef",
+			       (unsigned long long)rec->u.free.call_site);
+	return KMAP_RULE_OK;
+}
+
 int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err)
 {
 	const struct kmap_kind *k = kmap_kind(kind);
 
-	if (k && k->only_found)
+	if (k && k->never_freed)
 		return problem(err, KMAP_RULE_ERROR,
 			       "FREE of object id %llu, a %s object: %s objects are never freed",
 			       (unsigned long long)id, k->name, k->name);
@@ -334,15 +378,7 @@ int kmap_rule_bin(const struct kmap_bin_reader *r,
 	case MEMORIZER_REC_ALLOC:
 		return rule_alloc(r, rec, err);
 	case MEMORIZER_REC_FREE:
-		if (rec->u.free.api > MEMORIZER_FREE_MISSED)
-			return problem(err, KMAP_RULE_ERROR, "unknown free api %u",
-				       rec->u.free.api);
-		if (rec->u.free.api == MEMORIZER_FREE_MISSED &&
-		    rec->u.free.call_site != KMAP_FREE_IP_MISSED)
-			return problem(err, KMAP_RULE_ERROR,
-				       "missed free with call_site %llx, not deadbeef",
-				       (unsigned long long)rec->u.free.call_site);
-		break;
+		return rule_free(r, rec, err);
 	case MEMORIZER_REC_ACCESS:
 		if (!rec->u.access.reads && !rec->u.access.writes)
 			return problem(err, KMAP_RULE_ERROR,

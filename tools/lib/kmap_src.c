@@ -76,7 +76,10 @@ struct kmap_src {
  * (kmap_kind() is NULL from the first kind past the last on). A found slab
  * object is unseen, kmalloc's or kmem_cache's alike, and a found page is
  * a page of whatever allocator: their words do not say the kind. An IRQ
- * stack is found with pid 0, a task's stack with its task's.
+ * stack is found with pid 0, a task's stack with its task's. A percpu
+ * object is a per-CPU variable (never freed) or an alloc_percpu() area
+ * (freed by free_percpu()): its record does not say which, so a FREE of
+ * one is valid, a global's never.
  */
 static const struct kmap_kind kinds[] = {
 	[MEMORIZER_ALLOC_KMALLOC] = {
@@ -101,12 +104,12 @@ static const struct kmap_kind kinds[] = {
 	[MEMORIZER_ALLOC_GLOBAL] = {
 		.name = "global", .since = 2, .found_since = 2,
 		.found_word = "global", .word_is_kind = 1, .only_found = 1,
-		.free_api = -1,
+		.never_freed = 1, .free_api = -1,
 	},
 	[MEMORIZER_ALLOC_PERCPU] = {
 		.name = "percpu", .since = 3, .found_since = 3,
 		.found_word = "percpu", .word_is_kind = 1, .only_found = 1,
-		.free_api = -1,
+		.free_api = MEMORIZER_FREE_PERCPU,
 	},
 	/* A task's stack goes with its pages when the task is freed. */
 	[MEMORIZER_ALLOC_STACK] = {

@@ -370,6 +370,11 @@ static int check_binary(struct checker *c, struct peek *pk)
 				if (is_new) {
 					orphans++;
 					*slot = rec.u.free.jiffies;
+				} else {
+					/* Freed twice before its ALLOC. */
+					problem(c, 0, where,
+						"second FREE of object id %llu",
+						(unsigned long long)rec.u.free.id);
 				}
 				break;
 			}
@@ -537,22 +542,25 @@ const struct cmd cmd_check = {
 "not every free_ip is obtained), no interrupt-context "
 "allocation with a pid, a found object (pid 0, executable global, "
 "percpu, irq_stack, unseen or page) with its own address as alloc_ip, a "
-"global or per-CPU variable (executable global or percpu) never freed, "
+"global (executable global) never freed (a percpu one may be: an "
+"alloc_percpu() area), "
 "no access line without reads or "
 "writes, no (ip, pid) twice under one object, no two live objects "
 "overlapping.\n"
 "\n"
 "Binary streams: magic, ABI version (1, 2 or 3; version 1 has no kind "
-"global and no context found, version 2 no kinds percpu and stack and "
-"no found objects but globals), header and record sizes (records of "
+"global and no context found, version 2 no kinds percpu and stack, no "
+"free api percpu and no found objects but globals), header and record "
+"sizes (records of "
 "unknown types are skipped by their size, short records rejected), CPU "
 "numbers, per-CPU time order, known enum values, no pid in interrupt "
-"context, context found always for globals and per-CPU variables and "
+"context, context found always for globals and per-CPU objects and "
 "never for kmalloc_large and vmalloc objects, a found object's call_site "
 "its own address and its pid 0 but for a task's stack (whose ALLOC, "
 "like a task's, needs a TASK record for its pid), one live ALLOC per "
-"id, frees after their allocation, no FREE of a global or a per-CPU "
-"variable, missed frees marked deadbeef, LOST records "
+"id, frees after their allocation, no FREE of a global (a per-CPU "
+"object's is valid: an alloc_percpu() area's), missed frees marked "
+"deadbeef, LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
 "once FREE records were lost); lost records are reported as a warning.\n"
 "\n"

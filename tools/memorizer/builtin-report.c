@@ -79,7 +79,8 @@ static struct row *agg_get(struct agg *a, uint64_t key)
 
 /*
  * Freed by another API than its kind's (libkmap's table: a task's stack
- * goes with its pages); a missed free has none, nor a kind never freed.
+ * goes with its pages, a per-CPU area with free_percpu()); a missed free
+ * has none, nor a kind never freed.
  */
 static int mismatched(const struct kmap_object *o)
 {
@@ -276,7 +277,7 @@ static int run(int argc, char **argv)
 		case BY_KIND: {
 			/*
 			 * A text kmap says only which objects are globals,
-			 * per-CPU variables or IRQ stacks.
+			 * per-CPU objects or IRQ stacks.
 			 */
 			int kind = kmap_object_kind(o);
 
@@ -638,14 +639,17 @@ const struct cmd cmd_report = {
 "bytes_alloc - bytes (internal fragmentation); cross_cpu counts objects "
 "freed on another CPU than the one that allocated them; mismatched_free "
 "counts objects freed by another API than their allocator's (a "
-"kmem_cache_alloc freed by kfree; a stack is freed with its pages); "
+"kmem_cache_alloc freed by kfree; a stack is freed with its pages, a "
+"per-CPU area by free_percpu); "
 "missed_free counts frees Memorizer did "
 "not see (free_ip deadbeef); never_read and never_written count objects "
 "without a single read or write. In --by kind, kind is the allocator "
 "kind: kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global (a "
 "kernel image symbol's data), percpu (one CPU's copy of a per-CPU "
-"variable) or stack (a task's stack or a CPU's IRQ stack); globals and "
-"per-CPU variables are found when first accessed and never freed, and "
+"variable or of an alloc_percpu() area) or stack (a task's stack or a "
+"CPU's IRQ stack); globals and per-CPU objects are found when first "
+"accessed, globals and per-CPU variables never freed (alloc_percpu() "
+"areas are, by free_percpu()), and "
 "from stream version 3 stacks, slab objects and pages no allocation of "
 "which was seen are found too. A text kmap names no allocator, so there "
 "an object with pid 0 and its own address as alloc_ip is global, percpu "

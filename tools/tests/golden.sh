@@ -106,6 +106,12 @@ printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000
 run check check-bad-stream-semantics "$M" check sem.bin
 printf 'header\ntask cpu=0 ns=1 pid=5 comm=sh\nalloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size_alloc=4 pid=5\nfree cpu=0 ns=3 id=1 call_site=0xffffffff81000010 jiffies=4 api=0\n' | "$MKSTREAM" > early.bin
 run check check-bad-stream-free "$M" check early.bin
+# An object freed twice before its ALLOC (FREEs of other CPUs read first):
+# refused by check, report and text alike.
+printf '%s\n' header 'free cpu=1 ns=1 id=1 call_site=0xffffffff81000200 jiffies=6 api=0' \
+	'free cpu=0 ns=2 id=1 call_site=0xffffffff81000200 jiffies=7 api=0' |
+	"$MKSTREAM" > free-twice.bin
+run check check-bad-stream-free-twice sh -c "\"$M\" check free-twice.bin; \"$M\" report free-twice.bin; \"$M\" text free-twice.bin"
 # An address allocated twice with no FREE between: an error, unless a
 # LOST record says FREEs were lost (then a warning).
 a1='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64'
@@ -158,7 +164,7 @@ run check check-bad-global-version-1 sh -c "$(refused v1-global.bin)"
 printf 'ffffffff82a01000,0,ffffffff82a01000,64,100,120,ffffffff81000200,global\n' > freed-global.kmap
 printf 'ffffffff81000000,0,ffffffff82a01000,64,100,0,0,global\n' > global-alloc-ip.kmap
 run check check-bad-global-text sh -c "$(refused freed-global.kmap); $(refused global-alloc-ip.kmap)"
-# Version 3: per-CPU variables (kind 6), stacks (kind 7), found slab
+# Version 3: per-CPU objects (kind 6), stacks (kind 7), found slab
 # objects, pages and stacks (fixtures/found.desc has one of each).
 run check check-stream-found "$M" check found.bin
 # Kinds 6 and 7 are version 3's.
@@ -170,16 +176,28 @@ run check check-bad-new-kinds-version-2 sh -c "$(refused v2-percpu.bin); $(refus
 mkrecords found-kmalloc-large.bin "$g kind=2 context=3"
 mkrecords found-vmalloc.bin "$g kind=3 context=3"
 run check check-bad-found-kmalloc-large sh -c "$(refused found-kmalloc-large.bin); $(refused found-vmalloc.bin)"
-# A per-CPU variable is as a global: only found, its own address as
-# call_site, never freed (its FREE read after its ALLOC or before).
+# A per-CPU object is as a global: only found, its own address as
+# call_site.
 mkrecords percpu-call-site.bin "${pc/call_site=0xffff88807fc1a040/call_site=0xffffffff81000000} kind=6 context=3"
 mkrecords percpu-task.bin "$pc pid=5 kind=6 context=0"
 run check check-bad-percpu-call-site sh -c "$(refused percpu-call-site.bin); $(refused percpu-task.bin)"
+# But it may be freed: an alloc_percpu() area, by free_percpu() (api 5),
+# its FREE read after its ALLOC or before (missed); freed by another API,
+# it is a mismatched free, no error.
 mkrecords percpu-free.bin "$pc kind=6 context=3" \
-	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=3'
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=5'
 mkrecords percpu-free-first.bin \
 	'free cpu=1 ns=1 id=1 call_site=0xdeadbeef jiffies=6 api=4' "$pc kind=6 context=3"
-run check check-bad-percpu-free sh -c "$(refused percpu-free.bin); $(refused percpu-free-first.bin)"
+mkrecords percpu-free-pages.bin "$pc kind=6 context=3" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=3'
+run check check-stream-percpu-freed sh -c "for f in percpu-free.bin percpu-free-first.bin percpu-free-pages.bin; do \"$M\" check \$f && \"$M\" text \$f && \"$M\" report --by kind --csv \$f; done"
+# Free api 5 (free_percpu) is version 3's; 6 is no api.
+kfree_me='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5'
+header='header version=2' mkrecords v2-free-percpu.bin "$kfree_me" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=5'
+mkrecords free-api-6.bin "$kfree_me" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=6'
+run check check-bad-free-api sh -c "$(refused v2-free-percpu.bin); $(refused free-api-6.bin)"
 # A found object has pid 0, but for a task's stack.
 mkrecords found-cache-pid.bin "$g pid=5 cache_id=0 kind=1 context=3"
 run check check-bad-found-cache-pid sh -c "$(refused found-cache-pid.bin)"
@@ -190,13 +208,15 @@ mkrecords task-stack.bin "$stack" \
 	'free cpu=0 ns=3 id=1 call_site=0xffffffff8108a123 jiffies=9 api=3'
 printf '%s\n' header "$stack" | "$MKSTREAM" > task-stack-no-task.bin
 run check check-stream-found-task-stack sh -c "\"$M\" check task-stack.bin && \"$M\" text task-stack.bin; \"$M\" check task-stack-no-task.bin && \"$M\" text task-stack-no-task.bin"
-# Found objects in a text kmap: pid 0, alloc_ip their own address; a
-# per-CPU variable, as a global, never freed; unseen, page and irq_stack
-# ones may be freed (which kind an unseen or page object is, its line
-# does not say). A task called percpu is no per-CPU variable.
+# Found objects in a text kmap: pid 0, alloc_ip their own address; unlike
+# a global, a percpu one may be freed (an alloc_percpu() area), as unseen,
+# page and irq_stack ones (which kind an unseen or page object is, its
+# line does not say). A task called percpu is no per-CPU object.
 printf '%s\n' \
 	'ffff88807fc1a040,0,ffff88807fc1a040,8,1000,0,0,percpu' \
 	'  ffffffff817331ce,0,3,1' \
+	'ffff88807fa1c000,0,ffff88807fa1c000,64,1003,1008,ffffffff8125f0a0,percpu' \
+	'  ffffffff811556b9,146,2,2' \
 	'ffffc90000000000,0,ffffc90000000000,16384,1000,0,0,irq_stack' \
 	'ffff888003c1e080,0,ffff888003c1e080,64,1001,1004,ffffffff812ab8a3,unseen' \
 	'  ffffffff811556b9,146,0,2' \
@@ -204,12 +224,11 @@ printf '%s\n' \
 	'ffffc90000340000,146,ffffc90000340000,16384,1001,1010,ffffffff8108a123,tar' \
 	'ffffffff812a4e74,7,ffff888003c1e100,40,1003,1005,ffffffff812ab8a3,percpu' > found.kmap
 run check check-found-text sh -c "\"$M\" check found.kmap && \"$M\" text found.kmap | cmp - found.kmap && echo text: identical"
-printf 'ffff88807fc1a040,0,ffff88807fc1a040,8,1000,1004,deadbeef,percpu\n' > freed-percpu.kmap
 printf 'ffffffff81000000,0,ffff88807fc1a040,8,1000,0,0,percpu\n' > percpu-alloc-ip.kmap
 printf 'ffffffff81000000,0,ffff888003c1e080,64,1001,0,0,unseen\n' > unseen-alloc-ip.kmap
 printf 'ffffffff81000000,0,ffffc90000000000,16384,1000,0,0,irq_stack\n' > irq-stack-alloc-ip.kmap
 printf 'ffffffff81000000,0,ffff888005e00000,4096,1002,0,0,page\n' > page-alloc-ip.kmap
-run check check-bad-found-text sh -c "$(refused freed-percpu.kmap); $(refused percpu-alloc-ip.kmap); $(refused unseen-alloc-ip.kmap); $(refused irq-stack-alloc-ip.kmap); $(refused page-alloc-ip.kmap)"
+run check check-bad-found-text sh -c "$(refused percpu-alloc-ip.kmap); $(refused unseen-alloc-ip.kmap); $(refused irq-stack-alloc-ip.kmap); $(refused page-alloc-ip.kmap)"
 run check check-missing "$M" check no-such.kmap
 run check check-directory "$M" check .
 # Write errors are errors, from every command that writes.
@@ -238,8 +257,8 @@ printf 'ffffffff81000000,7,ffff888000009000,16,1020,0,0,global\n' >> globals.kma
 run report report-kind-text-kmap "$M" report globals.kmap --by kind
 run report report-kind-csv-tar "$M" report fixtures/tar.kmap --by kind --csv
 # Version 3: percpu and stack; found objects of every kind (a stack freed
-# with its pages is no mismatched free). In a text kmap, an unseen or page
-# object's kind is unknown.
+# with its pages, a per-CPU area by free_percpu, is no mismatched free). In
+# a text kmap, an unseen or page object's kind is unknown.
 run report report-stream-found-kind "$M" report found.bin --by kind
 run report report-found-kind-text-kmap "$M" report found.kmap --by kind
 run report report-bad-input "$M" report fixtures/../golden.sh

@@ -21,7 +21,8 @@
  * are written as given, in range or not: version defaults to
  * MEMORIZER_STREAM_VERSION (version=1 for a version 1 header), kind= and
  * context= take any enum value (kind=5 context=3: a global, found; kind=6
- * a per-CPU variable, kind=7 a stack).
+ * a per-CPU variable or area, kind=7 a stack), and api= too (api=5:
+ * free_percpu, version 3's).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -652,22 +652,26 @@ static void test_kinds(void **state)
 	static const struct {
 		const char *name, *word;
 		unsigned int since, found_since;
-		int word_is_kind, only_found, found_task, free_api;
+		int word_is_kind, only_found, never_freed, found_task, free_api;
 	} want[] = {
 		[MEMORIZER_ALLOC_KMALLOC] = { "kmalloc", "unseen", 1, 3, 0, 0, 0,
-					      MEMORIZER_FREE_KFREE },
-		[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", "unseen", 1, 3, 0, 0, 0,
-					    MEMORIZER_FREE_CACHE },
+					      0, MEMORIZER_FREE_KFREE },
+		[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", "unseen", 1, 3, 0, 0,
+					    0, 0, MEMORIZER_FREE_CACHE },
 		[MEMORIZER_ALLOC_KMALLOC_LARGE] = { "kmalloc_large", NULL, 1, 0,
-						    0, 0, 0, MEMORIZER_FREE_KFREE },
-		[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL, 1, 0, 0, 0, 0,
+						    0, 0, 0, 0,
+						    MEMORIZER_FREE_KFREE },
+		[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL, 1, 0, 0, 0, 0, 0,
 					      MEMORIZER_FREE_VFREE },
-		[MEMORIZER_ALLOC_PAGES] = { "pages", "page", 1, 3, 0, 0, 0,
+		[MEMORIZER_ALLOC_PAGES] = { "pages", "page", 1, 3, 0, 0, 0, 0,
 					    MEMORIZER_FREE_PAGES },
-		[MEMORIZER_ALLOC_GLOBAL] = { "global", "global", 2, 2, 1, 1, 0, -1 },
-		[MEMORIZER_ALLOC_PERCPU] = { "percpu", "percpu", 3, 3, 1, 1, 0, -1 },
-		[MEMORIZER_ALLOC_STACK] = { "stack", "irq_stack", 3, 3, 1, 0, 1,
-					    MEMORIZER_FREE_PAGES },
+		/* Only found; a global never freed, a per-CPU area freed. */
+		[MEMORIZER_ALLOC_GLOBAL] = { "global", "global", 2, 2, 1, 1, 1,
+					     0, -1 },
+		[MEMORIZER_ALLOC_PERCPU] = { "percpu", "percpu", 3, 3, 1, 1, 0,
+					     0, MEMORIZER_FREE_PERCPU },
+		[MEMORIZER_ALLOC_STACK] = { "stack", "irq_stack", 3, 3, 1, 0, 0,
+					    1, MEMORIZER_FREE_PAGES },
 	};
 	/* A text object's kind by its word, pid 0, alloc_ip its address. */
 	static const struct {
@@ -707,6 +711,7 @@ static void test_kinds(void **state)
 		assert_int_equal(k->found_since, want[i].found_since);
 		assert_int_equal(k->word_is_kind, want[i].word_is_kind);
 		assert_int_equal(k->only_found, want[i].only_found);
+		assert_int_equal(k->never_freed, want[i].never_freed);
 		assert_int_equal(k->found_task, want[i].found_task);
 		assert_int_equal(k->free_api, want[i].free_api);
 		/* Every kind is read by the current version. */
@@ -802,9 +807,9 @@ static void test_rules_global_bin(void **state)
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_FOUND, 5, 0,
 		  KMAP_RULE_ERROR, "found global object with pid 5 (no allocation was seen: pid is 0, but for a task's stack)" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_TASK, 5, 0,
-		  KMAP_RULE_ERROR, "global object with context task: global objects are never allocated, their context is found" },
+		  KMAP_RULE_ERROR, "global object with context task: the allocation of global objects is never seen, their context is found" },
 		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_CONTEXT_SOFTIRQ, 0, 0,
-		  KMAP_RULE_ERROR, "global object with context softirq: global objects are never allocated, their context is found" },
+		  KMAP_RULE_ERROR, "global object with context softirq: the allocation of global objects is never seen, their context is found" },
 		/* Version 2 finds globals only. */
 		{ 2, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_CONTEXT_FOUND, 0, 0,
 		  KMAP_RULE_ERROR, "kmalloc object with context found in a version 2 stream: found kmalloc objects are new in version 3" },
@@ -850,22 +855,23 @@ static void test_rules_global_bin(void **state)
 			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
 				 err, c[i].verdict, c[i].want);
 	}
-	/* Only a global's FREE and a per-CPU variable's are refused. */
+	/*
+	 * Only a global's FREE is refused: a per-CPU object may be an
+	 * alloc_percpu() area, freed by free_percpu().
+	 */
 	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_GLOBAL, err),
 			 KMAP_RULE_ERROR);
 	assert_string_equal(err, "FREE of object id 9, a global object: global objects are never freed");
-	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_PERCPU, err),
-			 KMAP_RULE_ERROR);
-	assert_string_equal(err, "FREE of object id 9, a percpu object: percpu objects are never freed");
 	for (i = 0; i <= MEMORIZER_ALLOC_STACK + 1; i++)
-		if (i != MEMORIZER_ALLOC_GLOBAL && i != MEMORIZER_ALLOC_PERCPU)
+		if (i != MEMORIZER_ALLOC_GLOBAL)
 			assert_int_equal(kmap_rule_bin_freed(9, i, err),
 					 KMAP_RULE_OK);
 }
 
 /*
  * Version 3's found objects in a text kmap: pid 0 and a found word mean
- * alloc_ip is the object's address; percpu, as global, never freed.
+ * alloc_ip is the object's address; percpu ones may be freed (an
+ * alloc_percpu() area), unlike globals.
  */
 static void test_rules_found_text(void **state)
 {
@@ -877,8 +883,11 @@ static void test_rules_found_text(void **state)
 		const char *want;
 	} c[] = {
 		{ "percpu", 0, 0, 0, KMAP_RULE_OK, "" },
-		{ "percpu", 0, 0, 1, KMAP_RULE_ERROR,
-		  "percpu ffff88807fc1a040 freed: percpu objects are never freed" },
+		{ "percpu", 0, 0, 1, KMAP_RULE_OK, "" },
+		{ "percpu", 0, 0xffffffff81000000ull, 1, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (percpu, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
+		{ "global", 0, 0, 1, KMAP_RULE_ERROR,
+		  "global ffff88807fc1a040 freed: global objects are never freed" },
 		{ "percpu", 0, 0xffffffff81000000ull, 0, KMAP_RULE_ERROR,
 		  "found object ffff88807fc1a040 (percpu, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
 		/* Found slab objects, pages and IRQ stacks may be freed. */
@@ -930,12 +939,12 @@ static void test_rules_found_bin(void **state)
 		int verdict;
 		const char *want;
 	} c[] = {
-		/* Per-CPU variables: as globals, only found, no task. */
+		/* Per-CPU objects: as globals, only found, no task. */
 		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 0, 0, 0, 0,
 		  KMAP_RULE_OK, "" },
 		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_TASK, 5, 1, 0,
 		  0xffffffff81000000ull, KMAP_RULE_ERROR,
-		  "percpu object with context task: percpu objects are never allocated, their context is found" },
+		  "percpu object with context task: the allocation of percpu objects is never seen, their context is found" },
 		{ MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND, 0, 0, 0,
 		  0xffffffff81000000ull, KMAP_RULE_ERROR,
 		  "found percpu object ffff88807fc1a040 with call_site ffffffff81000000: a found object's call_site is its own address" },
@@ -1168,8 +1177,124 @@ static void test_src_found(void **state)
 	unlink(path);
 }
 
-/* A FREE of a per-CPU variable is refused, as a global's. */
+/*
+ * A per-CPU object may be freed: an alloc_percpu() area, by free_percpu()
+ * (free api percpu, version 3's), its FREE read after its ALLOC or before
+ * it (another CPU's); its kmap line is a freed percpu one, which the text
+ * rules take.
+ */
 static void test_src_percpu_freed(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	struct kmap_object t;
+	struct kmap_access ta;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	header(&s, 2);
+	alloc_kind(&s, 0, 1, 0xffff88807fc1a040ull, 0, 0,
+		   MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND);
+	access_rec(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 2);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_PERCPU);
+	free_rec(&s, 1, 2, MEMORIZER_FREE_PERCPU);
+	alloc_kind(&s, 0, 2, 0xffff88807fc1b040ull, 0, 0,
+		   MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND);
+	src = src_of(&s, path);
+	f = open_memstream(&buf, &len);
+	while (kmap_src_next(src, &o, &a, &n) == 1) {
+		assert_int_equal(o->kind, MEMORIZER_ALLOC_PERCPU);
+		assert_true(o->has & KMAP_HAS_FREE_API);
+		assert_int_equal(o->free_api, MEMORIZER_FREE_PERCPU);
+		assert_int_equal(kmap_write_object(f, o), 0);
+	}
+	fclose(f);
+	assert_string_equal(kmap_src_error(src), "");
+	assert_string_equal(buf,
+		"ffff88807fc1a040,0,ffff88807fc1a040,16,1001,2001,ffffffff81100000,percpu\n"
+		"ffff88807fc1b040,0,ffff88807fc1b040,16,1002,2002,ffffffff81100000,percpu\n");
+	/* Read back as text: a freed percpu object, valid. */
+	assert_int_equal(kmap_parse_line(buf, strcspn(buf, "\n"), &t, &ta, err),
+			 KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_object_kind(&t), MEMORIZER_ALLOC_PERCPU);
+	assert_true(kmap_object_freed(&t));
+	assert_int_equal(kmap_rule_object(&t, err), KMAP_RULE_OK);
+	free(buf);
+	kmap_src_close(src);
+	unlink(path);
+}
+
+/* The FREE record of one api in a stream of version, under kmap_rule_bin. */
+static int free_verdict(unsigned int version, int api, uint64_t call_site,
+			char *err)
+{
+	struct sbuf s = { .len = 0 };
+	struct memorizer_rec_free *fr;
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	int t, verdict = -1;
+
+	header_version(&s, 1, version);
+	free_rec(&s, 0, 1, api);
+	fr = (void *)(s.b + s.len - sizeof(*fr));
+	fr->call_site = call_site;
+	r = kmap_bin_open_mem(s.b, s.len, "s");
+	err[0] = 0;
+	t = kmap_bin_next(r, &rec);
+	assert_int_equal(t, 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_FREE);
+	verdict = kmap_rule_bin(r, &rec, err);
+	kmap_bin_close(r);
+	return verdict;
+}
+
+/* FREE api values known in the stream's version: free_percpu is 3's. */
+static void test_rules_free_api(void **state)
+{
+	static const struct {
+		unsigned int version;
+		int api;
+		uint64_t call_site;
+		int verdict;
+		const char *want;
+	} c[] = {
+		{ 1, MEMORIZER_FREE_KFREE, 0xffffffff81100000ull, KMAP_RULE_OK, "" },
+		{ 2, MEMORIZER_FREE_PAGES, 0xffffffff81100000ull, KMAP_RULE_OK, "" },
+		{ 1, MEMORIZER_FREE_MISSED, 0xdeadbeef, KMAP_RULE_OK, "" },
+		{ 3, MEMORIZER_FREE_PERCPU, 0xffffffff81100000ull, KMAP_RULE_OK, "" },
+		{ 3, MEMORIZER_FREE_MISSED, 0xdeadbeef, KMAP_RULE_OK, "" },
+		{ 2, MEMORIZER_FREE_PERCPU, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "free api 5 (free_percpu) in a version 2 stream: new in version 3" },
+		{ 1, MEMORIZER_FREE_PERCPU, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "free api 5 (free_percpu) in a version 1 stream: new in version 3" },
+		{ 3, MEMORIZER_FREE_PERCPU + 1, 0xffffffff81100000ull,
+		  KMAP_RULE_ERROR, "unknown free api 6" },
+		{ 3, 255, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "unknown free api 255" },
+		{ 3, MEMORIZER_FREE_MISSED, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "missed free with call_site ffffffff81100000, not deadbeef" },
+	};
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int v = free_verdict(c[i].version, c[i].api, c[i].call_site,
+				     err);
+
+		if (v != c[i].verdict || strcmp(err, c[i].want))
+			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
+				 err, c[i].verdict, c[i].want);
+	}
+}
+
+/* api free_percpu in a version 2 stream: refused, whatever it frees. */
+static void test_src_free_api_version2(void **state)
 {
 	struct sbuf s = { .len = 0 };
 	char path[] = "/tmp/kmap-unit-XXXXXX";
@@ -1179,14 +1304,14 @@ static void test_src_percpu_freed(void **state)
 	size_t n;
 
 	(void)state;
-	header(&s, 2);
-	alloc_kind(&s, 0, 1, 0xffff88807fc1a040ull, 0, 0,
-		   MEMORIZER_ALLOC_PERCPU, MEMORIZER_CONTEXT_FOUND);
-	free_rec(&s, 0, 1, MEMORIZER_FREE_PAGES);
+	header_version(&s, 1, 2);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_PERCPU);
 	src = src_of(&s, path);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
 	assert_string_equal(kmap_src_error(src) + strlen(path),
-			    ": byte 128: FREE of object id 1, a percpu object: percpu objects are never freed");
+			    ": byte 168: free api 5 (free_percpu) in a version 2 stream: new in version 3");
 	kmap_src_close(src);
 	unlink(path);
 }
@@ -1304,6 +1429,8 @@ int main(void)
 		cmocka_unit_test(test_src_global_freed),
 		cmocka_unit_test(test_src_found),
 		cmocka_unit_test(test_src_percpu_freed),
+		cmocka_unit_test(test_rules_free_api),
+		cmocka_unit_test(test_src_free_api_version2),
 		cmocka_unit_test(test_src_version1),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),

@@ -76,6 +76,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					continue;
 				if (kmap_object_kind(o) != o->kind)
 					abort();
+				/* A global is never freed; a percpu may be. */
+				if (kmap_kind(o->kind) &&
+				    kmap_kind(o->kind)->never_freed &&
+				    kmap_object_freed(o))
+					abort();
 				/*
 				 * A found object with pid 0 has its kind's
 				 * word, which may say the kind.
