@@ -353,11 +353,13 @@ def markdown(res):
     w("")
     w("## Attribution")
     w("")
-    w("Traced accesses that landed on an object's record, and where the others "
-      "went (memorizer/stats `untracked_*`, the run of the Memory table):")
+    w("Traced accesses to memory an object covers, of those and the ones to memory "
+      "no object covers (memorizer/stats `untracked_*`, the run of the Memory table), "
+      "and where the latter went. Accesses dropped (an object's record or counter "
+      "found the pool full) are the memory bound's, not attribution's: counted apart.")
     w("")
-    w("| workload | mode | attributed | accesses untracked | untracked by class (largest first) |")
-    w("|---|---|---|---|---|")
+    w("| workload | mode | attributed | accesses untracked | untracked by class (largest first) | accesses dropped |")
+    w("|---|---|---|---|---|---|")
     for wl in WORKLOADS:
         for mode in MEM_MODES:
             m = res["memory"].get(wl, {}).get(mode)
@@ -367,7 +369,8 @@ def markdown(res):
                              reverse=True)
             untr = m["accesses_untracked"]
             w(f"| {wl} | {mode} | {100 * m['attributed']:.2f}% | {untr} | " +
-              (", ".join(f"{k} {100 * v / untr:.1f}%" for v, k in classes) or "–") + " |")
+              (", ".join(f"{k} {100 * v / untr:.1f}%" for v, k in classes) or "–") +
+              f" | {m['accesses_dropped']} |")
     w("")
     w("## Stream (full tracing, collector `memorizer stream` in the guest)")
     w("")

@@ -50,9 +50,7 @@ objects_dropped accesses_dropped frees_missed records_in_memory
 counters_in_memory memory_used_bytes memory_bound_bytes
 binary_records_made binary_records_lost binary_records_unread
 untracked_slab untracked_stack untracked_percpu untracked_kernel_data
-untracked_kernel_text untracked_module untracked_memblock
-untracked_page_table untracked_anon_page untracked_file_page
-untracked_page untracked_vmalloc untracked_other record_bytes
+untracked_kernel_text untracked_module untracked_page untracked_vmalloc untracked_other record_bytes
 counter_bytes page_key_bytes"
 stats_format() {	# FILE: a copy of stats
 	awk -v keys="$stats_keys" '

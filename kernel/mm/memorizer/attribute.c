@@ -2,10 +2,9 @@
 /*
  * Memorizer's miss path: an access that no record covers. Memory whose
  * object Memorizer can bound without seeing it allocated gets its record
- * now, a found one (records.c): a global or a per-CPU variable
- * (globals.c), a task's or a CPU's IRQ stack, a slab object allocated
- * before tracking or by a task not traced, a page no seen allocation
- * covers. Anything else is counted by the class of memory it fell in
+ * now, a found one (records.c): a global or per-CPU data (globals.c), a task's or a CPU's IRQ stack, a slab object allocated
+ * before tracking or by a task not traced, the arrays of struct pages.
+ * Anything else is counted by the class of memory it fell in
  * (enum memorizer_memory_class), so that show_stats says what is still
  * unattributed and where; so is an access whose found record found no
  * memory in the pool.
@@ -27,31 +26,8 @@
 #include <asm/stacktrace.h>
 #endif
 
-#include "../percpu-internal.h"
 #include "../slab.h"
 #include "memorizer.h"
-
-/* Every CPU's unit of the per-CPU first chunk lies in [start, end). */
-static unsigned long percpu_start __ro_after_init;
-static unsigned long percpu_end __ro_after_init;
-
-void __init memorizer_attribute_init(void)
-{
-	unsigned long unit_size, unit;
-	unsigned int cpu;
-
-	/* The first chunk maps each unit past its static part: units' ends. */
-	unit_size = (unsigned long)pcpu_first_chunk->base_addr +
-		    ((unsigned long)pcpu_first_chunk->nr_pages << PAGE_SHIFT) -
-		    (unsigned long)pcpu_base_addr;
-	percpu_start = ULONG_MAX;
-	for_each_possible_cpu(cpu) {
-		unit = (unsigned long)per_cpu_ptr((void __percpu *)__per_cpu_start,
-						  cpu);
-		percpu_start = min(percpu_start, unit);
-		percpu_end = max(percpu_end, unit + unit_size);
-	}
-}
 
 /*
  * The stack @addr is on, if any: this task's, or this CPU's IRQ, exception
@@ -86,20 +62,10 @@ static bool in_direct_map(unsigned long addr)
 /* A direct-map address that no record covers. */
 static enum memorizer_memory_class direct_map_class(unsigned long addr)
 {
-	struct page *page = virt_to_page((void *)addr);
-	struct folio *folio = page_folio(page);
-
-	if (folio_test_slab(folio))
+	if (folio_test_slab(virt_to_folio((void *)addr)))
 		return MEMORIZER_MEM_SLAB;
-	if (PageReserved(page))
-		return addr - percpu_start < percpu_end - percpu_start ?
-		       MEMORIZER_MEM_PERCPU : MEMORIZER_MEM_BOOT;
-	if (folio_test_pgtable(folio))
-		return MEMORIZER_MEM_PAGE_TABLE;
-	if (folio_test_anon(folio))
-		return MEMORIZER_MEM_ANON_PAGE;
-	if (READ_ONCE(folio->mapping))
-		return MEMORIZER_MEM_FILE_PAGE;
+	if (memorizer_percpu_area(addr))
+		return MEMORIZER_MEM_PERCPU;
 	return MEMORIZER_MEM_PAGE;
 }
 
@@ -130,8 +96,7 @@ static enum memorizer_memory_class memorizer_memory_class(unsigned long addr)
  * A stack's record: one object per task stack (owned by its task) or IRQ
  * stack. The index must find it as it finds any object there: a task's
  * stack by its pages (aliases), an IRQ stack as the per-CPU variable it
- * is. The init task's stack is a global; exception and entry stacks lie
- * outside what the index covers.
+ * is. Exception and entry stacks lie outside what the index covers.
  */
 static struct memorizer_record *found_stack(unsigned long addr)
 {
@@ -144,6 +109,11 @@ static struct memorizer_record *found_stack(unsigned long addr)
 		return memorizer_record_found(MEMORIZER_KIND_STACK, start, size,
 					      size / PAGE_SIZE - 1, 0,
 					      task_pid_nr(current),
+					      current->comm);
+	/* The boot CPU's idle task's: init_stack, a global as the index sees it. */
+	if (task && memorizer_global_extent(addr, &start, &size))
+		return memorizer_record_found(MEMORIZER_KIND_STACK, start, size,
+					      0, 0, task_pid_nr(current),
 					      current->comm);
 	if (!task && memorizer_percpu_extent(addr, &start, &size))
 		return memorizer_record_found(MEMORIZER_KIND_STACK, start, size,
@@ -177,23 +147,33 @@ static struct memorizer_record *found_slab_object(struct folio *folio,
 static struct memorizer_record *found_direct(unsigned long addr,
 					     enum memorizer_memory_class class)
 {
-	struct folio *folio = virt_to_folio((void *)addr);
 	unsigned long start, size;
 
 	switch (class) {
 	case MEMORIZER_MEM_SLAB:
-		return found_slab_object(folio, addr);
+		return found_slab_object(virt_to_folio((void *)addr), addr);
 	case MEMORIZER_MEM_PERCPU:
 		if (!memorizer_percpu_extent(addr, &start, &size))
-			return NULL;	/* alloc_percpu()'s: not yet */
+			return NULL;	/* free, or the chunk's own */
 		return memorizer_record_found(MEMORIZER_KIND_PERCPU, start,
 					      size, 0, 0, 0, "percpu");
 	default:
-		/* By its folio, as the index finds pages. */
-		return memorizer_record_found(MEMORIZER_KIND_PAGES,
-					      (unsigned long)folio_address(folio),
-					      folio_size(folio), 0, 0, 0,
-					      "page");
+		/*
+		 * struct pages, shared by everything that handles memory: an
+		 * object per array, not per page of it, or a page's counters
+		 * would be repeated for each.
+		 */
+		if (memorizer_memmap_extent(addr, &start, &size))
+			return memorizer_record_found(MEMORIZER_KIND_PAGES,
+						      start, size,
+						      size / PAGE_SIZE - 1, 0,
+						      0, "page");
+		/*
+		 * Other pages are not found yet: records of them, one per
+		 * folio, piled up under a tar loop (thousands a round
+		 * outlived their pages) for a reason not known yet.
+		 */
+		return NULL;
 	}
 }
 

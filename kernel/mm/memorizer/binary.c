@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) "memorizer: " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
@@ -272,6 +273,8 @@ static u8 free_api(const struct memorizer_record *rec)
 	case MEMORIZER_KIND_PAGES:
 	case MEMORIZER_KIND_STACK:	/* a task's, freed as pages */
 		return MEMORIZER_FREE_PAGES;
+	case MEMORIZER_KIND_PERCPU:
+		return MEMORIZER_FREE_PERCPU;
 	default:
 		return MEMORIZER_FREE_KFREE;
 	}
@@ -349,8 +352,35 @@ static bool binary_record_closed(struct memorizer_record *rec)
  * not every (ip, pid) a long-lived object ever saw.
  */
 #define SWEEP_INTERVAL		HZ
-#define SWEEP_IDLE_MAX		16384	/* counters freed per sweep */
+/*
+ * Counters freed per sweep, at most (1 MiB of pointers, outside the
+ * pool). Found objects (globals, stacks, struct pages, ...) are touched by
+ * every process: a workload that forks leaves tens of thousands of idle
+ * counters a second, and a smaller cap let them pile up.
+ */
+#define SWEEP_IDLE_MAX		(1U << 17)
 static struct memorizer_counter **sweep_idle;
+
+/*
+ * Between two records of a sweep (it may sleep): while this CPU's ring is
+ * more than half full, give the reader time to drain it, up to about
+ * 200 ms a sweep. A sweep writes every live object's counts at once into
+ * its CPU's ring; with thousands of found objects (a new session sends
+ * them all again) that alone filled a 1 MiB ring.
+ */
+static unsigned int sweep_waits;	/* this sweep's; only the sweep uses it */
+
+static void sweep_pace(void)
+{
+	struct binary_ring *r = raw_cpu_ptr(&binary_rings);
+
+	/* A hint only: the ring's own accesses order what they need. */
+	while (sweep_waits < 200 && atomic_read(&binary_readers) &&
+	       READ_ONCE(r->head) - READ_ONCE(r->tail) > buf_size.bytes / 2) {
+		usleep_range(500, 1000);
+		sweep_waits++;
+	}
+}
 
 static void sweep_counters(struct work_struct *work);
 static DECLARE_DELAYED_WORK(sweep_work, sweep_counters);
@@ -361,7 +391,9 @@ static void sweep_counters(struct work_struct *work)
 
 	if (!atomic_read(&binary_readers))
 		return;
-	n = memorizer_records_sweep(binary_counts, sweep_idle, SWEEP_IDLE_MAX);
+	sweep_waits = 0;
+	n = memorizer_records_sweep(binary_counts, sweep_pace, sweep_idle,
+				    SWEEP_IDLE_MAX);
 	/*
 	 * After this, no access holds a counter the sweep took out of the
 	 * hash (the next sweep sends its last counts and unlinks it), and

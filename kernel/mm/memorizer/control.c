@@ -274,7 +274,7 @@ static int __init memorizer_init(void)
 	}
 	memorizer_globals_init();
 	memorizer_percpu_init();
-	memorizer_attribute_init();
+	memorizer_memmap_init();
 	memorizer_text_stream_init();
 	memorizer_binary_init();
 	memorizer_ready = true;

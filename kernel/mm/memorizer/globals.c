@@ -2,21 +2,25 @@
 /*
  * Memorizer's globals: the kernel image's data, one object per symbol,
  * from the start of .rodata to _end (.rodata, __ro_after_init, .data, init
- * data, .bss); and per-CPU variables, one object per variable and CPU. A
- * symbol's extent is kallsyms', from its address to the next symbol's.
- * kallsyms' own lookup is instrumented and walks more than the access path
- * can afford, so at boot the extents' starts are copied into sorted
- * tables, 4 bytes a symbol, that a plain binary search reads.
+ * data, .bss); and per-CPU data, one object per variable or alloc_percpu()
+ * area and CPU. A symbol's extent is kallsyms', from its address to the
+ * next symbol's. kallsyms' own lookup is instrumented and walks more than
+ * the access path can afford, so at boot the extents' starts are copied
+ * into sorted tables, 4 bytes a symbol, that a plain binary search reads.
+ * An alloc_percpu() area's extent is the per-CPU allocator's own, from its
+ * map of the first chunk.
  */
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
 #include <linux/kallsyms.h>
+#include <linux/mmzone.h>
 #include <linux/percpu.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
 
+#include "../percpu-internal.h"
 #include "memorizer.h"
 
 static unsigned long data_start __ro_after_init;
@@ -26,8 +30,10 @@ static unsigned int nr_starts __ro_after_init;
 
 /* Per-CPU variables: offsets into the static per-CPU area, ascending. */
 static unsigned long percpu_size __ro_after_init;
-static unsigned long percpu_lo __ro_after_init;	/* all CPUs' copies */
+/* Every CPU's unit of the first chunk lies in [percpu_lo, percpu_hi). */
+static unsigned long percpu_lo __ro_after_init;
 static unsigned long percpu_hi __ro_after_init;
+static unsigned long percpu_unit_size __ro_after_init;
 static u32 *percpu_starts __ro_after_init;
 static unsigned int nr_percpu_starts __ro_after_init;
 
@@ -104,11 +110,25 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static unsigned long unit_base(unsigned int cpu)
+{
+	return (unsigned long)__per_cpu_start + per_cpu_offset(cpu);
+}
+
 void __init memorizer_percpu_init(void)
 {
 	struct percpu_walk w = {};
-	unsigned long base;
 	unsigned int i, n, cpu;
+
+	/* The first chunk maps each unit past its static part: units' ends. */
+	percpu_unit_size = (unsigned long)pcpu_first_chunk->base_addr +
+			   ((unsigned long)pcpu_first_chunk->nr_pages << PAGE_SHIFT) -
+			   (unsigned long)pcpu_base_addr;
+	percpu_lo = ULONG_MAX;
+	for_each_possible_cpu(cpu) {
+		percpu_lo = min(percpu_lo, unit_base(cpu));
+		percpu_hi = max(percpu_hi, unit_base(cpu) + percpu_unit_size);
+	}
 
 	percpu_size = __per_cpu_end - __per_cpu_start;
 	if (!IS_ENABLED(CONFIG_KALLSYMS_ALL) || !percpu_size ||
@@ -131,15 +151,15 @@ void __init memorizer_percpu_init(void)
 	for (i = 0, n = 0; i < w.n; i++)
 		if (!n || w.table[i] != w.table[n - 1])
 			w.table[n++] = w.table[i];
-	percpu_lo = ULONG_MAX;
-	for_each_possible_cpu(cpu) {
-		base = (unsigned long)__per_cpu_start + per_cpu_offset(cpu);
-		percpu_lo = min(percpu_lo, base);
-		percpu_hi = max(percpu_hi, base + percpu_size);
-	}
 	percpu_starts = w.table;
 	nr_percpu_starts = n;
 	pr_info("%u per-CPU variables, %lu KiB a CPU\n", n, percpu_size >> 10);
+}
+
+/* Is @addr in some CPU's unit of the per-CPU first chunk? */
+bool memorizer_percpu_area(unsigned long addr)
+{
+	return addr - percpu_lo < percpu_hi - percpu_lo;
 }
 
 /* The entry of @table that covers @off: lo with @table[lo] <= @off. */
@@ -157,33 +177,71 @@ static unsigned int table_search(const u32 *table, unsigned int n, u32 off)
 	return lo;
 }
 
+/*
+ * The allocation of @chunk that covers @off, the offset of @addr in the
+ * unit: in the allocator's maps, a bit per PCPU_MIN_ALLOC_SIZE bytes; an
+ * area's bits are set in alloc_map, and bound_map marks its start and its
+ * end. Read without pcpu_lock: an area allocated or freed meanwhile gives
+ * an extent that a later lookup corrects (records.c replaces a found
+ * record whose extent is not the memory's any more).
+ */
+static bool chunk_extent(struct pcpu_chunk *chunk, unsigned long addr,
+			 unsigned long off, unsigned long *start,
+			 unsigned long *size)
+{
+	unsigned long bits, bit, first, end;
+
+	if (!chunk)
+		return false;
+	off -= (unsigned long)chunk->base_addr - (unsigned long)pcpu_base_addr;
+	bits = pcpu_chunk_map_bits(chunk);
+	bit = off / PCPU_MIN_ALLOC_SIZE;
+	/* Past the chunk, or in the parts it hides at its ends. */
+	if (bit >= bits || off < chunk->start_offset ||
+	    off >= bits * PCPU_MIN_ALLOC_SIZE - chunk->end_offset ||
+	    !test_bit(bit, chunk->alloc_map))
+		return false;
+	first = find_last_bit(chunk->bound_map, bit + 1);
+	end = find_next_bit(chunk->bound_map, bits + 1, bit + 1);
+	if (first > bit || end > bits)
+		return false;
+	*start = addr - off + first * PCPU_MIN_ALLOC_SIZE;
+	*size = (end - first) * PCPU_MIN_ALLOC_SIZE;
+	return true;
+}
+
 static bool percpu_extent_on(unsigned int cpu, unsigned long addr,
 			     unsigned long *start, unsigned long *size)
 {
-	unsigned long base = (unsigned long)__per_cpu_start + per_cpu_offset(cpu);
-	unsigned long off = addr - base;
+	unsigned long off = addr - unit_base(cpu);
 	unsigned int i;
 
-	if (off >= percpu_size || off < percpu_starts[0])
+	if (off >= percpu_unit_size)
+		return false;
+	if (off >= percpu_size)
+		return chunk_extent(pcpu_reserved_chunk, addr, off, start,
+				    size) ||
+		       chunk_extent(pcpu_first_chunk, addr, off, start, size);
+	if (!nr_percpu_starts || off < percpu_starts[0])
 		return false;
 	i = table_search(percpu_starts, nr_percpu_starts, off);
-	*start = base + percpu_starts[i];
+	*start = unit_base(cpu) + percpu_starts[i];
 	*size = (i + 1 < nr_percpu_starts ? percpu_starts[i + 1] : percpu_size) -
 		percpu_starts[i];
 	return true;
 }
 
 /*
- * The per-CPU variable whose copy on some CPU covers @addr: that copy's
- * start and size, or false. This CPU's copies first: most accesses are to
- * them. Any context; no lock.
+ * The per-CPU variable or alloc_percpu() area whose copy on some CPU
+ * covers @addr: that copy's start and size, or false. This CPU's copies
+ * first: most accesses are to them. Any context; no lock.
  */
 bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size)
 {
 	unsigned int cpu, this_cpu = raw_smp_processor_id();
 
-	if (addr - percpu_lo >= percpu_hi - percpu_lo || !nr_percpu_starts)
+	if (!memorizer_percpu_area(addr))
 		return false;
 	if (percpu_extent_on(this_cpu, addr, start, size))
 		return true;
@@ -192,6 +250,81 @@ bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 			return true;
 	return false;
 }
+
+#if defined(CONFIG_SPARSEMEM) && !defined(CONFIG_SPARSEMEM_VMEMMAP)
+/* The memory sections' struct page arrays: their starts, ascending. */
+static unsigned long *memmap_starts __ro_after_init;
+static unsigned int nr_memmaps __ro_after_init;
+#define MEMMAP_SIZE	(PAGES_PER_SECTION * sizeof(struct page))
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Sections present at boot; memory added later is not covered. An array
+ * not page-aligned cannot be found by its pages, and is left out.
+ */
+void __init memorizer_memmap_init(void)
+{
+	unsigned long nr, start;
+	unsigned int n = 0;
+
+	for (nr = 0; nr != -1UL; nr = next_present_section_nr(nr))
+		if (present_section_nr(nr))
+			n++;
+	memmap_starts = vmalloc_array(n, sizeof(*memmap_starts));
+	if (!memmap_starts)
+		return;
+	for (nr = 0; nr != -1UL && nr_memmaps < n;
+	     nr = next_present_section_nr(nr)) {
+		if (!present_section_nr(nr))
+			continue;
+		start = (unsigned long)pfn_to_page(section_nr_to_pfn(nr));
+		if (PAGE_ALIGNED(start) && PAGE_ALIGNED(MEMMAP_SIZE) &&
+		    virt_addr_valid((void *)start))
+			memmap_starts[nr_memmaps++] = start;
+	}
+	sort(memmap_starts, nr_memmaps, sizeof(*memmap_starts), cmp_ulong, NULL);
+	pr_info("%u arrays of struct page, %lu KiB each\n", nr_memmaps,
+		MEMMAP_SIZE >> 10);
+}
+
+/* The array of struct pages that covers @addr: its start and size. */
+bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size)
+{
+	unsigned int lo = 0, hi = nr_memmaps, mid;
+
+	if (!nr_memmaps || addr < memmap_starts[0])
+		return false;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (memmap_starts[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (addr - memmap_starts[lo] >= MEMMAP_SIZE)
+		return false;
+	*start = memmap_starts[lo];
+	*size = MEMMAP_SIZE;
+	return true;
+}
+#else
+void __init memorizer_memmap_init(void)
+{
+}
+
+bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size)
+{
+	return false;
+}
+#endif
 
 /*
  * The global that covers @addr: its start and size, or false. Any

@@ -19,6 +19,7 @@
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
 #include <trace/events/kmem.h>
+#include <trace/events/percpu.h>
 
 #include "../slab.h"
 #include "memorizer.h"
@@ -200,47 +201,49 @@ void __memorizer_page_alloc(unsigned long res, bool is_addr)
 EXPORT_SYMBOL(__memorizer_page_alloc);
 
 /*
- * The page allocator's free functions. A page's free call site is the
- * first caller outside them: pages are freed through put_page() as often
- * as through __free_pages(), and mm_page_free, deep inside, carries none.
+ * The page and per-CPU allocators' free functions. A page's free call site
+ * is the first caller outside them: pages are freed through put_page() as
+ * often as through __free_pages(), and mm_page_free, deep inside, carries
+ * none; nor does percpu_free_percpu.
  */
-static const char *const page_free_functions[] = {
+static const char *const free_functions[] = {
 	"__traceiter_mm_page_free", "__free_pages_ok", "free_unref_page",
 	"free_unref_folios", "__free_pages", "free_pages", "free_pages_exact",
 	"__folio_put", "folios_put_refs", "release_pages",
+	"__traceiter_percpu_free_percpu", "free_percpu",
 };
 
 static struct {
 	unsigned long start, end;
-} page_free_text[ARRAY_SIZE(page_free_functions)];
+} free_text[ARRAY_SIZE(free_functions)];
 
-static void find_page_free_functions(void)
+static void find_free_functions(void)
 {
 	unsigned long size, offset;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(page_free_functions); i++) {
-		unsigned long addr = kallsyms_lookup_name(page_free_functions[i]);
+	for (i = 0; i < ARRAY_SIZE(free_functions); i++) {
+		unsigned long addr = kallsyms_lookup_name(free_functions[i]);
 
 		/* Inlined in this build: it will not be on the stack either. */
 		if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offset))
 			continue;
-		page_free_text[i].start = addr;
-		page_free_text[i].end = addr + size;
+		free_text[i].start = addr;
+		free_text[i].end = addr + size;
 	}
 }
 
-static bool in_page_free_function(unsigned long ip)
+static bool in_free_function(unsigned long ip)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(page_free_text); i++)
-		if (ip >= page_free_text[i].start && ip < page_free_text[i].end)
+	for (i = 0; i < ARRAY_SIZE(free_text); i++)
+		if (ip >= free_text[i].start && ip < free_text[i].end)
 			return true;
 	return false;
 }
 
-static unsigned long page_free_site(void)
+static unsigned long free_site(void)
 {
 	unsigned long entries[16];
 	unsigned int n, i;
@@ -248,7 +251,7 @@ static unsigned long page_free_site(void)
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
 	for (i = 0; i < n; i++) {
-		if (in_page_free_function(entries[i]))
+		if (in_free_function(entries[i]))
 			inside = true;
 		else if (inside)
 			return entries[i];
@@ -280,10 +283,34 @@ static void probe_mm_page_free(void *ignore, struct page *page,
 			continue;
 		}
 		if (!free_ip)
-			free_ip = page_free_site();
+			free_ip = free_site();
 		memorizer_record_close(rec, free_ip);
 		/* Its further pages are its own. */
 		addr += PAGE_ALIGN(rec->size_alloc) - PAGE_SIZE;
+	}
+	memorizer_hook_exit();
+}
+
+/*
+ * An alloc_percpu() area freed: each CPU's copy found (attribute.c) is
+ * closed. Under pcpu_lock, with interrupts off.
+ */
+static void probe_percpu_free(void *ignore, void *base_addr, int off,
+			      void __percpu *ptr)
+{
+	struct memorizer_record *rec;
+	unsigned long free_ip = 0;
+	int cpu;
+
+	if (!memorizer_hook_enter())
+		return;
+	for_each_possible_cpu(cpu) {
+		rec = memorizer_record_at((unsigned long)per_cpu_ptr(ptr, cpu));
+		if (!rec || rec->kind != MEMORIZER_KIND_PERCPU)
+			continue;
+		if (!free_ip)
+			free_ip = free_site();
+		memorizer_record_close(rec, free_ip);
 	}
 	memorizer_hook_exit();
 }
@@ -305,7 +332,7 @@ int memorizer_hooks_start(void)
 
 	mutex_lock(&start_lock);
 	if (!started) {
-		find_page_free_functions();
+		find_free_functions();
 		err = register_trace_kmalloc(probe_kmalloc, NULL) ?:
 		      register_trace_kmem_cache_alloc(probe_kmem_cache_alloc,
 						      NULL) ?:
@@ -313,7 +340,8 @@ int memorizer_hooks_start(void)
 		      register_trace_kmem_cache_free(probe_kmem_cache_free,
 						     NULL) ?:
 		      register_trace_mm_page_alloc(probe_mm_page_alloc, NULL) ?:
-		      register_trace_mm_page_free(probe_mm_page_free, NULL);
+		      register_trace_mm_page_free(probe_mm_page_free, NULL) ?:
+		      register_trace_percpu_free_percpu(probe_percpu_free, NULL);
 		if (!err) {
 			static_branch_enable(&memorizer_free_key);
 			started = true;

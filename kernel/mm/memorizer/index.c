@@ -149,7 +149,7 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 {
 	struct memorizer_key *key;
 	struct memorizer_record *rec;
-	unsigned long start, size;
+	unsigned long start, size = 0;	/* size: per-CPU data's, if known */
 	int slab = -1;		/* direct map: is it a slab's memory? */
 
 	/*
@@ -189,6 +189,9 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	 * while free, its slab since given back). Not this memory's object.
 	 */
 	if (slab >= 0 && memorizer_kind_is_slab(rec->kind) != slab)
+		return NULL;
+	/* An alloc_percpu() area freed (unseen) and allocated anew. */
+	if (size && rec->found && rec->size_alloc != size)
 		return NULL;
 	return rec;
 }

@@ -223,10 +223,6 @@ enum memorizer_memory_class {
 	MEMORIZER_MEM_KERNEL_DATA,	/* the kernel image but its text */
 	MEMORIZER_MEM_KERNEL_TEXT,
 	MEMORIZER_MEM_MODULE,		/* the module area */
-	MEMORIZER_MEM_BOOT,		/* other reserved (memblock) memory */
-	MEMORIZER_MEM_PAGE_TABLE,
-	MEMORIZER_MEM_ANON_PAGE,
-	MEMORIZER_MEM_FILE_PAGE,	/* page cache */
 	MEMORIZER_MEM_PAGE,		/* other pages of the direct map */
 	MEMORIZER_MEM_VMALLOC,		/* other vmalloc space */
 	MEMORIZER_MEM_OTHER,		/* fixmap, cpu_entry_area, ... */
@@ -337,6 +333,10 @@ void memorizer_globals_init(void);
 void memorizer_percpu_init(void);
 bool memorizer_global_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size);
+void memorizer_memmap_init(void);
+bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
+			     unsigned long *size);
+bool memorizer_percpu_area(unsigned long addr);
 bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size);
 
@@ -403,11 +403,11 @@ struct llist_node *memorizer_records_take_closed(void);
 bool memorizer_records_closed_waiting(int cpu);
 unsigned int memorizer_records_free(struct llist_node *chain);
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
+				     void (*pace)(void),
 				     struct memorizer_counter **idle,
 				     unsigned int max);
 
 /* attribute.c */
-void memorizer_attribute_init(void);
 struct memorizer_record *memorizer_attribute(unsigned long addr);
 
 /* hooks.c */

@@ -249,6 +249,22 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 }
 
 /*
+ * The record @first holds the start of an object found of @kind and
+ * @size, yet the index did not give it for the access: its object is gone
+ * unseen. A slab object's record where a page is now, or the reverse
+ * (memorizer_index_lookup()); a found record of another extent (a page
+ * found in what is a task's stack, an alloc_percpu() area freed and
+ * allocated again). Allocated records are replaced by allocations only.
+ */
+static bool stale(struct memorizer_record *first, enum memorizer_kind kind,
+		  size_t size)
+{
+	if (memorizer_kind_is_slab(first->kind) != memorizer_kind_is_slab(kind))
+		return true;
+	return first->found && first->size_alloc != size;
+}
+
+/*
  * Make the record of an object whose allocation was not seen, when an
  * access first finds it; inside the guard. Its call site is its own
  * address, the marker of an allocation not seen (symbolized, a global's
@@ -281,9 +297,7 @@ struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 	strscpy(rec->comm, executable, sizeof(rec->comm));
 
 	first = memorizer_index_insert_new(&rec->key);
-	if (first && memorizer_kind_is_slab(first->kind) !=
-		     memorizer_kind_is_slab(kind)) {
-		/* Its memory changed hands unseen (memorizer_index_lookup()). */
+	if (first && stale(first, kind, size)) {
 		memorizer_record_close(first, MEMORIZER_FREE_IP_MISSED);
 		first = memorizer_index_insert_new(&rec->key);
 	}
@@ -456,6 +470,7 @@ static void free_sent(struct work_struct *work)
  * Returns the entries of @idle.
  */
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
+				     void (*pace)(void),
 				     struct memorizer_counter **idle,
 				     unsigned int max)
 {
@@ -481,6 +496,7 @@ unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 		n = memorizer_counters_sweep(rec, counts, idle, n, max);
 		local_irq_restore(flags);
 		memorizer_unguard(guard);
+		pace();
 		cond_resched();
 	}
 	memorizer_walk_end();

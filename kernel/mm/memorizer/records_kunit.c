@@ -709,11 +709,11 @@ static void global_record_test(struct kunit *test)
 
 /*
  * Objects whose allocation Memorizer did not see, each with a record made
- * on its first access (a found record): a per-CPU variable, a slab object
- * allocated while tracking was off, and the stack of a thread forked then.
- * And memory still without objects, counted by class: an alloc_percpu()
- * area. Each touched on one CPU with preemption off, so that nothing else
- * this task does (the scheduler runs in its context) touches them too.
+ * on its first access (a found record): a per-CPU variable, an
+ * alloc_percpu() area, a slab object, allocated while tracking was off,
+ * and the stack of a thread forked then; none counted as untracked. Each
+ * touched on one CPU with preemption off, so that nothing else this task
+ * does (the scheduler runs in its context) touches them too.
  */
 static DEFINE_PER_CPU(unsigned long [3], kunit_percpu);
 
@@ -879,11 +879,16 @@ static void found_records_test(struct kunit *test)
 					!atomic_read(&r->writes));
 	}
 	KUNIT_EXPECT_EQ(test, stack.untracked, 0UL);
-	memorizer_walk_end();
 	put_task_struct(t);
 
-	/* alloc_percpu()'s areas have no objects yet: counted, exactly. */
-	KUNIT_EXPECT_EQ(test, dynamic.untracked, (unsigned long)WRITES + READS);
+	/* An alloc_percpu() area: its copy on that CPU, as allocated. */
+	rec = find_record((unsigned long)dynamic.p);
+	if (expect_found(test, rec, MEMORIZER_KIND_PERCPU,
+			 (unsigned long)dynamic.p, 3 * sizeof(unsigned long), 0,
+			 "percpu"))
+		expect_accesses(test, rec, exp, 2);
+	KUNIT_EXPECT_EQ(test, dynamic.untracked, 0UL);
+	memorizer_walk_end();
 	free_percpu(area);
 
 	/* The found slab object's free is an ordinary one. */

@@ -29,9 +29,9 @@
 /*
  * 1: the first. 2: kind MEMORIZER_ALLOC_GLOBAL and context
  * MEMORIZER_CONTEXT_FOUND; a version 1 stream is a version 2 one without
- * them. 3: kinds MEMORIZER_ALLOC_PERCPU and MEMORIZER_ALLOC_STACK, and
- * context found for slab objects, pages and stacks too; a version 2 stream
- * is a version 3 one without them.
+ * them. 3: kinds MEMORIZER_ALLOC_PERCPU and MEMORIZER_ALLOC_STACK, free
+ * api MEMORIZER_FREE_PERCPU, and context found for slab objects, pages and
+ * stacks too; a version 2 stream is a version 3 one without them.
  */
 #define MEMORIZER_STREAM_VERSION	3
 #define MEMORIZER_REC_TYPES_MAX		16
@@ -66,7 +66,8 @@ enum memorizer_alloc_kind {
  * its task's. Found are: globals and per-CPU variables (only found, never
  * freed), stacks, slab objects allocated before tracking or by a task not
  * traced (kinds KMALLOC and CACHE), and pages no allocation of which was
- * seen (kind PAGES, one page each).
+ * seen (kind PAGES). Globals and per-CPU variables are never freed; an
+ * alloc_percpu() area (kind PERCPU) is, by free_percpu().
  */
 enum memorizer_alloc_context {
 	MEMORIZER_CONTEXT_TASK = 0,
@@ -122,6 +123,7 @@ enum memorizer_free_api {
 	MEMORIZER_FREE_VFREE = 2,
 	MEMORIZER_FREE_PAGES = 3,		/* __free_pages() and friends */
 	MEMORIZER_FREE_MISSED = 4,		/* not seen; see below */
+	MEMORIZER_FREE_PERCPU = 5,		/* free_percpu() */
 };
 
 /*
