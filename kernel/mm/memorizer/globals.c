@@ -28,12 +28,12 @@ static unsigned long data_end __ro_after_init;
 static u32 *starts __ro_after_init;	/* from data_start, ascending */
 static unsigned int nr_starts __ro_after_init;
 
-/* Per-CPU variables: offsets into the static per-CPU area, ascending. */
+/* The static per-CPU area's size, and every CPU's unit of the first chunk. */
 static unsigned long percpu_size __ro_after_init;
-/* Every CPU's unit of the first chunk lies in [percpu_lo, percpu_hi). */
 static unsigned long percpu_lo __ro_after_init;
 static unsigned long percpu_hi __ro_after_init;
 static unsigned long percpu_unit_size __ro_after_init;
+/* Per-CPU variables: offsets into the static per-CPU area, ascending. */
 static u32 *percpu_starts __ro_after_init;
 static unsigned int nr_percpu_starts __ro_after_init;
 
@@ -252,17 +252,10 @@ bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 }
 
 #if defined(CONFIG_SPARSEMEM) && !defined(CONFIG_SPARSEMEM_VMEMMAP)
-/* The memory sections' struct page arrays: their starts, ascending. */
+/* The memory sections' struct page arrays: their starts. */
 static unsigned long *memmap_starts __ro_after_init;
 static unsigned int nr_memmaps __ro_after_init;
 #define MEMMAP_SIZE	(PAGES_PER_SECTION * sizeof(struct page))
-
-static int cmp_ulong(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /*
  * Sections present at boot; memory added later is not covered. An array
@@ -288,31 +281,27 @@ void __init memorizer_memmap_init(void)
 		    virt_addr_valid((void *)start))
 			memmap_starts[nr_memmaps++] = start;
 	}
-	sort(memmap_starts, nr_memmaps, sizeof(*memmap_starts), cmp_ulong, NULL);
 	pr_info("%u arrays of struct page, %lu KiB each\n", nr_memmaps,
 		MEMMAP_SIZE >> 10);
 }
 
-/* The array of struct pages that covers @addr: its start and size. */
+/*
+ * The array of struct pages that covers @addr: its start and size. A
+ * plain scan: only a miss comes here, one per array once it has a record.
+ */
 bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size)
 {
-	unsigned int lo = 0, hi = nr_memmaps, mid;
+	unsigned int i;
 
-	if (!nr_memmaps || addr < memmap_starts[0])
-		return false;
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (memmap_starts[mid] <= addr)
-			lo = mid;
-		else
-			hi = mid;
+	for (i = 0; i < nr_memmaps; i++) {
+		if (addr - memmap_starts[i] < MEMMAP_SIZE) {
+			*start = memmap_starts[i];
+			*size = MEMMAP_SIZE;
+			return true;
+		}
 	}
-	if (addr - memmap_starts[lo] >= MEMMAP_SIZE)
-		return false;
-	*start = memmap_starts[lo];
-	*size = MEMMAP_SIZE;
-	return true;
+	return false;
 }
 #else
 void __init memorizer_memmap_init(void)

@@ -260,34 +260,21 @@ static unsigned long free_site(void)
 }
 
 /*
- * Pages freed: the records of their allocation and of what was found in
- * them. A block not allocated as one compound page may hold a record on
- * each page (found one by one); a slab object's record at a page's start
- * lost its free (memorizer_index_lookup()).
+ * Pages freed: the record that starts at the block, that of its
+ * allocation or of a stack found there. A slab object's record there lost
+ * its free (memorizer_index_lookup()).
  */
 static void probe_mm_page_free(void *ignore, struct page *page,
 			       unsigned int order)
 {
-	unsigned long addr, end, free_ip = 0;
 	struct memorizer_record *rec;
 
 	if (PageHighMem(page) || !memorizer_hook_enter())
 		return;
-	addr = (unsigned long)page_address(page);
-	for (end = addr + (PAGE_SIZE << order); addr < end; addr += PAGE_SIZE) {
-		rec = memorizer_record_at(addr);
-		if (!rec)
-			continue;
-		if (memorizer_kind_is_slab(rec->kind)) {
-			memorizer_record_close(rec, MEMORIZER_FREE_IP_MISSED);
-			continue;
-		}
-		if (!free_ip)
-			free_ip = free_site();
-		memorizer_record_close(rec, free_ip);
-		/* Its further pages are its own. */
-		addr += PAGE_ALIGN(rec->size_alloc) - PAGE_SIZE;
-	}
+	rec = memorizer_record_at((unsigned long)page_address(page));
+	if (rec)
+		memorizer_record_close(rec, memorizer_kind_is_slab(rec->kind) ?
+				       MEMORIZER_FREE_IP_MISSED : free_site());
 	memorizer_hook_exit();
 }
 

@@ -252,9 +252,9 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
  * The record @first holds the start of an object found of @kind and
  * @size, yet the index did not give it for the access: its object is gone
  * unseen. A slab object's record where a page is now, or the reverse
- * (memorizer_index_lookup()); a found record of another extent (a page
- * found in what is a task's stack, an alloc_percpu() area freed and
- * allocated again). Allocated records are replaced by allocations only.
+ * (memorizer_index_lookup()); a found record of another extent (an
+ * alloc_percpu() area freed unseen and allocated again). Allocated records
+ * are replaced by allocations only.
  */
 static bool stale(struct memorizer_record *first, enum memorizer_kind kind,
 		  size_t size)
