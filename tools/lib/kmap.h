@@ -12,7 +12,7 @@
  *        access_ip,access_pid,write_count,read_count
  *
  *  - the binary stream of <linux/memorizer.h>: one struct
- *    memorizer_stream_header, then records (versions 1, 2 and 3).
+ *    memorizer_stream_header, then records (versions 1, 2, 3 and 4).
  *
  * Three levels:
  *
@@ -108,12 +108,14 @@ static inline int kmap_object_freed(const struct kmap_object *o)
  * rules alike. A kind is found (context MEMORIZER_CONTEXT_FOUND) when
  * Memorizer saw no allocation of the object and made its record at its
  * first access: globals and per-CPU objects always (their allocation is
- * never seen; globals and per-CPU variables are never freed, alloc_percpu()
- * areas are, by free_percpu()), from version 3 also stacks, slab objects
- * and pages; kmalloc_large and vmalloc objects never. A found object's
- * executable in the text kmap is its kind's word, but for a task's stack,
- * which has its task's pid and command. KMAP_KIND_UNKNOWN: a text object
- * whose line does not say (the text format names no allocator).
+ * never seen; the kernel's globals and per-CPU variables are never freed,
+ * a module's globals are when it is unloaded, from version 4, and
+ * alloc_percpu() areas by free_percpu()), from version 3 also stacks, slab
+ * objects and pages; kmalloc_large and vmalloc objects never. A found
+ * object's executable in the text kmap is its kind's word, but for a
+ * task's stack, which has its task's pid and command. KMAP_KIND_UNKNOWN: a
+ * text object whose line does not say (the text format names no
+ * allocator).
  */
 #define KMAP_KIND_UNKNOWN	(-1)
 struct kmap_kind {
@@ -128,9 +130,18 @@ struct kmap_kind {
 	const char *found_word;
 	int word_is_kind;		/* no other kind's found have that word */
 	int only_found;			/* allocation never seen: always found */
-	int never_freed;		/* no FREE of one is valid (a global) */
+	/*
+	 * A FREE of one is valid from this stream version on; 0: in every
+	 * version. Globals: 4 (a module's, when it is unloaded).
+	 */
+	unsigned int freed_since;
 	int found_task;			/* found with a task's pid (a task stack) */
 	int free_api;			/* what frees one; -1: nothing does */
+	/*
+	 * Freed by free_api or missed only: a FREE by another API is an
+	 * error (a global's), not a mismatched free.
+	 */
+	int free_api_only;
 };
 /* kind's row; NULL for KMAP_KIND_UNKNOWN or a kind not known. */
 const struct kmap_kind *kmap_kind(int kind);
@@ -146,6 +157,25 @@ const char *kmap_found_word(int kind);
  * object are KMAP_KIND_UNKNOWN.
  */
 int kmap_object_kind(const struct kmap_object *o);
+
+/*
+ * Free APIs (enum memorizer_free_api), in one table (kmap_rules.c): each
+ * one's name (as messages print it), the stream version that brought it
+ * and the one kind it frees, if it frees one kind only.
+ */
+struct kmap_free_api {
+	/*
+	 * kfree, kmem_cache_free, vfree, free_pages, missed, free_percpu,
+	 * module (a global's module unloaded).
+	 */
+	const char *name;
+	unsigned int since;		/* the stream version that brought it */
+	int kind;			/* the kind it alone frees; -1: any */
+};
+/* api's row; NULL for an api not known. */
+const struct kmap_free_api *kmap_free_api(int api);
+/* api's name; "unknown" for an api not known. */
+const char *kmap_free_api_name(int api);
 
 /* ------------------------------------------------------------------ */
 /* Text kmap, line by line.                                           */
@@ -291,7 +321,8 @@ void kmap_bin_close(struct kmap_bin_reader *r);
  * The stream versions this reader knows: KMAP_STREAM_VERSION_MIN to
  * MEMORIZER_STREAM_VERSION (each a later one without what the later one
  * added: version 2 kind global and context found, version 3 kinds percpu
- * and stack, free api percpu and found slab objects, pages and stacks); it
+ * and stack, free api percpu and found slab objects, pages and stacks,
+ * version 4 free api module, by which a module's globals are freed); it
  * refuses any other.
  */
 #define KMAP_STREAM_VERSION_MIN	1
@@ -379,8 +410,9 @@ enum {
 /* A text object line: alloc_ip set, not freed before its allocation, no
  * pid in interrupt context, no wrap around the address space; a found
  * object (pid 0, executable global, percpu, irq_stack, unseen or page) has
- * its own address as alloc_ip, and a global is never freed (a percpu one
- * may be: an alloc_percpu() area). A freed object may have free_ip 0 (seed
+ * its own address as alloc_ip. Any may be freed: a text kmap has no
+ * version, and a global may be a module's, freed at its unload (a percpu
+ * one an alloc_percpu() area). A freed object may have free_ip 0 (seed
  * 000: not every free_ip is obtained). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
 /* An access line: some reads or writes, access_ip set. */
@@ -414,11 +446,13 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
  * Per-record rules of a binary stream: enum values known in the stream's
  * version (kind global and context found are version 2's, kinds percpu
  * and stack, free api percpu and found slab objects, pages and stacks
- * version 3's; see struct kmap_kind), no pid in interrupt context, context
+ * version 3's, free api module version 4's; see struct kmap_kind and
+ * struct kmap_free_api), no pid in interrupt context, context
  * found exactly for the kinds found in the stream's version and always
  * for globals and per-CPU objects, a found object's call_site its own
  * address and its pid 0 but for a task's stack, size_alloc >= size, call
- * sites set, missed frees marked deadbeef, ACCESS counts set and within 32
+ * sites set, missed frees marked deadbeef, a module free's call_site its
+ * unload's caller (neither 0 nor deadbeef), ACCESS counts set and within 32
  * bits (the kernel's counters; merged, an object's counts may pass that
  * and stop at 2^64 - 1), LOST counts consistent; warnings: an ALLOC of a
  * task's (task context, or its found stack) with no TASK record for its
@@ -427,14 +461,21 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 int kmap_rule_bin(const struct kmap_bin_reader *r,
 		  const struct kmap_bin_rec *rec, char *err);
 /*
- * An object of kind with a FREE record (whichever of its ALLOC and FREE
- * came first): an error for a global, which is never freed. A per-CPU
- * object may be (an alloc_percpu() area, by free_percpu(); a per-CPU
- * variable never is, but its record does not say which it is). (A FREE by
+ * An object of kind with a FREE record by api (whichever of its ALLOC and
+ * FREE came first) in a stream of version: an error for a kind not freed
+ * in that version (a global before version 4), for an api that frees
+ * another kind alone (module frees globals only), and for a FREE by
+ * another API than its kind's, or missed, of a kind freed by those alone
+ * (a global from version 4: its module unloaded, or its record closed as
+ * missed). A per-CPU object may
+ * be freed (an alloc_percpu() area, by free_percpu(); a per-CPU variable
+ * never is, but its record does not say which it is). Otherwise a FREE by
  * another API than the kind's is no error: kfree() frees any slab object;
- * memorizer report counts them as mismatched.)
+ * memorizer report counts them as mismatched. An api or kind not known
+ * (in the version) is kmap_rule_bin()'s error, not this one's.
  */
-int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err);
+int kmap_rule_bin_freed(unsigned int version, uint64_t id, unsigned int kind,
+			unsigned int api, char *err);
 /*
  * Time never goes backwards on one CPU: state per stream, from
  * kmap_bin_rules_new(the header's nr_cpus); every record goes through it.

@@ -74,22 +74,16 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 	 * with pid 0 is the idle task's, swapper/N; a task of another pid
 	 * may well call itself global). Which kind, the word may not say
 	 * (unseen, page), but every found object has its own address as
-	 * alloc_ip, and a global's says it is one, never freed (a percpu
-	 * one may be an alloc_percpu() area, freed by free_percpu()).
+	 * alloc_ip. Any may be freed: a global may be a module's, freed when
+	 * it is unloaded (a text kmap has no version to say a kernel's
+	 * could not be), a percpu one an alloc_percpu() area.
 	 */
 	found = o->pid == 0 ? found_kind(o->comm) : NULL;
-	if (found) {
-		if (o->alloc_ip != o->addr)
-			return problem(err, KMAP_RULE_ERROR,
-				       "found object %llx (%s, pid 0) with alloc_ip %llx: a found object's alloc_ip is its own address",
-				       (unsigned long long)o->addr, o->comm,
-				       (unsigned long long)o->alloc_ip);
-		if (found->never_freed && kmap_object_freed(o))
-			return problem(err, KMAP_RULE_ERROR,
-				       "%s %llx freed: %s objects are never freed",
-				       o->comm, (unsigned long long)o->addr,
-				       found->name);
-	}
+	if (found && o->alloc_ip != o->addr)
+		return problem(err, KMAP_RULE_ERROR,
+			       "found object %llx (%s, pid 0) with alloc_ip %llx: a found object's alloc_ip is its own address",
+			       (unsigned long long)o->addr, o->comm,
+			       (unsigned long long)o->alloc_ip);
 	if (o->addr + o->size < o->addr)
 		return problem(err, KMAP_RULE_ERROR,
 			       "object %llx of %llu bytes wraps around the address space",
@@ -223,21 +217,31 @@ static const char *const context_name[] = {
 };
 
 /*
- * The free APIs (enum memorizer_free_api): each one's name and the stream
- * version that brought it. New APIs add their row here, no holes.
+ * The free APIs: see struct kmap_free_api. New APIs add their row here,
+ * with the stream version that brought them, no holes.
  */
-static const struct {
-	const char *name;
-	unsigned int since;
-} free_apis[] = {
-	[MEMORIZER_FREE_KFREE] = { "kfree", 1 },
-	[MEMORIZER_FREE_CACHE] = { "kmem_cache_free", 1 },
-	[MEMORIZER_FREE_VFREE] = { "vfree", 1 },
-	[MEMORIZER_FREE_PAGES] = { "free_pages", 1 },
-	[MEMORIZER_FREE_MISSED] = { "missed", 1 },
-	[MEMORIZER_FREE_PERCPU] = { "free_percpu", 3 },
+static const struct kmap_free_api free_apis[] = {
+	[MEMORIZER_FREE_KFREE] = { "kfree", 1, -1 },
+	[MEMORIZER_FREE_CACHE] = { "kmem_cache_free", 1, -1 },
+	[MEMORIZER_FREE_VFREE] = { "vfree", 1, -1 },
+	[MEMORIZER_FREE_PAGES] = { "free_pages", 1, -1 },
+	[MEMORIZER_FREE_MISSED] = { "missed", 1, -1 },
+	[MEMORIZER_FREE_PERCPU] = { "free_percpu", 3, -1 },
+	/* A module's globals, when it is unloaded. */
+	[MEMORIZER_FREE_MODULE] = { "module", 4, MEMORIZER_ALLOC_GLOBAL },
 };
-#define NR_FREE_APIS (sizeof(free_apis) / sizeof(free_apis[0]))
+#define NR_FREE_APIS ((int)(sizeof(free_apis) / sizeof(free_apis[0])))
+
+const struct kmap_free_api *kmap_free_api(int api)
+{
+	return api >= 0 && api < NR_FREE_APIS && free_apis[api].name ?
+	       &free_apis[api] : NULL;
+}
+
+const char *kmap_free_api_name(int api)
+{
+	return kmap_free_api(api) ? free_apis[api].name : "unknown";
+}
 
 static unsigned int stream_version(const struct kmap_bin_reader *r)
 {
@@ -320,35 +324,68 @@ static int rule_alloc(const struct kmap_bin_reader *r,
 	return KMAP_RULE_OK;
 }
 
-/* An api known in the stream's version: free_percpu is version 3's. */
+/*
+ * An api known in the stream's version: free_percpu is version 3's,
+ * module version 4's. A module's unload has a caller: a module free's
+ * call_site is neither 0 nor the missed marker.
+ */
 static int rule_free(const struct kmap_bin_reader *r,
 		     const struct kmap_bin_rec *rec, char *err)
 {
 	unsigned int api = rec->u.free.api, version = stream_version(r);
+	const struct kmap_free_api *fa = kmap_free_api(api);
 
-	if (api >= NR_FREE_APIS)
+	if (!fa)
 		return problem(err, KMAP_RULE_ERROR, "unknown free api %u", api);
-	if (version < free_apis[api].since)
+	if (version < fa->since)
 		return problem(err, KMAP_RULE_ERROR,
 			       "free api %u (%s) in a version %u stream: new in version %u",
-			       api, free_apis[api].name, version,
-			       free_apis[api].since);
+			       api, fa->name, version, fa->since);
 	if (api == MEMORIZER_FREE_MISSED &&
 	    rec->u.free.call_site != KMAP_FREE_IP_MISSED)
 		return problem(err, KMAP_RULE_ERROR,
 			       "missed free with call_site %llx, not deadbeef",
 			       (unsigned long long)rec->u.free.call_site);
+	if (api == MEMORIZER_FREE_MODULE &&
+	    (rec->u.free.call_site == 0 ||
+	     rec->u.free.call_site == KMAP_FREE_IP_MISSED))
+		return problem(err, KMAP_RULE_ERROR,
+			       "module free with call_site %llx: a module free's call_site is its unload's caller",
+			       (unsigned long long)rec->u.free.call_site);
 	return KMAP_RULE_OK;
 }
 
-int kmap_rule_bin_freed(uint64_t id, unsigned int kind, char *err)
+int kmap_rule_bin_freed(unsigned int version, uint64_t id, unsigned int kind,
+			unsigned int api, char *err)
 {
 	const struct kmap_kind *k = kmap_kind(kind);
+	const struct kmap_free_api *fa = kmap_free_api(api);
 
-	if (k && k->never_freed)
+	/* An unknown kind or api is the ALLOC's or the FREE's own error. */
+	if (!k)
+		return KMAP_RULE_OK;
+	/* A global, before version 4, whatever the api. */
+	if (version < k->freed_since)
 		return problem(err, KMAP_RULE_ERROR,
-			       "FREE of object id %llu, a %s object: %s objects are never freed",
-			       (unsigned long long)id, k->name, k->name);
+			       "FREE of object id %llu, a %s object, in a version %u stream: %s objects are never freed before version %u",
+			       (unsigned long long)id, k->name, version,
+			       k->name, k->freed_since);
+	if (!fa || version < fa->since)
+		return KMAP_RULE_OK;
+	/* module frees globals only. */
+	if (fa->kind >= 0 && (int)kind != fa->kind)
+		return problem(err, KMAP_RULE_ERROR,
+			       "FREE of object id %llu, a %s object, by api %u (%s): api %s frees %s objects only",
+			       (unsigned long long)id, k->name, api, fa->name,
+			       fa->name, kmap_kind_name(fa->kind));
+	/* A global: by its module's unload, or missed. */
+	if (k->free_api_only && (int)api != k->free_api &&
+	    api != MEMORIZER_FREE_MISSED)
+		return problem(err, KMAP_RULE_ERROR,
+			       "FREE of object id %llu, a %s object, by api %u (%s): %s objects are freed by api %d (%s) or missed only",
+			       (unsigned long long)id, k->name, api, fa->name,
+			       k->name, k->free_api,
+			       kmap_free_api_name(k->free_api));
 	return KMAP_RULE_OK;
 }
 

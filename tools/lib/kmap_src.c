@@ -79,7 +79,10 @@ struct kmap_src {
  * stack is found with pid 0, a task's stack with its task's. A percpu
  * object is a per-CPU variable (never freed) or an alloc_percpu() area
  * (freed by free_percpu()): its record does not say which, so a FREE of
- * one is valid, a global's never.
+ * one is valid. A global is the kernel's (never freed) or a module's
+ * (freed when the module is unloaded, from version 4): a FREE of one is
+ * valid from version 4, by api module or missed (a stale record closed),
+ * no other.
  */
 static const struct kmap_kind kinds[] = {
 	[MEMORIZER_ALLOC_KMALLOC] = {
@@ -104,7 +107,8 @@ static const struct kmap_kind kinds[] = {
 	[MEMORIZER_ALLOC_GLOBAL] = {
 		.name = "global", .since = 2, .found_since = 2,
 		.found_word = "global", .word_is_kind = 1, .only_found = 1,
-		.never_freed = 1, .free_api = -1,
+		.freed_since = 4, .free_api = MEMORIZER_FREE_MODULE,
+		.free_api_only = 1,
 	},
 	[MEMORIZER_ALLOC_PERCPU] = {
 		.name = "percpu", .since = 3, .found_since = 3,
@@ -723,13 +727,14 @@ static int bin_free_time(struct kmap_src *s, const struct kmap_bin_rec *r,
 	return bin_rule_error(s, r->offset, msg);
 }
 
-/* An object of kind with a FREE record, at the record r. */
+/* An object of kind with a FREE record by api, at the record r. */
 static int bin_freed(struct kmap_src *s, const struct kmap_bin_rec *r,
-		     uint64_t id, unsigned int kind)
+		     uint64_t id, unsigned int kind, unsigned int api)
 {
 	char what[KMAP_ERR_MAX];
 
-	if (kmap_rule_bin_freed(id, kind, what) == KMAP_RULE_ERROR)
+	if (kmap_rule_bin_freed(kmap_bin_header(s->br)->version, id, kind,
+				api, what) == KMAP_RULE_ERROR)
 		return bin_rule_error(s, r->offset, what);
 	return 0;
 }
@@ -799,7 +804,8 @@ static int bin_next(struct kmap_src *s)
 			}
 			/* Its FREE may have come first, from another CPU. */
 			if (kmap_object_freed(&e->o) &&
-			    (bin_freed(s, &r, r.u.alloc.id, r.u.alloc.kind) ||
+			    (bin_freed(s, &r, r.u.alloc.id, r.u.alloc.kind,
+				       e->o.free_api) ||
 			     bin_free_time(s, &r, r.u.alloc.jiffies,
 					   e->o.free_jiffies, r.offset)))
 				return -1;
@@ -878,7 +884,8 @@ static int bin_next(struct kmap_src *s)
 				return -1;
 			}
 			if (e->have_alloc &&
-			    (bin_freed(s, &r, r.u.free.id, e->o.kind) ||
+			    (bin_freed(s, &r, r.u.free.id, e->o.kind,
+				       r.u.free.api) ||
 			     bin_free_time(s, &r, e->o.alloc_jiffies,
 					   r.u.free.jiffies, e->alloc_offset)))
 				return -1;

@@ -256,6 +256,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 	struct kmap_bin_rec rec;
 	struct kmap_map ids;
 	struct kmap_map early;	/* FREE read before its ALLOC (another CPU's) */
+	struct kmap_map early_api;	/* and that FREE's api */
 	struct bin_live *lv = NULL;
 	size_t nlv = 0, lv_cap = 0;
 	uint64_t *free_slots = NULL;
@@ -269,6 +270,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 
 	kmap_map_init(&ids);
 	kmap_map_init(&early);
+	kmap_map_init(&early_api);
 	if (!r) {
 		error("out of memory");
 		return 1;
@@ -303,14 +305,20 @@ static int check_binary(struct checker *c, struct peek *pk)
 			 */
 			slot = kmap_map_find(&early, rec.u.alloc.id);
 			if (slot) {
+				uint64_t *api = kmap_map_find(&early_api,
+							      rec.u.alloc.id);
+
 				apply_rule(c, where,
-					   kmap_rule_bin_freed(rec.u.alloc.id,
+					   kmap_rule_bin_freed(h->version,
+							       rec.u.alloc.id,
 							       rec.u.alloc.kind,
+							       (unsigned int)*api,
 							       what), what);
 				if (kmap_rule_free_time(rec.u.alloc.jiffies,
 							*slot, what))
 					problem(c, 0, where, "%s", what);
 				kmap_map_del(&early, rec.u.alloc.id);
+				kmap_map_del(&early_api, rec.u.alloc.id);
 				orphans--;
 				break;
 			}
@@ -368,8 +376,18 @@ static int check_binary(struct checker *c, struct peek *pk)
 					goto out;
 				}
 				if (is_new) {
+					uint64_t *api;
+
 					orphans++;
 					*slot = rec.u.free.jiffies;
+					api = kmap_map_get(&early_api,
+							   rec.u.free.id, NULL);
+					if (!api) {
+						error("out of memory");
+						rc = 1;
+						goto out;
+					}
+					*api = rec.u.free.api;
 				} else {
 					/* Freed twice before its ALLOC. */
 					problem(c, 0, where,
@@ -379,8 +397,9 @@ static int check_binary(struct checker *c, struct peek *pk)
 				break;
 			}
 			apply_rule(c, where,
-				   kmap_rule_bin_freed(rec.u.free.id,
-						       lv[*slot].kind, what),
+				   kmap_rule_bin_freed(h->version, rec.u.free.id,
+						       lv[*slot].kind,
+						       rec.u.free.api, what),
 				   what);
 			if (kmap_rule_free_time(lv[*slot].jiffies,
 						rec.u.free.jiffies, what))
@@ -438,6 +457,7 @@ static int check_binary(struct checker *c, struct peek *pk)
 out:
 	kmap_map_free(&ids);
 	kmap_map_free(&early);
+	kmap_map_free(&early_api);
 	free(lv);
 	free(free_slots);
 	kmap_bin_rules_free(rules);
@@ -541,26 +561,28 @@ const struct cmd cmd_check = {
 "before its allocation (a freed object may have free_ip 0: seed 000 says "
 "not every free_ip is obtained), no interrupt-context "
 "allocation with a pid, a found object (pid 0, executable global, "
-"percpu, irq_stack, unseen or page) with its own address as alloc_ip, a "
-"global (executable global) never freed (a percpu one may be: an "
-"alloc_percpu() area), "
+"percpu, irq_stack, unseen or page) with its own address as alloc_ip "
+"(any may be freed: a global may be a module's, freed when the module "
+"is unloaded, a percpu one an alloc_percpu() area), "
 "no access line without reads or "
 "writes, no (ip, pid) twice under one object, no two live objects "
 "overlapping.\n"
 "\n"
-"Binary streams: magic, ABI version (1, 2 or 3; version 1 has no kind "
-"global and no context found, version 2 no kinds percpu and stack, no "
-"free api percpu and no found objects but globals), header and record "
-"sizes (records of "
+"Binary streams: magic, ABI version (1, 2, 3 or 4; version 1 has no "
+"kind global and no context found, version 2 no kinds percpu and stack, "
+"no free api percpu and no found objects but globals, version 3 no free "
+"api module), header and record sizes (records of "
 "unknown types are skipped by their size, short records rejected), CPU "
 "numbers, per-CPU time order, known enum values, no pid in interrupt "
 "context, context found always for globals and per-CPU objects and "
 "never for kmalloc_large and vmalloc objects, a found object's call_site "
 "its own address and its pid 0 but for a task's stack (whose ALLOC, "
 "like a task's, needs a TASK record for its pid), one live ALLOC per "
-"id, frees after their allocation, no FREE of a global (a per-CPU "
-"object's is valid: an alloc_percpu() area's), missed frees marked "
-"deadbeef, LOST records "
+"id, frees after their allocation, no FREE of a global before version "
+"4 and from then on only by free api module (6: its module unloaded, "
+"the call_site the unload's caller) or missed, api module for globals "
+"only (a per-CPU object's FREE is valid: an alloc_percpu() area's), "
+"missed frees marked deadbeef, LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
 "once FREE records were lost); lost records are reported as a warning.\n"
 "\n"

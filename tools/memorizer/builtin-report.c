@@ -79,8 +79,8 @@ static struct row *agg_get(struct agg *a, uint64_t key)
 
 /*
  * Freed by another API than its kind's (libkmap's table: a task's stack
- * goes with its pages, a per-CPU area with free_percpu()); a missed free
- * has none, nor a kind never freed.
+ * goes with its pages, a per-CPU area with free_percpu(), a module's
+ * global with its module); a missed free has none, nor a kind never freed.
  */
 static int mismatched(const struct kmap_object *o)
 {
@@ -640,16 +640,18 @@ const struct cmd cmd_report = {
 "freed on another CPU than the one that allocated them; mismatched_free "
 "counts objects freed by another API than their allocator's (a "
 "kmem_cache_alloc freed by kfree; a stack is freed with its pages, a "
-"per-CPU area by free_percpu); "
+"per-CPU area by free_percpu, a module's global by its unload); "
 "missed_free counts frees Memorizer did "
 "not see (free_ip deadbeef); never_read and never_written count objects "
 "without a single read or write. In --by kind, kind is the allocator "
 "kind: kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global (a "
-"kernel image symbol's data), percpu (one CPU's copy of a per-CPU "
+"kernel or module data symbol), percpu (one CPU's copy of a per-CPU "
 "variable or of an alloc_percpu() area) or stack (a task's stack or a "
 "CPU's IRQ stack); globals and per-CPU objects are found when first "
-"accessed, globals and per-CPU variables never freed (alloc_percpu() "
-"areas are, by free_percpu()), and "
+"accessed, the kernel's globals and per-CPU variables never freed (a "
+"module's globals are when it is unloaded, from stream version 4, and "
+"alloc_percpu() areas by free_percpu(): live and the lifetimes count "
+"them as any freed object), and "
 "from stream version 3 stacks, slab objects and pages no allocation of "
 "which was seen are found too. A text kmap names no allocator, so there "
 "an object with pid 0 and its own address as alloc_ip is global, percpu "

@@ -57,6 +57,7 @@ run() {
 "$MKSTREAM" < "$fx/stream.desc" > stream.bin || exit 1
 "$MKSTREAM" < "$fx/globals.desc" > globals.bin || exit 1
 "$MKSTREAM" < "$fx/found.desc" > found.bin || exit 1
+"$MKSTREAM" < "$fx/modules.desc" > modules.bin || exit 1
 bad() {	# bad NAME: a kmap from standard input
 	cat > "$1"
 }
@@ -94,8 +95,8 @@ head -c 100 fixtures/tar.kmap > cut.kmap
 run check check-bad-cut "$M" check cut.kmap
 { printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,'; head -c 600 /dev/zero | tr '\0' x; echo; } > long.kmap
 run check check-bad-long-line "$M" check long.kmap
-printf 'header version=4\n' | "$MKSTREAM" > v4.bin
-run check check-bad-version sh -c "\"$M\" check v4.bin; \"$M\" report v4.bin; \"$M\" text v4.bin"
+printf 'header version=5\n' | "$MKSTREAM" > v5.bin
+run check check-bad-version sh -c "\"$M\" check v5.bin; \"$M\" report v5.bin; \"$M\" text v5.bin"
 printf 'header magic=MEMZSTRX\n' | "$MKSTREAM" > magic.bin
 run check check-bad-magic "$M" check magic.bin
 printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size=64\n' | "$MKSTREAM" > short.bin
@@ -151,19 +152,50 @@ header='header version=2' mkrecords found-kmalloc.bin "$g kind=0 context=3"
 run check check-bad-found-not-global sh -c "$(refused found-kmalloc.bin)"
 mkrecords global-call-site.bin "${g/call_site=0xffffffff82a01000/call_site=0xffffffff81000000} kind=5 context=3"
 run check check-bad-global-call-site sh -c "$(refused global-call-site.bin)"
-mkrecords global-free.bin "$g kind=5 context=3" \
+# Before version 4, a global is never freed, whatever the api.
+header='header version=3' mkrecords global-free.bin "$g kind=5 context=3" \
 	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=0'
 run check check-bad-global-free sh -c "$(refused global-free.bin)"
 # The FREE first (another CPU's, read earlier): refused at the ALLOC.
-mkrecords global-free-first.bin \
+header='header version=3' mkrecords global-free-first.bin \
 	'free cpu=1 ns=1 id=1 call_site=0xdeadbeef jiffies=6 api=4' "$g kind=5 context=3"
 run check check-bad-global-free-first sh -c "$(refused global-free-first.bin)"
 printf '%s\n' 'header version=1' "$g kind=5 context=3" | "$MKSTREAM" > v1-global.bin
 run check check-bad-global-version-1 sh -c "$(refused v1-global.bin)"
-# A text kmap's global: its own alloc_ip, never freed.
-printf 'ffffffff82a01000,0,ffffffff82a01000,64,100,120,ffffffff81000200,global\n' > freed-global.kmap
+# Version 4: a module's globals are freed when it is unloaded (api 6,
+# module), its FREE read after its ALLOC or before; a global's record may
+# be closed as missed (fixtures/modules.desc; its text and report below).
+run check check-stream-module-globals "$M" check modules.bin
+# The same FREE (api module) in a version 3 stream: refused, as api 6 is
+# version 4's (and check adds that a global is not freed before it).
+gm='alloc cpu=0 ns=2 id=1 addr=0xffffffffc0a02000 call_site=0xffffffffc0a02000 jiffies=5 size_req=128 kind=5 context=3'
+unload='free cpu=0 ns=4 id=1 call_site=0xffffffff8115a2c4 jiffies=9 api=6 nr_access=1'
+header='header version=3' mkrecords v3-module-free.bin "$gm" \
+	'access cpu=0 ns=3 id=1 ip=0xffffffffc0a00140 pid=5 writes=1' "$unload"
+run check check-bad-module-free-version-3 sh -c "$(refused v3-module-free.bin)"
+# Api module frees globals only: a kmalloc object freed by it is refused,
+# its FREE read after its ALLOC or before.
+kfree_me='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5'
+mkrecords module-free-kmalloc.bin "$kfree_me" "$unload"
+mkrecords module-free-kmalloc-first.bin "${unload/cpu=0 ns=4/cpu=1 ns=1}" "$kfree_me"
+run check check-bad-module-free-kmalloc sh -c "$(refused module-free-kmalloc.bin); $(refused module-free-kmalloc-first.bin)"
+# From version 4 a global is freed by api module or missed, no other; a
+# module free has its unload's caller as call_site.
+mkrecords global-kfree-v4.bin "$g kind=5 context=3" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=0'
+mkrecords module-free-call-site-0.bin "$gm" "${unload/call_site=0xffffffff8115a2c4/call_site=0}"
+run check check-bad-global-free-version-4 sh -c "$(refused global-kfree-v4.bin); $(refused module-free-call-site-0.bin)"
+# A text kmap's global: its own alloc_ip; it may be freed (a module's, at
+# its unload, or its record closed as missed: a text kmap has no version).
+printf '%s\n' \
+	'ffffffffc0a02000,0,ffffffffc0a02000,128,100,120,ffffffff8115a2c4,global' \
+	'  ffffffffc0a00140,151,1,0' \
+	'ffffffff82a02000,0,ffffffff82a02000,16,100,110,deadbeef,global' \
+	'ffffffffc0a02000,0,ffffffffc0a02000,128,130,0,0,global' > freed-global.kmap
+run check check-global-freed-text sh -c "\"$M\" check freed-global.kmap && \"$M\" text freed-global.kmap | cmp - freed-global.kmap && echo text: identical && \"$M\" report --by kind --csv freed-global.kmap"
 printf 'ffffffff81000000,0,ffffffff82a01000,64,100,0,0,global\n' > global-alloc-ip.kmap
-run check check-bad-global-text sh -c "$(refused freed-global.kmap); $(refused global-alloc-ip.kmap)"
+printf 'ffffffff81000000,0,ffffffffc0a02000,128,100,120,ffffffff8115a2c4,global\n' > freed-global-alloc-ip.kmap
+run check check-bad-global-text sh -c "$(refused global-alloc-ip.kmap); $(refused freed-global-alloc-ip.kmap)"
 # Version 3: per-CPU objects (kind 6), stacks (kind 7), found slab
 # objects, pages and stacks (fixtures/found.desc has one of each).
 run check check-stream-found "$M" check found.bin
@@ -191,13 +223,13 @@ mkrecords percpu-free-first.bin \
 mkrecords percpu-free-pages.bin "$pc kind=6 context=3" \
 	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=3'
 run check check-stream-percpu-freed sh -c "for f in percpu-free.bin percpu-free-first.bin percpu-free-pages.bin; do \"$M\" check \$f && \"$M\" text \$f && \"$M\" report --by kind --csv \$f; done"
-# Free api 5 (free_percpu) is version 3's; 6 is no api.
-kfree_me='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5'
+# Free api 5 (free_percpu) is version 3's, 6 (module) version 4's; 7 is
+# no api.
 header='header version=2' mkrecords v2-free-percpu.bin "$kfree_me" \
 	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=5'
-mkrecords free-api-6.bin "$kfree_me" \
-	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=6'
-run check check-bad-free-api sh -c "$(refused v2-free-percpu.bin); $(refused free-api-6.bin)"
+mkrecords free-api-7.bin "$kfree_me" \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=6 api=7'
+run check check-bad-free-api sh -c "$(refused v2-free-percpu.bin); $(refused free-api-7.bin)"
 # A found object has pid 0, but for a task's stack.
 mkrecords found-cache-pid.bin "$g pid=5 cache_id=0 kind=1 context=3"
 run check check-bad-found-cache-pid sh -c "$(refused found-cache-pid.bin)"
@@ -261,6 +293,11 @@ run report report-kind-csv-tar "$M" report fixtures/tar.kmap --by kind --csv
 # a text kmap, an unseen or page object's kind is unknown.
 run report report-stream-found-kind "$M" report found.bin --by kind
 run report report-found-kind-text-kmap "$M" report found.kmap --by kind
+# Version 4: globals freed (a module's, at its unload; one closed as
+# missed) are no longer live, in a stream and in its text alike.
+run report report-stream-module-kind "$M" report modules.bin --by kind
+"$M" text modules.bin > modules.kmap 2> /dev/null
+run report report-module-kind-text-kmap "$M" report modules.kmap --by kind
 run report report-bad-input "$M" report fixtures/../golden.sh
 # check's rules are every reader's: report and text refuse what check
 # refuses, with its message.
@@ -289,6 +326,7 @@ run report report-directory "$M" report .
 run text text-stream "$M" text stream.bin
 run text text-stream-globals sh -c "\"$M\" text globals.bin && \"$M\" text globals.bin | \"$M\" check -"
 run text text-stream-found sh -c "\"$M\" text found.bin && \"$M\" text found.bin | \"$M\" check -"
+run text text-stream-modules sh -c "\"$M\" text modules.bin && \"$M\" text modules.bin | \"$M\" check -"
 run text text-check sh -c "\"$M\" text stream.bin 2>/dev/null | \"$M\" check -"
 run text text-kmap-roundtrip sh -c "\"$M\" text fixtures/tar.kmap | cmp - fixtures/tar.kmap && echo identical"
 run text text-bad-stream "$M" text short.bin

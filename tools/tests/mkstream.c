@@ -22,7 +22,8 @@
  * MEMORIZER_STREAM_VERSION (version=1 for a version 1 header), kind= and
  * context= take any enum value (kind=5 context=3: a global, found; kind=6
  * a per-CPU variable or area, kind=7 a stack), and api= too (api=5:
- * free_percpu, version 3's).
+ * free_percpu, version 3's; api=6: module, a module's global freed at its
+ * unload, version 4's).
  */
 #include <stdio.h>
 #include <stdlib.h>

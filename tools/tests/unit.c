@@ -433,21 +433,23 @@ static void test_bin_header_checks(void **state)
 
 	(void)state;
 	header(&s, 2);
-	assert_int_equal(h->version, 3);
+	assert_int_equal(h->version, 4);
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	assert_int_equal(kmap_bin_check_header(s.b, 55, err), -1);
 	assert_non_null(strstr(err, "cut short"));
-	/* Versions 1, 2 and 3 are read, no other. */
+	/* Versions 1, 2, 3 and 4 are read, no other. */
 	h->version = 1;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	h->version = 2;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
-	h->version = 4;
+	h->version = 3;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	h->version = 5;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 4, this reader knows versions 1, 2 and 3 only");
+	assert_string_equal(err, "stream version 5, this reader knows versions 1, 2, 3 and 4 only");
 	h->version = 0;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 0, this reader knows versions 1, 2 and 3 only");
+	assert_string_equal(err, "stream version 0, this reader knows versions 1, 2, 3 and 4 only");
 	h->version = 1;
 	h->rec_size[MEMORIZER_REC_ALLOC] = 64;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
@@ -652,26 +654,32 @@ static void test_kinds(void **state)
 	static const struct {
 		const char *name, *word;
 		unsigned int since, found_since;
-		int word_is_kind, only_found, never_freed, found_task, free_api;
+		int word_is_kind, only_found;
+		unsigned int freed_since;
+		int found_task, free_api, free_api_only;
 	} want[] = {
 		[MEMORIZER_ALLOC_KMALLOC] = { "kmalloc", "unseen", 1, 3, 0, 0, 0,
-					      0, MEMORIZER_FREE_KFREE },
+					      0, MEMORIZER_FREE_KFREE, 0 },
 		[MEMORIZER_ALLOC_CACHE] = { "kmem_cache", "unseen", 1, 3, 0, 0,
-					    0, 0, MEMORIZER_FREE_CACHE },
+					    0, 0, MEMORIZER_FREE_CACHE, 0 },
 		[MEMORIZER_ALLOC_KMALLOC_LARGE] = { "kmalloc_large", NULL, 1, 0,
 						    0, 0, 0, 0,
-						    MEMORIZER_FREE_KFREE },
+						    MEMORIZER_FREE_KFREE, 0 },
 		[MEMORIZER_ALLOC_VMALLOC] = { "vmalloc", NULL, 1, 0, 0, 0, 0, 0,
-					      MEMORIZER_FREE_VFREE },
+					      MEMORIZER_FREE_VFREE, 0 },
 		[MEMORIZER_ALLOC_PAGES] = { "pages", "page", 1, 3, 0, 0, 0, 0,
-					    MEMORIZER_FREE_PAGES },
-		/* Only found; a global never freed, a per-CPU area freed. */
-		[MEMORIZER_ALLOC_GLOBAL] = { "global", "global", 2, 2, 1, 1, 1,
-					     0, -1 },
+					    MEMORIZER_FREE_PAGES, 0 },
+		/*
+		 * Only found; a global freed from version 4 (a module's, at
+		 * its unload: by api module or missed only), a per-CPU area
+		 * freed.
+		 */
+		[MEMORIZER_ALLOC_GLOBAL] = { "global", "global", 2, 2, 1, 1, 4,
+					     0, MEMORIZER_FREE_MODULE, 1 },
 		[MEMORIZER_ALLOC_PERCPU] = { "percpu", "percpu", 3, 3, 1, 1, 0,
-					     0, MEMORIZER_FREE_PERCPU },
+					     0, MEMORIZER_FREE_PERCPU, 0 },
 		[MEMORIZER_ALLOC_STACK] = { "stack", "irq_stack", 3, 3, 1, 0, 0,
-					    1, MEMORIZER_FREE_PAGES },
+					    1, MEMORIZER_FREE_PAGES, 0 },
 	};
 	/* A text object's kind by its word, pid 0, alloc_ip its address. */
 	static const struct {
@@ -711,11 +719,13 @@ static void test_kinds(void **state)
 		assert_int_equal(k->found_since, want[i].found_since);
 		assert_int_equal(k->word_is_kind, want[i].word_is_kind);
 		assert_int_equal(k->only_found, want[i].only_found);
-		assert_int_equal(k->never_freed, want[i].never_freed);
+		assert_int_equal(k->freed_since, want[i].freed_since);
 		assert_int_equal(k->found_task, want[i].found_task);
 		assert_int_equal(k->free_api, want[i].free_api);
-		/* Every kind is read by the current version. */
+		assert_int_equal(k->free_api_only, want[i].free_api_only);
+		/* Every kind is read, and freed, by the current version. */
 		assert_true(k->since <= MEMORIZER_STREAM_VERSION);
+		assert_true(k->freed_since <= MEMORIZER_STREAM_VERSION);
 	}
 	assert_null(kmap_kind(MEMORIZER_ALLOC_STACK + 1));
 	assert_null(kmap_kind(KMAP_KIND_UNKNOWN));
@@ -746,7 +756,50 @@ static void test_kinds(void **state)
 	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_VMALLOC);
 }
 
-/* The text rules of a global: its own alloc_ip, never freed. */
+/* Free APIs: names, the version that brought each, the kind it frees. */
+static void test_free_apis(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned int since;
+		int kind;
+	} want[] = {
+		[MEMORIZER_FREE_KFREE] = { "kfree", 1, -1 },
+		[MEMORIZER_FREE_CACHE] = { "kmem_cache_free", 1, -1 },
+		[MEMORIZER_FREE_VFREE] = { "vfree", 1, -1 },
+		[MEMORIZER_FREE_PAGES] = { "free_pages", 1, -1 },
+		[MEMORIZER_FREE_MISSED] = { "missed", 1, -1 },
+		[MEMORIZER_FREE_PERCPU] = { "free_percpu", 3, -1 },
+		/* A global's module unloaded: version 4's, globals only. */
+		[MEMORIZER_FREE_MODULE] = { "module", 4, MEMORIZER_ALLOC_GLOBAL },
+	};
+	const struct kmap_free_api *fa;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]),
+			 MEMORIZER_FREE_MODULE + 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		fa = kmap_free_api(i);
+		assert_non_null(fa);
+		assert_string_equal(fa->name, want[i].name);
+		assert_string_equal(kmap_free_api_name(i), want[i].name);
+		assert_int_equal(fa->since, want[i].since);
+		assert_int_equal(fa->kind, want[i].kind);
+		assert_true(fa->since <= MEMORIZER_STREAM_VERSION);
+	}
+	assert_null(kmap_free_api(MEMORIZER_FREE_MODULE + 1));
+	assert_null(kmap_free_api(-1));
+	assert_null(kmap_free_api(255));
+	assert_string_equal(kmap_free_api_name(MEMORIZER_FREE_MODULE + 1),
+			    "unknown");
+	assert_string_equal(kmap_free_api_name(-1), "unknown");
+}
+
+/*
+ * The text rules of a global: its own alloc_ip; freed or not (a module's
+ * is freed when it is unloaded, and a text kmap has no version).
+ */
 static void test_rules_global_text(void **state)
 {
 	struct kmap_object o = { .alloc_ip = 0xffffffff82a01000ull,
@@ -761,12 +814,24 @@ static void test_rules_global_text(void **state)
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
 	assert_string_equal(err, "found object ffffffff82a01000 (global, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address");
 	o.alloc_ip = o.addr;
+	/* A module's, freed at its unload (free_ip the unload's caller). */
 	o.free_jiffies = 120;
-	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
-	assert_string_equal(err, "global ffffffff82a01000 freed: global objects are never freed");
-	o.free_jiffies = 0;
+	o.free_ip = 0xffffffffa0001234ull;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	/* Its record closed as missed. */
 	o.free_ip = KMAP_FREE_IP_MISSED;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	o.free_jiffies = 0;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	/* Freed before it was found: an error, as for any object. */
+	o.free_jiffies = 99;
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "freed at jiffies 99, before its allocation at 100");
+	/* Freed, its alloc_ip elsewhere: still not a found object's. */
+	o.free_jiffies = 120;
+	o.alloc_ip = 0xffffffff81000000ull;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "found object ffffffff82a01000 (global, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address");
 	/* A task called global, freed and elsewhere: an ordinary object. */
 	o.pid = 7;
 	o.alloc_ip = 0xffffffff81000000ull;
@@ -855,23 +920,81 @@ static void test_rules_global_bin(void **state)
 			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
 				 err, c[i].verdict, c[i].want);
 	}
-	/*
-	 * Only a global's FREE is refused: a per-CPU object may be an
-	 * alloc_percpu() area, freed by free_percpu().
-	 */
-	assert_int_equal(kmap_rule_bin_freed(9, MEMORIZER_ALLOC_GLOBAL, err),
-			 KMAP_RULE_ERROR);
-	assert_string_equal(err, "FREE of object id 9, a global object: global objects are never freed");
-	for (i = 0; i <= MEMORIZER_ALLOC_STACK + 1; i++)
-		if (i != MEMORIZER_ALLOC_GLOBAL)
-			assert_int_equal(kmap_rule_bin_freed(9, i, err),
-					 KMAP_RULE_OK);
+}
+
+/*
+ * A FREE paired with its object's ALLOC: before version 4 a global's is
+ * refused, whatever its api (a per-CPU object may be an alloc_percpu()
+ * area, freed by free_percpu()); from version 4 a global is freed by api
+ * module (its module unloaded) or missed, no other, and api module frees
+ * nothing but globals.
+ */
+static void test_rules_bin_freed(void **state)
+{
+	static const struct {
+		unsigned int version, kind, api;
+		int verdict;
+		const char *want;
+	} c[] = {
+		{ 3, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_KFREE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, in a version 3 stream: global objects are never freed before version 4" },
+		{ 3, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MISSED, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, in a version 3 stream: global objects are never freed before version 4" },
+		{ 2, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MISSED, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, in a version 2 stream: global objects are never freed before version 4" },
+		/* Api module in version 3 is the FREE record's own error. */
+		{ 3, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MODULE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, in a version 3 stream: global objects are never freed before version 4" },
+		{ 3, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_FREE_MODULE, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MODULE, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MISSED, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_KFREE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, by api 0 (kfree): global objects are freed by api 6 (module) or missed only" },
+		{ 4, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_PERCPU, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a global object, by api 5 (free_percpu): global objects are freed by api 6 (module) or missed only" },
+		{ 4, MEMORIZER_ALLOC_KMALLOC, MEMORIZER_FREE_MODULE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a kmalloc object, by api 6 (module): api module frees global objects only" },
+		{ 4, MEMORIZER_ALLOC_PERCPU, MEMORIZER_FREE_MODULE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a percpu object, by api 6 (module): api module frees global objects only" },
+		{ 4, MEMORIZER_ALLOC_STACK, MEMORIZER_FREE_MODULE, KMAP_RULE_ERROR,
+		  "FREE of object id 9, a stack object, by api 6 (module): api module frees global objects only" },
+		/* Others: any api, a mismatched one counted by report. */
+		{ 4, MEMORIZER_ALLOC_PERCPU, MEMORIZER_FREE_PERCPU, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_PERCPU, MEMORIZER_FREE_PAGES, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_CACHE, MEMORIZER_FREE_KFREE, KMAP_RULE_OK, "" },
+		{ 3, MEMORIZER_ALLOC_PERCPU, MEMORIZER_FREE_PERCPU, KMAP_RULE_OK, "" },
+		/* Unknown kinds and apis are their records' own errors. */
+		{ 4, MEMORIZER_ALLOC_STACK + 1, MEMORIZER_FREE_MODULE, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_ALLOC_GLOBAL, MEMORIZER_FREE_MODULE + 1, KMAP_RULE_OK, "" },
+	};
+	char err[KMAP_ERR_MAX];
+	size_t i;
+	unsigned int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int v;
+
+		err[0] = 0;
+		v = kmap_rule_bin_freed(c[i].version, 9, c[i].kind, c[i].api,
+					err);
+		if (v != c[i].verdict || (v && strcmp(err, c[i].want)))
+			fail_msg("case %zu: got %d '%s', want %d '%s'", i, v,
+				 v ? err : "", c[i].verdict, c[i].want);
+	}
+	/* Every kind but global, freed by its own api, in every version. */
+	for (k = 0; k <= MEMORIZER_ALLOC_STACK; k++)
+		if (k != MEMORIZER_ALLOC_GLOBAL)
+			for (i = 1; i <= MEMORIZER_STREAM_VERSION; i++)
+				assert_int_equal(kmap_rule_bin_freed(i, 9, k,
+						 kmap_kind(k)->free_api, err),
+						 KMAP_RULE_OK);
 }
 
 /*
  * Version 3's found objects in a text kmap: pid 0 and a found word mean
  * alloc_ip is the object's address; percpu ones may be freed (an
- * alloc_percpu() area), unlike globals.
+ * alloc_percpu() area), and globals (a module's, at its unload).
  */
 static void test_rules_found_text(void **state)
 {
@@ -886,8 +1009,9 @@ static void test_rules_found_text(void **state)
 		{ "percpu", 0, 0, 1, KMAP_RULE_OK, "" },
 		{ "percpu", 0, 0xffffffff81000000ull, 1, KMAP_RULE_ERROR,
 		  "found object ffff88807fc1a040 (percpu, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
-		{ "global", 0, 0, 1, KMAP_RULE_ERROR,
-		  "global ffff88807fc1a040 freed: global objects are never freed" },
+		{ "global", 0, 0, 1, KMAP_RULE_OK, "" },
+		{ "global", 0, 0xffffffff81000000ull, 1, KMAP_RULE_ERROR,
+		  "found object ffff88807fc1a040 (global, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
 		{ "percpu", 0, 0xffffffff81000000ull, 0, KMAP_RULE_ERROR,
 		  "found object ffff88807fc1a040 (percpu, pid 0) with alloc_ip ffffffff81000000: a found object's alloc_ip is its own address" },
 		/* Found slab objects, pages and IRQ stacks may be freed. */
@@ -1077,7 +1201,10 @@ static void test_src_global(void **state)
 	}
 }
 
-/* A FREE of a global is refused, after its ALLOC or before it. */
+/*
+ * Before version 4, a FREE of a global is refused, after its ALLOC or
+ * before it, missed or not.
+ */
 static void test_src_global_freed(void **state)
 {
 	struct sbuf s = { .len = 0 };
@@ -1088,27 +1215,147 @@ static void test_src_global_freed(void **state)
 	size_t n;
 
 	(void)state;
-	header(&s, 2);
+	header_version(&s, 2, 3);
 	alloc_global(&s, 0, 1, 0xffffffff82a01000ull);
 	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
 	src = src_of(&s, path);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
 	assert_string_equal(kmap_src_error(src) + strlen(path),
-			    ": byte 128: FREE of object id 1, a global object: global objects are never freed");
+			    ": byte 128: FREE of object id 1, a global object, in a version 3 stream: global objects are never freed before version 4");
 	kmap_src_close(src);
 	unlink(path);
 
 	/* The FREE first, from another CPU: refused at the ALLOC. */
 	s.len = 0;
-	header(&s, 2);
+	header_version(&s, 2, 3);
 	free_rec(&s, 1, 1, MEMORIZER_FREE_MISSED);
 	alloc_global(&s, 0, 1, 0xffffffff82a01000ull);
 	src = src_of(&s, path2);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
 	assert_string_equal(kmap_src_error(src) + strlen(path2),
-			    ": byte 104: FREE of object id 1, a global object: global objects are never freed");
+			    ": byte 104: FREE of object id 1, a global object, in a version 3 stream: global objects are never freed before version 4");
 	kmap_src_close(src);
 	unlink(path2);
+}
+
+/* s as an object source: its first error, after its path; "" if none. */
+static const char *src_error_of(struct sbuf *s, char *buf, size_t len)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+	struct kmap_src *src = src_of(s, path);
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n;
+
+	while (kmap_src_next(src, &o, &a, &n) == 1)
+		;
+	snprintf(buf, len, "%s", kmap_src_error(src)[0] ?
+		 kmap_src_error(src) + strlen(path) : "");
+	kmap_src_close(src);
+	unlink(path);
+	return buf;
+}
+
+/*
+ * Version 4: a module's global, found, accessed and freed when its module
+ * is unloaded (api module, the unload's caller as call_site); its kmap
+ * line is a freed global's, which the text rules take. A global closed as
+ * missed, its FREE read first, is valid too; a global freed by kfree, api
+ * module on a kmalloc object and api module in a version 3 stream are
+ * refused.
+ */
+static void test_src_module_global_freed(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	struct kmap_object t;
+	struct kmap_access ta;
+	char *buf = NULL;
+	size_t n, i, len = 0;
+	FILE *f;
+
+	(void)state;
+	header(&s, 2);
+	alloc_global(&s, 0, 1, 0xffffffffa0002000ull);
+	access_rec(&s, 0, 1, 0xffffffffa0000010ull, 7, 1, 2);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_MODULE);
+	free_rec(&s, 1, 2, MEMORIZER_FREE_MISSED);
+	alloc_global(&s, 0, 2, 0xffffffffa0002040ull);
+	alloc_global(&s, 1, 3, 0xffffffff82a01000ull);
+	src = src_of(&s, path);
+	f = open_memstream(&buf, &len);
+	while (kmap_src_next(src, &o, &a, &n) == 1) {
+		assert_int_equal(o->kind, MEMORIZER_ALLOC_GLOBAL);
+		assert_int_equal(kmap_object_kind(o), MEMORIZER_ALLOC_GLOBAL);
+		if (o->id == 3) {
+			assert_false(kmap_object_freed(o));
+			assert_false(o->has & KMAP_HAS_FREE_API);
+		} else {
+			assert_true(kmap_object_freed(o));
+			assert_true(o->has & KMAP_HAS_FREE_API);
+			assert_int_equal(o->free_api, o->id == 1 ?
+					 MEMORIZER_FREE_MODULE :
+					 MEMORIZER_FREE_MISSED);
+		}
+		assert_int_equal(kmap_write_object(f, o), 0);
+		for (i = 0; i < n; i++)
+			assert_int_equal(kmap_write_access(f, &a[i]), 0);
+	}
+	fclose(f);
+	assert_string_equal(kmap_src_error(src), "");
+	assert_string_equal(buf,
+		"ffffffffa0002000,0,ffffffffa0002000,16,1001,2001,ffffffff81100000,global\n"
+		"  ffffffffa0000010,7,1,2\n"
+		"ffffffffa0002040,0,ffffffffa0002040,16,1002,2002,deadbeef,global\n"
+		"ffffffff82a01000,0,ffffffff82a01000,16,1003,0,0,global\n");
+	/* Read back as text: a freed global, valid. */
+	assert_int_equal(kmap_parse_line(buf, strcspn(buf, "\n"), &t, &ta, err),
+			 KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_object_kind(&t), MEMORIZER_ALLOC_GLOBAL);
+	assert_true(kmap_object_freed(&t));
+	assert_int_equal(kmap_rule_object(&t, err), KMAP_RULE_OK);
+	free(buf);
+	kmap_src_close(src);
+	unlink(path);
+
+	/* A global freed by kfree: refused, after its ALLOC or before. */
+	s.len = 0;
+	header(&s, 2);
+	alloc_global(&s, 0, 1, 0xffffffffa0002000ull);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	assert_string_equal(src_error_of(&s, err, sizeof(err)),
+			    ": byte 128: FREE of object id 1, a global object, by api 0 (kfree): global objects are freed by api 6 (module) or missed only");
+	s.len = 0;
+	header(&s, 2);
+	free_rec(&s, 1, 1, MEMORIZER_FREE_PAGES);
+	alloc_global(&s, 0, 1, 0xffffffffa0002000ull);
+	assert_string_equal(src_error_of(&s, err, sizeof(err)),
+			    ": byte 104: FREE of object id 1, a global object, by api 3 (free_pages): global objects are freed by api 6 (module) or missed only");
+	/* Api module frees globals only: refused on a kmalloc object. */
+	s.len = 0;
+	header(&s, 2);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_MODULE);
+	assert_string_equal(src_error_of(&s, err, sizeof(err)),
+			    ": byte 168: FREE of object id 1, a kmalloc object, by api 6 (module): api module frees global objects only");
+	s.len = 0;
+	header(&s, 2);
+	free_rec(&s, 1, 1, MEMORIZER_FREE_MODULE);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	assert_string_equal(src_error_of(&s, err, sizeof(err)),
+			    ": byte 144: FREE of object id 1, a kmalloc object, by api 6 (module): api module frees global objects only");
+	/* Api module in a version 3 stream: refused at the FREE record. */
+	s.len = 0;
+	header_version(&s, 2, 3);
+	alloc_global(&s, 0, 1, 0xffffffffa0002000ull);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_MODULE);
+	assert_string_equal(src_error_of(&s, err, sizeof(err)),
+			    ": byte 128: free api 6 (module) in a version 3 stream: new in version 4");
 }
 
 /*
@@ -1253,7 +1500,10 @@ static int free_verdict(unsigned int version, int api, uint64_t call_site,
 	return verdict;
 }
 
-/* FREE api values known in the stream's version: free_percpu is 3's. */
+/*
+ * FREE api values known in the stream's version: free_percpu is 3's,
+ * module 4's; a module free has its unload's caller as call_site.
+ */
 static void test_rules_free_api(void **state)
 {
 	static const struct {
@@ -1272,9 +1522,24 @@ static void test_rules_free_api(void **state)
 		  "free api 5 (free_percpu) in a version 2 stream: new in version 3" },
 		{ 1, MEMORIZER_FREE_PERCPU, 0xffffffff81100000ull, KMAP_RULE_ERROR,
 		  "free api 5 (free_percpu) in a version 1 stream: new in version 3" },
-		{ 3, MEMORIZER_FREE_PERCPU + 1, 0xffffffff81100000ull,
-		  KMAP_RULE_ERROR, "unknown free api 6" },
-		{ 3, 255, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		{ 4, MEMORIZER_FREE_PERCPU, 0xffffffff81100000ull, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_FREE_MODULE, 0xffffffff81100000ull, KMAP_RULE_OK, "" },
+		{ 4, MEMORIZER_FREE_MISSED, 0xdeadbeef, KMAP_RULE_OK, "" },
+		{ 3, MEMORIZER_FREE_MODULE, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "free api 6 (module) in a version 3 stream: new in version 4" },
+		{ 2, MEMORIZER_FREE_MODULE, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "free api 6 (module) in a version 2 stream: new in version 4" },
+		{ 1, MEMORIZER_FREE_MODULE, 0xffffffff81100000ull, KMAP_RULE_ERROR,
+		  "free api 6 (module) in a version 1 stream: new in version 4" },
+		{ 4, MEMORIZER_FREE_MODULE, 0, KMAP_RULE_ERROR,
+		  "module free with call_site 0: a module free's call_site is its unload's caller" },
+		{ 4, MEMORIZER_FREE_MODULE, 0xdeadbeef, KMAP_RULE_ERROR,
+		  "module free with call_site deadbeef: a module free's call_site is its unload's caller" },
+		{ 4, MEMORIZER_FREE_MODULE + 1, 0xffffffff81100000ull,
+		  KMAP_RULE_ERROR, "unknown free api 7" },
+		{ 3, MEMORIZER_FREE_MODULE + 1, 0xffffffff81100000ull,
+		  KMAP_RULE_ERROR, "unknown free api 7" },
+		{ 4, 255, 0xffffffff81100000ull, KMAP_RULE_ERROR,
 		  "unknown free api 255" },
 		{ 3, MEMORIZER_FREE_MISSED, 0xffffffff81100000ull, KMAP_RULE_ERROR,
 		  "missed free with call_site ffffffff81100000, not deadbeef" },
@@ -1421,12 +1686,15 @@ int main(void)
 		cmocka_unit_test(test_src_assembles),
 		cmocka_unit_test(test_src_text_objects),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_free_apis),
 		cmocka_unit_test(test_rules_global_text),
 		cmocka_unit_test(test_rules_global_bin),
+		cmocka_unit_test(test_rules_bin_freed),
 		cmocka_unit_test(test_rules_found_text),
 		cmocka_unit_test(test_rules_found_bin),
 		cmocka_unit_test(test_src_global),
 		cmocka_unit_test(test_src_global_freed),
+		cmocka_unit_test(test_src_module_global_freed),
 		cmocka_unit_test(test_src_found),
 		cmocka_unit_test(test_src_percpu_freed),
 		cmocka_unit_test(test_rules_free_api),

@@ -4,7 +4,9 @@
  * the object source (assembly by id, per-CPU commands, cache names) over
  * the same bytes, writing each object as text (a found object's line must
  * read back as its kind's when its word says the kind: global, percpu,
- * irq_stack).
+ * irq_stack), and each freed object freed as its stream's version allows
+ * (a global from version 4, by api module or missed; api module frees
+ * globals only).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,42 @@ static void kind_line(const struct kmap_object *o, int kind)
 	if (n <= 0 || line[n - 1] != '\n' ||
 	    kmap_parse_line(line, n - 1, &back, &acc, err) != KMAP_LINE_OBJECT ||
 	    kmap_object_kind(&back) != kind)
+		abort();
+}
+
+/* The stream's version from its header; 0 when the input is no stream. */
+static unsigned int stream_version(const unsigned char *data, size_t size)
+{
+	struct memorizer_stream_header h;
+
+	if (size < sizeof(h) || memcmp(data, MEMORIZER_STREAM_MAGIC, 8))
+		return 0;
+	memcpy(&h, data, sizeof(h));
+	return h.version;
+}
+
+/* o, handed out freed from a stream of version (0: not known). */
+static void freed_as_allowed(const struct kmap_object *o, unsigned int version)
+{
+	const struct kmap_kind *k = kmap_kind(o->kind);
+	const struct kmap_free_api *fa = kmap_free_api(o->free_api);
+
+	/* Only a FREE record frees an object, and its api is known. */
+	if (!(o->has & KMAP_HAS_FREE_API) || !k || !fa)
+		abort();
+	if (!version)		/* zstd-compressed: not looked into */
+		return;
+	if (version < fa->since || version < k->freed_since)
+		abort();
+	/* module frees globals only; a global goes by module or missed. */
+	if (fa->kind >= 0 && fa->kind != o->kind)
+		abort();
+	if (k->free_api_only && o->free_api != k->free_api &&
+	    o->free_api != MEMORIZER_FREE_MISSED)
+		abort();
+	/* A module's unload has a caller. */
+	if (o->free_api == MEMORIZER_FREE_MODULE &&
+	    (o->free_ip == 0 || o->free_ip == KMAP_FREE_IP_MISSED))
 		abort();
 }
 
@@ -76,11 +114,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					continue;
 				if (kmap_object_kind(o) != o->kind)
 					abort();
-				/* A global is never freed; a percpu may be. */
-				if (kmap_kind(o->kind) &&
-				    kmap_kind(o->kind)->never_freed &&
-				    kmap_object_freed(o))
-					abort();
+				if (kmap_object_freed(o))
+					freed_as_allowed(o,
+						stream_version(data, size));
 				/*
 				 * A found object with pid 0 has its kind's
 				 * word, which may say the kind.
