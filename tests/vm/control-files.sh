@@ -2,7 +2,9 @@
 # The control files: root-only modes, every accepted value reads back,
 # bad input gets EINVAL and changes nothing, the unprivileged can do
 # nothing, the seeds' names exist at the debugfs root, and
-# /proc/<pid>/memorizer_enabled follows ptrace's rule.
+# /proc/<pid>/memorizer_enabled follows ptrace's rule. Booted with two
+# kinds of object only: no allocation gets a record until all are back.
+# vm/run: --append memorizer.kinds=global,stack
 . /vmrun/guest-lib.sh
 f=$M/memorizer_enabled
 l=$M/memorizer_log_access
@@ -28,6 +30,7 @@ check "clear_dead_objects 0200" mode_is $M/clear_dead_objects 200
 check "kmap 0400" mode_is $M/kmap 400
 check "show_stats 0400" mode_is $M/show_stats 400
 check "stats 0400" mode_is $M/stats 400
+check "kinds 0600" mode_is $M/kinds 600
 for n in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
 	check "/sys/kernel/debug/$n -> memorizer/$n" \
 		[ "$(readlink /sys/kernel/debug/$n)" = "memorizer/$n" ]
@@ -99,6 +102,34 @@ done
 check "log_access kept after rejects" is $l 1
 echo 0 > $l
 
+# kinds: the kinds of object that get records.
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $M/stats; }
+all_kinds="kmalloc kmem_cache kmalloc_large vmalloc pages global percpu stack"
+check "kinds from boot (memorizer.kinds=global,stack)" is $M/kinds "global stack"
+check "the boot parameter reads the same" \
+	is /sys/module/memorizer/parameters/kinds "global stack"
+for k in kmalloc kmem_cache kmalloc_large vmalloc pages; do
+	check "no $k record made while it is left out" [ "$(stat_of ${k}_tracked)" = 0 ]
+done
+for v in "all:$all_kinds" "kmalloc,stack:kmalloc stack" \
+	"stack kmalloc:kmalloc stack" "pages
+:pages" "global, percpu:global percpu" "$all_kinds:$all_kinds"; do
+	check "kinds accepts '${v%%:*}'" accepts $M/kinds "${v%%:*}" "${v#*:}"
+done
+echo global > $M/kinds
+long=$(printf 'stack %.0s' $(seq 30))
+for bad in none kmallocx "global bogus" KMALLOC , "global;stack" "$long"; do
+	check "kinds rejects '$(echo "$bad" | cut -c1-20)'" rejects $M/kinds "$bad"
+done
+check "kinds kept after rejects" is $M/kinds global
+before=$(stat_of kmalloc_tracked)
+echo 1 > $f
+ls -R /usr > /dev/null
+check "no kmalloc record while kinds is global" [ "$(stat_of kmalloc_tracked)" = "$before" ]
+echo all > $M/kinds
+ls -R /usr > /dev/null
+check "kmalloc records again once all kinds are back" [ "$(stat_of kmalloc_tracked)" -gt "$before" ]
+
 for c in clear_object_list clear_dead_objects; do
 	check "$c accepts 1" sh -c "echo 1 > $M/$c"
 	for bad in 0 2 yes 11 x; do
@@ -125,10 +156,10 @@ kill $pid
 
 # The unprivileged see nothing and change nothing.
 echo 3 > $f
-for file in memorizer_enabled memorizer_log_access kmap show_stats stats; do
+for file in memorizer_enabled memorizer_log_access kinds kmap show_stats stats; do
 	check "nobody cannot read $file" as_nobody_denied "cat $M/$file"
 done
-for file in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
+for file in memorizer_enabled memorizer_log_access kinds clear_object_list clear_dead_objects; do
 	check "nobody cannot write $file" as_nobody_denied "echo 0 > $M/$file"
 	check "nobody cannot write /sys/kernel/debug/$file" \
 		as_nobody_denied "echo 0 > /sys/kernel/debug/$file"

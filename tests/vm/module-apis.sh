@@ -13,8 +13,9 @@ cp /bin/busybox /tmp/busybox-trig
 W=3
 R=2
 
-# Function, objects it allocates, their size. api_alloc_percpu allocates
-# too, but Memorizer does not record per-CPU areas yet: none expected.
+# Function, objects it allocates, their size. api_alloc_percpu's area and
+# the module's globals are found objects (alloc_ip their own address), not
+# allocations: apis_exact passes them by, module_global checks one.
 cat > /tmp/expected <<'EOF'
 api_kmalloc 1 2001
 api_kzalloc 1 2002
@@ -60,7 +61,47 @@ apis_kmap() {
 	# as strings.
 	grep "\[$1\]\$" /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $1, $3 }' |
 		sort > /out/$1.syms
+	grep "\[$1\]\$" /proc/kallsyms | awk '$3 == "test_global" { print $1 }' \
+		> /out/$1.global
 	rmmod "$1"
+	cat $M/kmap > /out/$1.gone.kmap
+}
+
+# module_global MODULE: its test_global is a found object at its own
+# address of 96 bytes (its ELF size: 64, and the 32-byte redzone that
+# clang's KASAN adds), pid 0, "global", live while the module is, with exactly
+# the stores and loads of one touch(); after rmmod the same record is
+# freed, its free site in the kernel's delete_module.
+module_global() {
+	a=$(cat /out/$1.global)
+	[ -n "$a" ] || { echo "no test_global in /proc/kallsyms"; return 1; }
+	awk -F, -v a="$a" -v pid="$(cat /tmp/$1.pid)" -v w=$W -v r=$R '
+	function bad(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; err = 1 }
+	/^[0-9a-f]/ { cur = ($1 == a); if (cur) { n++; line = $0 }; next }
+	cur { split(substr($0, 3), x, ",")
+		if (x[2] == pid && x[3] == w && x[4] == 0) st++
+		else if (x[2] == pid && x[3] == 0 && x[4] == r) ld++
+		else bad("test_global accessed " $0) }
+	END {
+		if (n != 1) { printf "%d records of test_global, want 1\n", n; exit 1 }
+		split(line, o, ",")
+		want = a ",0," a ",96,"
+		if (substr(line, 1, length(want)) != want || o[8] != "global" || o[6] != 0 || o[7] != 0)
+			bad("test_global: " line ", want " want "J,0,0,global")
+		if (st != 1 || ld != 1) bad(st " store lines and " ld " load lines of " w " and " r ", want 1 and 1")
+		exit err
+	}' /out/$1.kmap || return 1
+	gone=$(awk -F, -v a="$a" '/^[0-9a-f]/ && $1 == a' /out/$1.gone.kmap)
+	[ "$(echo "$gone" | wc -l)" = 1 ] || { echo "test_global after rmmod: $gone"; return 1; }
+	free_jiffies=$(echo "$gone" | cut -d, -f6)
+	free_ip=$(echo "$gone" | cut -d, -f7)
+	[ "$free_jiffies" != 0 ] || { echo "test_global not freed at rmmod: $gone"; return 1; }
+	site=$(awk -v ip="$free_ip" '$2 ~ /^[tT]$/ && $1 <= ip && $1 > best { best = $1; name = $3 }
+		END { print name }' /proc/kallsyms)
+	case $site in
+	*delete_module*) ;;
+	*) echo "test_global freed at $free_ip ($site), want delete_module"; return 1 ;;
+	esac
 }
 
 # apis_exact MODULE: every expected object, and nothing else from the
@@ -83,7 +124,7 @@ apis_exact() {
 	/^[0-9a-f]/ {
 		end_object()
 		f = fn($1)
-		if (f == "") next
+		if (f == "" || $1 == $3) next	# found: not allocated
 		if (!(f in want)) { bad("object from " f ", which records none"); next }
 		cur = f; stores = loads = 0; got[f]++
 		if ($4 != size[f]) bad(f " object of " $4 " bytes, want " size[f])
@@ -116,7 +157,9 @@ apis_exact() {
 check "the in-tree test module runs every API" apis_kmap memorizer_test_module
 check "its kmap parses" kmap_valid /out/memorizer_test_module.kmap
 check "each API's objects exact (in-tree module)" apis_exact memorizer_test_module
+check "its global found exact, and freed at rmmod" module_global memorizer_test_module
 check "the out-of-tree build runs every API" apis_kmap memorizer_oot
 check "its kmap parses" kmap_valid /out/memorizer_oot.kmap
 check "each API's objects exact (out-of-tree module)" apis_exact memorizer_oot
+check "its global found exact, and freed at rmmod" module_global memorizer_oot
 finish

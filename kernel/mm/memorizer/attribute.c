@@ -2,8 +2,10 @@
 /*
  * Memorizer's miss path: an access that no record covers. Memory whose
  * object Memorizer can bound without seeing it allocated gets its record
- * now, a found one (records.c): a global or per-CPU data (globals.c), a task's or a CPU's IRQ stack, a slab object allocated
- * before tracking or by a task not traced, the arrays of struct pages.
+ * now, a found one (records.c): a global of the kernel or of a module or
+ * per-CPU data (globals.c), a task's or a CPU's IRQ stack, a slab object
+ * allocated before tracking or by a task not traced, the arrays of struct
+ * pages.
  * Anything else is counted by the class of memory it fell in
  * (enum memorizer_memory_class), so that show_stats says what is still
  * unattributed and where; so is an access whose found record found no
@@ -190,7 +192,8 @@ struct memorizer_record *memorizer_attribute(unsigned long addr)
 
 	if (class == MEMORIZER_MEM_STACK)
 		rec = found_stack(addr);
-	else if (class == MEMORIZER_MEM_KERNEL_DATA &&
+	else if ((class == MEMORIZER_MEM_KERNEL_DATA ||
+		  class == MEMORIZER_MEM_MODULE) &&
 		 memorizer_global_extent(addr, &start, &size))
 		rec = memorizer_record_found(MEMORIZER_KIND_GLOBAL, start, size,
 					     0, 0, 0, "global");

@@ -275,6 +275,8 @@ static u8 free_api(const struct memorizer_record *rec)
 		return MEMORIZER_FREE_PAGES;
 	case MEMORIZER_KIND_PERCPU:
 		return MEMORIZER_FREE_PERCPU;
+	case MEMORIZER_KIND_GLOBAL:	/* a module's, at its unload */
+		return MEMORIZER_FREE_MODULE;
 	default:
 		return MEMORIZER_FREE_KFREE;
 	}

@@ -32,6 +32,9 @@ static DEFINE_MUTEX(control_lock);
 static struct memorizer_control control;	/* under control_lock */
 static bool memorizer_ready;
 
+/* The kinds of object that get records: written under control_lock. */
+unsigned int memorizer_kinds __read_mostly = MEMORIZER_KINDS_ALL;
+
 static bool enabled_boot = true;
 static bool log_access_boot;
 static struct memorizer_size_param pool_size = {
@@ -157,6 +160,44 @@ int memorizer_control_set(const struct memorizer_control *c,
 	return err;
 }
 
+/* kinds: the names of the kinds that get records; a write sets them. */
+static ssize_t kinds_read(struct file *file, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	int len = memorizer_format_kinds(buf, sizeof(buf),
+					 READ_ONCE(memorizer_kinds));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t kinds_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	unsigned int kinds;
+	int err;
+
+	err = memorizer_copy_write(buf, ubuf, count, ppos);
+	if (err)
+		return err;
+	if (memorizer_parse_kinds(buf, &kinds))
+		return -EINVAL;
+	mutex_lock(&control_lock);
+	WRITE_ONCE(memorizer_kinds, kinds);
+	mutex_unlock(&control_lock);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations kinds_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = kinds_read,
+	.write = kinds_write,
+	.llseek = default_llseek,
+};
+
 static ssize_t read_number(char __user *ubuf, size_t count, loff_t *ppos,
 			   unsigned int val)
 {
@@ -258,6 +299,26 @@ __setup("mem_log_boot=", parse_log_boot);
 module_param_cb(pool_size, &memorizer_size_param_ops, &pool_size, 0400);
 MODULE_PARM_DESC(pool_size, "Bytes Memorizer may use for its records");
 
+static int param_set_kinds(const char *val, const struct kernel_param *kp)
+{
+	return memorizer_parse_kinds(val, kp->arg);
+}
+
+static int param_get_kinds(char *buffer, const struct kernel_param *kp)
+{
+	return memorizer_format_kinds(buffer, PAGE_SIZE,
+				      READ_ONCE(*(unsigned int *)kp->arg));
+}
+
+static const struct kernel_param_ops kinds_param_ops = {
+	.set = param_set_kinds,
+	.get = param_get_kinds,
+};
+
+/* memorizer.kinds=: the kinds file's value at boot, commas for spaces. */
+module_param_cb(kinds, &kinds_param_ops, &memorizer_kinds, 0400);
+MODULE_PARM_DESC(kinds, "Kinds of object Memorizer records (default all)");
+
 static int __init memorizer_init(void)
 {
 	struct memorizer_control boot = {
@@ -275,6 +336,7 @@ static int __init memorizer_init(void)
 	memorizer_globals_init();
 	memorizer_percpu_init();
 	memorizer_memmap_init();
+	memorizer_modules_init();
 	memorizer_text_stream_init();
 	memorizer_binary_init();
 	memorizer_ready = true;
@@ -303,6 +365,7 @@ static int __init memorizer_debugfs_init(void)
 			    (void *)MEMORIZER_SET_TARGET, &control_fops);
 	debugfs_create_file("memorizer_log_access", 0600, dir,
 			    (void *)MEMORIZER_SET_LOG_ACCESS, &control_fops);
+	debugfs_create_file("kinds", 0600, dir, NULL, &kinds_fops);
 	debugfs_create_file("clear_object_list", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);

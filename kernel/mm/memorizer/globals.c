@@ -8,14 +8,19 @@
  * the access path can afford, so at boot the extents' starts are copied
  * into sorted tables, 4 bytes a symbol, that a plain binary search reads.
  * An alloc_percpu() area's extent is the per-CPU allocator's own, from its
- * map of the first chunk.
+ * map of the first chunk. A module's data symbols, from its load to its
+ * unload, are in a table per module.
  */
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
 #include <linux/kallsyms.h>
 #include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
@@ -315,9 +320,188 @@ bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
 }
 #endif
 
+#ifdef CONFIG_MODULES
 /*
- * The global that covers @addr: its start and size, or false. Any
- * context; no lock.
+ * A loaded module's data symbols: .data, .rodata and __ro_after_init, not
+ * init data, which is gone once the module is up. ELF gives each its
+ * size, so a symbol's extent is its own, not up to the next one.
+ */
+struct module_globals {
+	struct list_head list;		/* module_globals_list, RCU */
+	const struct module *mod;
+	unsigned long lo, hi;		/* the first start, the last end */
+	unsigned int n;
+	struct module_global {
+		unsigned long start, size;
+	} sym[];			/* by start, ascending */
+};
+
+static LIST_HEAD(module_globals_list);
+static DEFINE_MUTEX(module_globals_lock);	/* writers of the list */
+
+static bool module_data_symbol(const struct module *mod, const Elf_Sym *sym)
+{
+	unsigned long addr = sym->st_value;
+
+	if (sym->st_shndx == SHN_UNDEF || !sym->st_size ||
+	    ELF_ST_TYPE(sym->st_info) != STT_OBJECT)
+		return false;
+	return within_module_mem_type(addr, mod, MOD_DATA) ||
+	       within_module_mem_type(addr, mod, MOD_RODATA) ||
+	       within_module_mem_type(addr, mod, MOD_RO_AFTER_INIT);
+}
+
+static int cmp_global(const void *a, const void *b)
+{
+	const struct module_global *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/*
+ * @mod is coming: make the table of its data symbols. From the module
+ * notifier, before any of its code runs. Without memory its globals are
+ * not found (their accesses count in class module).
+ */
+void memorizer_module_globals_add(struct module *mod)
+{
+	const struct mod_kallsyms *ks;
+	struct module_globals *mg;
+	unsigned int i, n = 0, k;
+	bool guard;
+
+	rcu_read_lock();
+	ks = rcu_dereference(mod->kallsyms);
+	for (i = 1; i < ks->num_symtab; i++)
+		n += module_data_symbol(mod, &ks->symtab[i]);
+	rcu_read_unlock();
+	if (!n)
+		return;
+	/* Not an allocation Memorizer records: its own, in no one's name. */
+	guard = memorizer_guard();
+	mg = kzalloc(struct_size(mg, sym, n), GFP_NOWAIT | __GFP_NOWARN);
+	memorizer_unguard(guard);
+	if (!mg) {
+		pr_warn("no memory for %s's %u globals: left untracked\n",
+			mod->name, n);
+		return;
+	}
+	rcu_read_lock();
+	ks = rcu_dereference(mod->kallsyms);
+	for (i = 1; i < ks->num_symtab && mg->n < n; i++) {
+		if (!module_data_symbol(mod, &ks->symtab[i]))
+			continue;
+		mg->sym[mg->n].start = ks->symtab[i].st_value;
+		mg->sym[mg->n++].size = ks->symtab[i].st_size;
+	}
+	rcu_read_unlock();
+	/* Aliases of one variable: the largest; overlaps: the earlier's. */
+	sort(mg->sym, mg->n, sizeof(mg->sym[0]), cmp_global, NULL);
+	for (i = 0, k = 0; i < mg->n; i++) {
+		if (k && mg->sym[i].start < mg->sym[k - 1].start +
+					    mg->sym[k - 1].size) {
+			if (mg->sym[i].start == mg->sym[k - 1].start)
+				mg->sym[k - 1].size = mg->sym[i].size;
+			continue;
+		}
+		mg->sym[k++] = mg->sym[i];
+	}
+	mg->n = k;
+	mg->mod = mod;
+	mg->lo = mg->sym[0].start;
+	mg->hi = mg->sym[k - 1].start + mg->sym[k - 1].size;
+	mutex_lock(&module_globals_lock);
+	list_add_rcu(&mg->list, &module_globals_list);
+	mutex_unlock(&module_globals_lock);
+}
+
+/*
+ * @mod is going: its table leaves the list, and no lookup finds its
+ * globals once this returns. The caller closes their records with
+ * memorizer_module_global_start(), then frees the table (kfree()).
+ */
+struct module_globals *memorizer_module_globals_take(struct module *mod)
+{
+	struct module_globals *mg, *found = NULL;
+
+	mutex_lock(&module_globals_lock);
+	list_for_each_entry(mg, &module_globals_list, list) {
+		if (mg->mod == mod) {
+			list_del_rcu(&mg->list);
+			found = mg;
+			break;
+		}
+	}
+	mutex_unlock(&module_globals_lock);
+	if (found)
+		synchronize_rcu();
+	return found;
+}
+
+/* The start of @mg's @i-th global, or 0 past the last. */
+unsigned long memorizer_module_global_start(const struct module_globals *mg,
+					    unsigned int i)
+{
+	return i < mg->n ? mg->sym[i].start : 0;
+}
+
+/* Preemption disabled: an RCU reader, as the index's lookups are. */
+static bool module_global_extent(unsigned long addr, unsigned long *start,
+				 unsigned long *size)
+{
+	struct module_globals *mg;
+	unsigned int lo, hi, mid;
+
+#ifdef MODULES_VADDR
+	if (addr < MODULES_VADDR || addr >= MODULES_END)
+		return false;
+#endif
+	list_for_each_entry_rcu(mg, &module_globals_list, list) {
+		if (addr - mg->lo >= mg->hi - mg->lo)
+			continue;
+		for (lo = 0, hi = mg->n; hi - lo > 1;) {
+			mid = lo + (hi - lo) / 2;
+			if (mg->sym[mid].start <= addr)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (addr - mg->sym[lo].start >= mg->sym[lo].size)
+			return false;
+		*start = mg->sym[lo].start;
+		*size = mg->sym[lo].size;
+		return true;
+	}
+	return false;
+}
+#else
+void memorizer_module_globals_add(struct module *mod)
+{
+}
+
+struct module_globals *memorizer_module_globals_take(struct module *mod)
+{
+	return NULL;
+}
+
+unsigned long memorizer_module_global_start(const struct module_globals *mg,
+					    unsigned int i)
+{
+	return 0;
+}
+
+static bool module_global_extent(unsigned long addr, unsigned long *start,
+				 unsigned long *size)
+{
+	return false;
+}
+#endif
+
+/*
+ * The global that covers @addr, the kernel's or a module's: its start and
+ * size, or false. Any context with preemption disabled; no lock.
  */
 bool memorizer_global_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size)
@@ -325,7 +509,9 @@ bool memorizer_global_extent(unsigned long addr, unsigned long *start,
 	unsigned long off = addr - data_start;
 	unsigned int lo;
 
-	if (off >= data_end - data_start || !nr_starts || off < starts[0])
+	if (off >= data_end - data_start)
+		return module_global_extent(addr, start, size);
+	if (!nr_starts || off < starts[0])
 		return false;
 	lo = table_search(starts, nr_starts, off);
 	*start = data_start + starts[lo];

@@ -13,7 +13,9 @@
 #include <linux/kallsyms.h>
 #include <linux/memorizer.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
@@ -201,16 +203,18 @@ void __memorizer_page_alloc(unsigned long res, bool is_addr)
 EXPORT_SYMBOL(__memorizer_page_alloc);
 
 /*
- * The page and per-CPU allocators' free functions. A page's free call site
- * is the first caller outside them: pages are freed through put_page() as
- * often as through __free_pages(), and mm_page_free, deep inside, carries
- * none; nor does percpu_free_percpu.
+ * The page and per-CPU allocators' free functions, and the module
+ * notifiers' chain. A page's free call site is the first caller outside
+ * them: pages are freed through put_page() as often as through
+ * __free_pages(), and mm_page_free, deep inside, carries none; nor does
+ * percpu_free_percpu. A module's globals are freed by what unloads it.
  */
 static const char *const free_functions[] = {
 	"__traceiter_mm_page_free", "__free_pages_ok", "free_unref_page",
 	"free_unref_folios", "__free_pages", "free_pages", "free_pages_exact",
 	"__folio_put", "folios_put_refs", "release_pages",
 	"__traceiter_percpu_free_percpu", "free_percpu",
+	"notifier_call_chain", "blocking_notifier_call_chain",
 };
 
 static struct {
@@ -300,6 +304,50 @@ static void probe_percpu_free(void *ignore, void *base_addr, int off,
 		memorizer_record_close(rec, free_ip);
 	}
 	memorizer_hook_exit();
+}
+
+/*
+ * A module's globals: found from its load on, as the kernel's are (their
+ * table is made before any of its code runs), and freed when it goes.
+ */
+static int module_notify(struct notifier_block *nb, unsigned long state,
+			 void *data)
+{
+	struct module_globals *mg;
+	struct memorizer_record *rec;
+	unsigned long start, free_ip = 0;
+	unsigned int i;
+
+	if (state == MODULE_STATE_COMING)
+		memorizer_module_globals_add(data);
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mg = memorizer_module_globals_take(data);
+	if (mg && memorizer_hook_enter()) {
+		for (i = 0; (start = memorizer_module_global_start(mg, i)); i++) {
+			rec = memorizer_record_at(start);
+			if (!rec || rec->kind != MEMORIZER_KIND_GLOBAL)
+				continue;
+			/* Never 0, which would read as still live. */
+			if (!free_ip)
+				free_ip = free_site() ?: _RET_IP_;
+			memorizer_record_close(rec, free_ip);
+		}
+		memorizer_hook_exit();
+	}
+	kfree(mg);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block module_nb = {
+	.notifier_call = module_notify,
+};
+
+/* From boot: modules loaded before Memorizer is first enabled count too. */
+void memorizer_modules_init(void)
+{
+	if (IS_ENABLED(CONFIG_MODULES))
+		register_module_notifier(&module_nb);
 }
 
 /*

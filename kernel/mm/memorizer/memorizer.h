@@ -71,6 +71,8 @@ enum memorizer_kind {
 	MEMORIZER_KIND_NR,
 };
 
+#define MEMORIZER_KINDS_ALL	(BIT(MEMORIZER_KIND_NR) - 1)
+
 /* Slab objects' kinds: their memory is a slab's, and nothing else is. */
 static inline bool memorizer_kind_is_slab(unsigned int kind)
 {
@@ -176,11 +178,14 @@ static __always_inline void memorizer_unguard(bool entered)
 
 /* parse.c */
 
-/* Longest accepted control write: a pid below PID_MAX_LIMIT, a newline. */
-#define MEMORIZER_WRITE_MAX	16
+/* Longer than any accepted control write: every kind's name, a newline. */
+#define MEMORIZER_WRITE_MAX	128
 
+extern const char *const memorizer_kind_names[MEMORIZER_KIND_NR];
 int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
 int memorizer_parse_bool(const char *buf, bool *val);
+int memorizer_parse_kinds(const char *buf, unsigned int *kinds);
+int memorizer_format_kinds(char *buf, size_t size, unsigned int kinds);
 int memorizer_copy_write(char *buf, const char __user *ubuf, size_t count,
 			 loff_t *ppos);
 int memorizer_write_one(const char __user *ubuf, size_t count, loff_t *ppos);
@@ -339,6 +344,12 @@ bool memorizer_memmap_extent(unsigned long addr, unsigned long *start,
 bool memorizer_percpu_area(unsigned long addr);
 bool memorizer_percpu_extent(unsigned long addr, unsigned long *start,
 			     unsigned long *size);
+struct module;
+struct module_globals;
+void memorizer_module_globals_add(struct module *mod);
+struct module_globals *memorizer_module_globals_take(struct module *mod);
+unsigned long memorizer_module_global_start(const struct module_globals *mg,
+					    unsigned int i);
 
 /* index.c */
 int memorizer_index_init(unsigned int bits);
@@ -412,6 +423,7 @@ struct memorizer_record *memorizer_attribute(unsigned long addr);
 
 /* hooks.c */
 int memorizer_hooks_start(void);
+void memorizer_modules_init(void);
 
 /* text.c: one line of kmap text, newline included */
 #define MEMORIZER_LINE_MAX	160	/* longer than any line */
@@ -431,6 +443,14 @@ struct memorizer_control {
 	struct memorizer_target target;
 	bool log_access;
 };
+
+/* The kinds that get records, a bit per enum memorizer_kind. */
+extern unsigned int memorizer_kinds;
+
+static inline bool memorizer_kind_tracked(enum memorizer_kind kind)
+{
+	return READ_ONCE(memorizer_kinds) & BIT(kind);
+}
 
 #define MEMORIZER_SET_TARGET		BIT(0)
 #define MEMORIZER_SET_LOG_ACCESS	BIT(1)

@@ -14,7 +14,8 @@
  *
  * goes once through every allocation API that Memorizer hooks, as a module
  * calls it: each api_<name>() function below allocates, touches and frees
- * with one API, so that tests tell the objects apart by call site. A
+ * with one API, so that tests tell the objects apart by call site; and
+ * touches test_global, a global of the module's own. A
  * module that links is one that every inline hook's symbols are exported
  * to; the project builds this file both in the tree and out of it.
  */
@@ -405,7 +406,7 @@ static noinline int api___folio_alloc_node(void)
 	return 0;
 }
 
-/* Memorizer does not record per-CPU areas yet; modules must link anyway. */
+/* Found on first access, each CPU's copy; closed by free_percpu(). */
 static noinline int api_alloc_percpu(void)
 {
 	void __percpu *p = __alloc_percpu(8 * sizeof(unsigned long),
@@ -420,6 +421,15 @@ static noinline int api_alloc_percpu(void)
 	return 0;
 }
 
+/* A module's global: found on first access, freed when the module goes. */
+static unsigned long test_global[8];
+
+static noinline int api_global(void)
+{
+	touch(test_global);
+	return 0;
+}
+
 static int (*const apis[])(void) = {
 	api_kmalloc, api_kzalloc, api_kcalloc, api_kmalloc_array,
 	api_kmalloc_node, api_kmemdup, api_krealloc, api_kmalloc_large,
@@ -430,7 +440,7 @@ static int (*const apis[])(void) = {
 	api___alloc_pages, api___alloc_pages_node,
 	api___get_free_pages, api___get_free_page, api_get_zeroed_page,
 	api_folio_alloc, api___folio_alloc, api___folio_alloc_node,
-	api_alloc_percpu,
+	api_alloc_percpu, api_global,
 };
 
 static ssize_t apis_write(struct file *file, const char __user *ubuf,

@@ -77,6 +77,89 @@ int memorizer_parse_bool(const char *buf, bool *val)
 	return -EINVAL;
 }
 
+/* The kinds' names, as the kinds file, memorizer.kinds= and stats say them. */
+const char *const memorizer_kind_names[MEMORIZER_KIND_NR] = {
+	[MEMORIZER_KIND_KMALLOC] = "kmalloc",
+	[MEMORIZER_KIND_CACHE] = "kmem_cache",
+	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
+	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
+	[MEMORIZER_KIND_PAGES] = "pages",
+	[MEMORIZER_KIND_GLOBAL] = "global",
+	[MEMORIZER_KIND_PERCPU] = "percpu",
+	[MEMORIZER_KIND_STACK] = "stack",
+};
+
+static int kind_of(const char *word, size_t len)
+{
+	int k;
+
+	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
+		if (strlen(memorizer_kind_names[k]) == len &&
+		    !strncmp(word, memorizer_kind_names[k], len))
+			return k;
+	}
+	return -1;
+}
+
+/**
+ * memorizer_parse_kinds - parse a set of kinds of object
+ * @buf: NUL-terminated text: kind names (memorizer_kind_names) or "all",
+ *	separated by spaces or commas, optionally ending in one newline
+ * @kinds: set to the set, a bit per enum memorizer_kind, on success;
+ *	untouched on failure
+ *
+ * Return: 0, or -EINVAL for an unknown word or no word at all.
+ */
+int memorizer_parse_kinds(const char *buf, unsigned int *kinds)
+{
+	size_t len = strlen(buf), n;
+	unsigned int set = 0;
+	const char *end;
+	int k;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	for (end = buf + len; buf < end; buf += n) {
+		n = strcspn(buf, " ,");
+		if (buf + n > end)
+			n = end - buf;
+		if (n == 3 && !strncmp(buf, "all", 3)) {
+			set |= MEMORIZER_KINDS_ALL;
+		} else if (n) {
+			k = kind_of(buf, n);
+			if (k < 0)
+				return -EINVAL;
+			set |= BIT(k);
+		}
+		if (buf + n < end)
+			n++;	/* the separator */
+	}
+	if (!set)
+		return -EINVAL;
+	*kinds = set;
+	return 0;
+}
+
+/**
+ * memorizer_format_kinds - the names of a set of kinds
+ * @buf, @size: where to write them, space-separated, and a newline
+ * @kinds: the set, a bit per enum memorizer_kind
+ *
+ * Return: the length written, as scnprintf().
+ */
+int memorizer_format_kinds(char *buf, size_t size, unsigned int kinds)
+{
+	int len = 0, k;
+
+	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
+		if (kinds & BIT(k))
+			len += scnprintf(buf + len, size - len, "%s%s",
+					 len ? " " : "",
+					 memorizer_kind_names[k]);
+	}
+	return len + scnprintf(buf + len, size - len, "\n");
+}
+
 /**
  * memorizer_copy_write - take a control file write
  * @buf: MEMORIZER_WRITE_MAX bytes, for the text, NUL-terminated

@@ -216,6 +216,7 @@ static void publish_record(struct memorizer_record *rec)
  * pages must find the record too: those of a vmalloc area or of a
  * multi-page allocation that is not a compound page (whose folio does not
  * lead to its start). Without the memory for all of it, it is dropped.
+ * None for a kind not tracked (the kinds file).
  */
 void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 			   size_t size, size_t size_alloc, unsigned long ip,
@@ -224,6 +225,8 @@ void memorizer_record_make(enum memorizer_kind kind, unsigned long addr,
 	struct memorizer_record *rec, *stale;
 	struct memorizer_key *alias;
 
+	if (!memorizer_kind_tracked(kind))
+		return;
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
 	if (rec && !add_aliases(rec, addr, nr_aliases)) {
 		free_record(rec);
@@ -272,7 +275,7 @@ static bool stale(struct memorizer_record *first, enum memorizer_kind kind,
  * 0 and a word saying what the object is; the time is now. @nr_aliases
  * further pages find it too, as for memorizer_record_make(). Two CPUs may
  * find the object at once: the record already in the index wins, and is
- * returned. ERR_PTR(-ENOMEM) without memory.
+ * returned. ERR_PTR(-ENOMEM) without memory; NULL for a kind not tracked.
  */
 struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 					       unsigned long addr, size_t size,
@@ -283,6 +286,8 @@ struct memorizer_record *memorizer_record_found(enum memorizer_kind kind,
 	struct memorizer_record *rec, *first;
 	struct memorizer_key *alias;
 
+	if (!memorizer_kind_tracked(kind))
+		return NULL;
 	rec = memorizer_pool_alloc(MEMORIZER_POOL_OBJ);
 	if (!rec)
 		return ERR_PTR(-ENOMEM);

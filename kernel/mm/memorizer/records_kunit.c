@@ -906,6 +906,41 @@ static void found_records_test(struct kunit *test)
 	memorizer_walk_end();
 }
 
+/*
+ * A kind left out of the kinds file gets no record, allocated or found:
+ * its accesses count as untracked, each one; the other kinds are kept.
+ */
+static void kinds_test(struct kunit *test)
+{
+	unsigned int saved = READ_ONCE(memorizer_kinds);
+	struct found_case slab = { NULL, MEMORIZER_MEM_SLAB };
+	struct memorizer_record *rec, *kept;
+	struct trace_state st;
+	unsigned long *q;
+
+	WRITE_ONCE(memorizer_kinds, saved & ~BIT(MEMORIZER_KIND_KMALLOC));
+	trace_self_begin(test, &st);
+	slab.p = kmalloc(3 * sizeof(unsigned long), GFP_KERNEL);
+	q = vmalloc(PAGE_SIZE);
+	if (slab.p)
+		touch_found(&slab);
+	trace_self_end(test, &st);
+	WRITE_ONCE(memorizer_kinds, saved);
+	KUNIT_ASSERT_NOT_NULL(test, slab.p);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+
+	memorizer_walk_begin();
+	rec = find_record((unsigned long)slab.p);
+	kept = find_record((unsigned long)q);
+	KUNIT_EXPECT_TRUE(test, !rec || rec->state != MEMORIZER_RECORD_LIVE);
+	KUNIT_EXPECT_TRUE(test, kept && kept->kind == MEMORIZER_KIND_VMALLOC &&
+				kept->state == MEMORIZER_RECORD_LIVE);
+	memorizer_walk_end();
+	KUNIT_EXPECT_EQ(test, slab.untracked, (unsigned long)WRITES + READS);
+	kfree(slab.p);
+	vfree(q);
+}
+
 static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmem_cache_record_test),
 	KUNIT_CASE(kmalloc_record_test),
@@ -922,6 +957,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(reused_address_test),
 	KUNIT_CASE(global_record_test),
 	KUNIT_CASE(found_records_test),
+	KUNIT_CASE(kinds_test),
 	{}
 };
 

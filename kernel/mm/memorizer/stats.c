@@ -16,17 +16,6 @@
 
 DEFINE_PER_CPU(struct memorizer_stats, memorizer_stats);
 
-static const char *const kind_names[MEMORIZER_KIND_NR] = {
-	[MEMORIZER_KIND_KMALLOC] = "kmalloc",
-	[MEMORIZER_KIND_CACHE] = "kmem_cache",
-	[MEMORIZER_KIND_KMALLOC_LARGE] = "kmalloc_large",
-	[MEMORIZER_KIND_VMALLOC] = "vmalloc",
-	[MEMORIZER_KIND_PAGES] = "pages",
-	[MEMORIZER_KIND_GLOBAL] = "global",
-	[MEMORIZER_KIND_PERCPU] = "percpu",
-	[MEMORIZER_KIND_STACK] = "stack",
-};
-
 /* The classes of unattributed memory (enum memorizer_memory_class). */
 static const char *const class_names[MEMORIZER_MEM_NR] = {
 	[MEMORIZER_MEM_SLAB] = "slab",
@@ -155,7 +144,7 @@ static int show_stats_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
 		kind_columns(&f.sum, k, col);
-		seq_printf(m, "%-16s", kind_names[k]);
+		seq_printf(m, "%-16s", memorizer_kind_names[k]);
 		for (i = 0; i < NR_COLUMNS; i++)
 			seq_printf(m, " %12lu", col[i]);
 		seq_putc(m, '\n');
@@ -186,7 +175,7 @@ static int stats_show(struct seq_file *m, void *v)
 	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
 		kind_columns(&f.sum, k, col);
 		for (i = 0; i < NR_COLUMNS; i++)
-			seq_printf(m, "%s_%s %lu\n", kind_names[k], columns[i],
+			seq_printf(m, "%s_%s %lu\n", memorizer_kind_names[k], columns[i],
 				   col[i]);
 	}
 	for (i = 0; i < FIG_NR; i++)

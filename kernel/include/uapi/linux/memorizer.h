@@ -31,9 +31,11 @@
  * MEMORIZER_CONTEXT_FOUND; a version 1 stream is a version 2 one without
  * them. 3: kinds MEMORIZER_ALLOC_PERCPU and MEMORIZER_ALLOC_STACK, free
  * api MEMORIZER_FREE_PERCPU, and context found for slab objects, pages and
- * stacks too; a version 2 stream is a version 3 one without them.
+ * stacks too; a version 2 stream is a version 3 one without them. 4: free
+ * api MEMORIZER_FREE_MODULE, by which a global (a module's) may be freed;
+ * a version 3 stream is a version 4 one without it.
  */
-#define MEMORIZER_STREAM_VERSION	3
+#define MEMORIZER_STREAM_VERSION	4
 #define MEMORIZER_REC_TYPES_MAX		16
 
 enum memorizer_rec_type {
@@ -53,7 +55,7 @@ enum memorizer_alloc_kind {
 	MEMORIZER_ALLOC_KMALLOC_LARGE = 2,	/* kmalloc() from pages */
 	MEMORIZER_ALLOC_VMALLOC = 3,
 	MEMORIZER_ALLOC_PAGES = 4,		/* alloc_pages() and friends */
-	MEMORIZER_ALLOC_GLOBAL = 5,		/* a kernel image symbol's data */
+	MEMORIZER_ALLOC_GLOBAL = 5,		/* a kernel or module data symbol */
 	MEMORIZER_ALLOC_PERCPU = 6,		/* a per-CPU variable, one CPU's */
 	MEMORIZER_ALLOC_STACK = 7,		/* a task's or a CPU's IRQ stack */
 };
@@ -66,8 +68,9 @@ enum memorizer_alloc_kind {
  * its task's. Found are: globals and per-CPU variables (only found, never
  * freed), stacks, slab objects allocated before tracking or by a task not
  * traced (kinds KMALLOC and CACHE), and pages no allocation of which was
- * seen (kind PAGES). Globals and per-CPU variables are never freed; an
- * alloc_percpu() area (kind PERCPU) is, by free_percpu().
+ * seen (kind PAGES). The kernel's globals and per-CPU variables are never
+ * freed; a module's globals are, when it is unloaded (MEMORIZER_FREE_MODULE),
+ * and an alloc_percpu() area (kind PERCPU) is, by free_percpu().
  */
 enum memorizer_alloc_context {
 	MEMORIZER_CONTEXT_TASK = 0,
@@ -124,6 +127,7 @@ enum memorizer_free_api {
 	MEMORIZER_FREE_PAGES = 3,		/* __free_pages() and friends */
 	MEMORIZER_FREE_MISSED = 4,		/* not seen; see below */
 	MEMORIZER_FREE_PERCPU = 5,		/* free_percpu() */
+	MEMORIZER_FREE_MODULE = 6,		/* a global's module unloaded */
 };
 
 /*

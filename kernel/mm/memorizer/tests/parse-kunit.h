@@ -163,12 +163,77 @@ static void parse_size_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, size, c->ret ? 12345UL : c->size);
 }
 
+#define K(kind)	BIT(MEMORIZER_KIND_##kind)
+
+struct kinds_case {
+	const char *input;
+	int ret;
+	unsigned int kinds;
+};
+
+static const struct kinds_case kinds_cases[] = {
+	{ "all", 0, MEMORIZER_KINDS_ALL },
+	{ "all\n", 0, MEMORIZER_KINDS_ALL },
+	{ "kmalloc", 0, K(KMALLOC) },
+	{ "kmalloc kmem_cache\n", 0, K(KMALLOC) | K(CACHE) },
+	{ "global,percpu,stack", 0, K(GLOBAL) | K(PERCPU) | K(STACK) },
+	{ "pages, vmalloc", 0, K(PAGES) | K(VMALLOC) },
+	{ "kmalloc_large kmalloc", 0, K(KMALLOC_LARGE) | K(KMALLOC) },
+	{ "stack stack", 0, K(STACK) },
+	{ "stack all", 0, MEMORIZER_KINDS_ALL },
+	{ "", -EINVAL }, { "\n", -EINVAL }, { " ", -EINVAL },
+	{ ",", -EINVAL }, { "none", -EINVAL }, { "kmallocx", -EINVAL },
+	{ "kmalloc_", -EINVAL }, { "KMALLOC", -EINVAL },
+	{ "kmalloc\n\n", -EINVAL }, { "kmalloc;stack", -EINVAL },
+	{ "global bogus", -EINVAL }, { "al", -EINVAL },
+};
+
+static void kinds_case_desc(const struct kinds_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%*pE\"",
+		 (int)strlen(c->input), c->input);
+}
+
+KUNIT_ARRAY_PARAM(parse_kinds, kinds_cases, kinds_case_desc);
+
+/* Exactly the named set, or -EINVAL and the old set. */
+static void parse_kinds_test(struct kunit *test)
+{
+	const struct kinds_case *c = test->param_value;
+	unsigned int kinds = 0x5a5a;
+
+	KUNIT_EXPECT_EQ(test, memorizer_parse_kinds(c->input, &kinds), c->ret);
+	KUNIT_EXPECT_EQ(test, kinds, c->ret ? 0x5a5a : c->kinds);
+}
+
+/* What the kinds file shows, it takes back; every kind by its name. */
+static void format_kinds_test(struct kunit *test)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	unsigned int kinds, back;
+
+	memorizer_format_kinds(buf, sizeof(buf), MEMORIZER_KINDS_ALL);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "kmalloc kmem_cache kmalloc_large vmalloc pages global percpu stack\n");
+	memorizer_format_kinds(buf, sizeof(buf), K(CACHE) | K(STACK));
+	KUNIT_EXPECT_STREQ(test, buf, "kmem_cache stack\n");
+	for (kinds = 1; kinds <= MEMORIZER_KINDS_ALL; kinds++) {
+		memorizer_format_kinds(buf, sizeof(buf), kinds);
+		KUNIT_ASSERT_EQ(test, memorizer_parse_kinds(buf, &back), 0);
+		KUNIT_ASSERT_EQ(test, back, kinds);
+	}
+}
+
+#undef K
+
 static struct kunit_case memorizer_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_enabled_test, parse_gen_params),
 	KUNIT_CASE(parse_pid_limit_test),
 	KUNIT_CASE_PARAM(parse_bool_test, parse_bool_gen_params),
 	KUNIT_CASE(is_one_test),
 	KUNIT_CASE_PARAM(parse_size_test, parse_size_gen_params),
+	KUNIT_CASE_PARAM(parse_kinds_test, parse_kinds_gen_params),
+	KUNIT_CASE(format_kinds_test),
 	{}
 };
 
