@@ -32,9 +32,6 @@ static DEFINE_MUTEX(control_lock);
 static struct memorizer_control control;	/* under control_lock */
 static bool memorizer_ready;
 
-/* The kinds of object that get records: written under control_lock. */
-unsigned int memorizer_kinds __read_mostly = MEMORIZER_KINDS_ALL;
-
 static bool enabled_boot = true;
 static bool log_access_boot;
 static struct memorizer_size_param pool_size = {

@@ -458,6 +458,10 @@ static bool module_global_extent(unsigned long addr, unsigned long *start,
 	if (addr < MODULES_VADDR || addr >= MODULES_END)
 		return false;
 #endif
+	/*
+	 * A module's data and rodata are apart; another's may lie between,
+	 * so a span that holds @addr may still not be its module's.
+	 */
 	list_for_each_entry_rcu(mg, &module_globals_list, list) {
 		if (addr - mg->lo >= mg->hi - mg->lo)
 			continue;
@@ -469,7 +473,7 @@ static bool module_global_extent(unsigned long addr, unsigned long *start,
 				hi = mid;
 		}
 		if (addr - mg->sym[lo].start >= mg->sym[lo].size)
-			return false;
+			continue;
 		*start = mg->sym[lo].start;
 		*size = mg->sym[lo].size;
 		return true;

@@ -10,7 +10,7 @@
  *   pool.c         the bounded memory that records and counters come from
  *   caches.c       slab cache names, interned
  *   stats.c        the per-CPU figures; the show_stats and stats files
- *   globals.c      the kernel image's data and per-CPU symbols
+ *   globals.c      the kernel's and modules' data symbols, per-CPU data
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
  *   records.c      a record's life, the record lists, the channels
@@ -82,6 +82,13 @@ static inline bool memorizer_kind_is_slab(unsigned int kind)
 /* context.c */
 
 extern enum memorizer_mode memorizer_active_mode;	/* set by control.c */
+/* The kinds that get records, a bit per enum memorizer_kind: control.c's. */
+extern unsigned int memorizer_kinds;
+
+static inline bool memorizer_kind_tracked(enum memorizer_kind kind)
+{
+	return READ_ONCE(memorizer_kinds) & BIT(kind);
+}
 
 /*
  * Is the code running now selected by memorizer_enabled? Inline: the
@@ -443,14 +450,6 @@ struct memorizer_control {
 	struct memorizer_target target;
 	bool log_access;
 };
-
-/* The kinds that get records, a bit per enum memorizer_kind. */
-extern unsigned int memorizer_kinds;
-
-static inline bool memorizer_kind_tracked(enum memorizer_kind kind)
-{
-	return READ_ONCE(memorizer_kinds) & BIT(kind);
-}
 
 #define MEMORIZER_SET_TARGET		BIT(0)
 #define MEMORIZER_SET_LOG_ACCESS	BIT(1)
