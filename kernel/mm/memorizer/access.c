@@ -4,7 +4,8 @@
  * (while access logging is on) and is counted on the record of the object
  * it falls in, per accessing instruction and pid. No global lock: a lookup
  * in the index, a lookup in the counter hash, an atomic increment; and
- * before both, a per-context cache of the last record and counter.
+ * before both, a per-context cache of the last record and counter, whose
+ * hit is a path of its own that calls nothing.
  */
 
 #include <linux/memorizer.h>
@@ -47,14 +48,58 @@ static struct memorizer_record *cached_record(struct access_cache *ac,
 	return READ_ONCE(rec->id) == ac->id ? rec : NULL;
 }
 
-static void count_access(unsigned long addr, bool write, unsigned long ip)
+/*
+ * The fast path: the access counted on this context's cached record, or a
+ * slab object's found in the index, with the cached counter or one found
+ * in the counter hash; or false. It calls
+ * nothing, so it runs as it was entered, with AC (user access) set inside
+ * a user-copy section: saving and clearing AC costs a flags push and pop,
+ * and under TCG clac and popf each end a translation block, many times
+ * what the rest costs.
+ */
+static __always_inline bool count_cached(struct access_cache *ac,
+					 unsigned long addr, bool write,
+					 unsigned long ip, pid_t pid)
 {
-	struct access_cache *ac;
+	struct memorizer_record *rec = cached_record(ac, addr);
+	struct memorizer_counter *c = ac->counter;
+
+	if (!rec) {
+		/* Slab objects, most of what is accessed, are found inline. */
+		struct folio *folio;
+
+		if (addr < PAGE_OFFSET || addr >= (unsigned long)high_memory)
+			return false;
+		folio = virt_to_folio((void *)addr);
+		if (!folio_test_slab(folio))
+			return false;
+		rec = memorizer_slab_lookup(folio, addr);
+		if (!rec)
+			return false;
+		ac->rec = rec;
+		ac->id = rec->id;
+		c = NULL;
+	}
+	if (!c || READ_ONCE(c->rec) != rec || c->ip != ip || c->pid != pid) {
+		c = memorizer_counter_find(memorizer_counter_bucket(rec, ip, pid),
+					   rec, ip, pid);
+		if (!c)
+			return false;
+		ac->counter = c;
+	}
+	/* Saturate: a count that wrapped would be a wrong one. */
+	atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
+	this_cpu_inc(memorizer_stats.accesses[rec->kind]);
+	return true;
+}
+
+/* The slow path: the record and counter looked up, or made. AC clear. */
+static noinline void count_access(struct access_cache *ac, unsigned long addr,
+				  bool write, unsigned long ip, pid_t pid)
+{
 	struct memorizer_record *rec;
 	struct memorizer_counter *c;
-	pid_t pid;
 
-	ac = this_cpu_ptr(&access_caches[interrupt_context_level()]);
 	rec = cached_record(ac, addr);
 	if (!rec) {
 		rec = memorizer_index_lookup(addr);
@@ -64,16 +109,10 @@ static void count_access(unsigned long addr, bool write, unsigned long ip)
 			return;
 		ac->rec = rec;
 		ac->id = rec->id;
-		ac->counter = NULL;
 	}
-	pid = in_task() ? current->pid : 0;
-	c = ac->counter;
-	if (!c || READ_ONCE(c->rec) != rec || c->ip != ip || c->pid != pid) {
-		c = memorizer_counter_get(rec, ip, pid);
-		ac->counter = c;
-	}
+	c = memorizer_counter_get(rec, ip, pid);
+	ac->counter = c;
 	if (c) {
-		/* Saturate: a count that wrapped would be a wrong one. */
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
 	}
@@ -82,15 +121,34 @@ static void count_access(unsigned long addr, bool write, unsigned long ip)
 void __memorizer_access(unsigned long addr, size_t size, bool write,
 			unsigned long ip)
 {
+	struct access_cache *ac;
 	unsigned long ua_flags;
+	pid_t pid;
 
-	if (!memorizer_context_selected())
+	if (!memorizer_context_selected() || in_nmi())
 		return;
-	/* KASAN checks run inside user-copy sections too. */
-	ua_flags = user_access_save();
-	if (memorizer_hook_enter()) {
-		count_access(addr, write, ip);
-		memorizer_hook_exit();
+	preempt_disable_notrace();
+	if (!memorizer_enter())
+		goto out;
+	ac = this_cpu_ptr(&access_caches[interrupt_context_level()]);
+	pid = in_task() ? current->pid : 0;
+	if (!count_cached(ac, addr, write, ip, pid)) {
+		/* KASAN checks run inside user-copy sections too. */
+		ua_flags = user_access_save();
+		count_access(ac, addr, write, ip, pid);
+		user_access_restore(ua_flags);
 	}
-	user_access_restore(ua_flags);
+	memorizer_exit();
+out:
+	/* preempt_enable_notrace(), with AC clear around the schedule. */
+	barrier();
+#ifdef CONFIG_PREEMPTION
+	if (unlikely(__preempt_count_dec_and_test())) {
+		ua_flags = user_access_save();
+		preempt_schedule_notrace();
+		user_access_restore(ua_flags);
+	}
+#else
+	__preempt_count_dec();
+#endif
 }

@@ -26,39 +26,21 @@
 #define BUCKET_LOCK 0
 #define RECORD_LOCK 0		/* the bit of memorizer_record.counters_lock */
 
-static unsigned long *counter_table;
-static unsigned int counter_bits;
+unsigned long *memorizer_counter_table;
+unsigned int memorizer_counter_bits;
 
 int __init memorizer_counters_init(unsigned int bits)
 {
-	counter_bits = bits;
-	counter_table = vcalloc(1UL << bits, sizeof(*counter_table));
-	return counter_table ? 0 : -ENOMEM;
-}
-
-static unsigned long *counter_bucket(struct memorizer_record *rec,
-				     unsigned long ip, pid_t pid)
-{
-	return &counter_table[hash_long((unsigned long)rec ^ hash_long(ip ^ pid,
-						BITS_PER_LONG), counter_bits)];
+	memorizer_counter_bits = bits;
+	memorizer_counter_table = vcalloc(1UL << bits,
+					  sizeof(*memorizer_counter_table));
+	return memorizer_counter_table ? 0 : -ENOMEM;
 }
 
 static struct memorizer_counter *bucket_first(unsigned long *bucket)
 {
 	return (struct memorizer_counter *)(READ_ONCE(*bucket) &
 					    ~BIT(BUCKET_LOCK));
-}
-
-static struct memorizer_counter *find_counter(unsigned long *bucket,
-					      struct memorizer_record *rec,
-					      unsigned long ip, pid_t pid)
-{
-	struct memorizer_counter *c;
-
-	for (c = bucket_first(bucket); c; c = READ_ONCE(c->hash_next))
-		if (c->rec == rec && c->ip == ip && c->pid == pid)
-			return c;
-	return NULL;
 }
 
 /*
@@ -68,11 +50,11 @@ static struct memorizer_counter *find_counter(unsigned long *bucket,
 struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 						unsigned long ip, pid_t pid)
 {
-	unsigned long *bucket = counter_bucket(rec, ip, pid);
+	unsigned long *bucket = memorizer_counter_bucket(rec, ip, pid);
 	struct memorizer_counter *c;
 	unsigned long flags;
 
-	c = find_counter(bucket, rec, ip, pid);
+	c = memorizer_counter_find(bucket, rec, ip, pid);
 	if (likely(c))
 		return c;
 	/* A full pool: drop without the locks (see pool_used_up()). */
@@ -85,7 +67,7 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 	bit_spin_lock(RECORD_LOCK, &rec->counters_lock);
 	if (READ_ONCE(rec->state) != MEMORIZER_RECORD_CLOSED) {
 		bit_spin_lock(BUCKET_LOCK, bucket);
-		c = find_counter(bucket, rec, ip, pid);
+		c = memorizer_counter_find(bucket, rec, ip, pid);
 		if (!c) {
 			c = memorizer_pool_alloc(MEMORIZER_POOL_SMALL);
 			if (c) {
@@ -114,7 +96,7 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 static void counter_unhash(struct memorizer_record *rec,
 			   struct memorizer_counter *c)
 {
-	unsigned long *bucket = counter_bucket(rec, c->ip, c->pid);
+	unsigned long *bucket = memorizer_counter_bucket(rec, c->ip, c->pid);
 	struct memorizer_counter *cur, *prev = NULL;
 
 	bit_spin_lock(BUCKET_LOCK, bucket);

@@ -27,37 +27,15 @@
 #include "../slab.h"
 #include "memorizer.h"
 
-static struct hlist_bl_head *index_table;
-static unsigned int index_bits;
+struct hlist_bl_head *memorizer_index_table;
+unsigned int memorizer_index_bits;
 
 int __init memorizer_index_init(unsigned int bits)
 {
-	index_bits = bits;
-	index_table = vcalloc(1UL << bits, sizeof(*index_table));
-	return index_table ? 0 : -ENOMEM;
-}
-
-static struct hlist_bl_head *index_bucket(unsigned long addr)
-{
-	return &index_table[hash_long(addr, index_bits)];
-}
-
-/* Under the bucket lock, or in an RCU read-side section. */
-static struct memorizer_key *bucket_find(struct hlist_bl_head *head,
-					 unsigned long addr)
-{
-	struct hlist_bl_node *node;
-
-	node = (struct hlist_bl_node *)
-		((unsigned long)READ_ONCE(head->first) & ~LIST_BL_LOCKMASK);
-	for (; node; node = READ_ONCE(node->next)) {
-		struct memorizer_key *key;
-
-		key = container_of(node, struct memorizer_key, node);
-		if (READ_ONCE(key->addr) == addr)
-			return key;
-	}
-	return NULL;
+	memorizer_index_bits = bits;
+	memorizer_index_table = vcalloc(1UL << bits,
+					sizeof(*memorizer_index_table));
+	return memorizer_index_table ? 0 : -ENOMEM;
 }
 
 /* Under the bucket lock. Lookups may still be walking past @key. */
@@ -86,7 +64,7 @@ static void bucket_unlock(struct hlist_bl_head *head, unsigned long flags)
 /* Remove @key if it is still in the index. */
 void memorizer_index_remove(struct memorizer_key *key)
 {
-	struct hlist_bl_head *head = index_bucket(key->addr);
+	struct hlist_bl_head *head = memorizer_index_bucket(key->addr);
 	unsigned long flags;
 
 	bucket_lock(head, &flags);
@@ -101,13 +79,13 @@ void memorizer_index_remove(struct memorizer_key *key)
  */
 struct memorizer_record *memorizer_index_insert(struct memorizer_key *key)
 {
-	struct hlist_bl_head *head = index_bucket(key->addr);
+	struct hlist_bl_head *head = memorizer_index_bucket(key->addr);
 	struct memorizer_record *stale = NULL;
 	struct memorizer_key *old;
 	unsigned long flags;
 
 	bucket_lock(head, &flags);
-	old = bucket_find(head, key->addr);
+	old = memorizer_index_find(key->addr);
 	if (old) {
 		bucket_unlink(old);
 		stale = old->rec;
@@ -123,22 +101,16 @@ struct memorizer_record *memorizer_index_insert(struct memorizer_key *key)
  */
 struct memorizer_record *memorizer_index_insert_new(struct memorizer_key *key)
 {
-	struct hlist_bl_head *head = index_bucket(key->addr);
+	struct hlist_bl_head *head = memorizer_index_bucket(key->addr);
 	struct memorizer_key *old;
 	unsigned long flags;
 
 	bucket_lock(head, &flags);
-	old = bucket_find(head, key->addr);
+	old = memorizer_index_find(key->addr);
 	if (!old)
 		hlist_bl_add_head_rcu(&key->node, head);
 	bucket_unlock(head, flags);
 	return old ? old->rec : NULL;
-}
-
-/* The key at exactly @addr, or NULL. Preemption is disabled. */
-struct memorizer_key *memorizer_index_find(unsigned long addr)
-{
-	return bucket_find(index_bucket(addr), addr);
 }
 
 /*
@@ -150,7 +122,7 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	struct memorizer_key *key;
 	struct memorizer_record *rec;
 	unsigned long start, size = 0;	/* size: per-CPU data's, if known */
-	int slab = -1;		/* direct map: is it a slab's memory? */
+	bool direct = false;	/* direct map, not a slab's memory */
 
 	/*
 	 * Not virt_addr_valid(): it is instrumented and takes RCU (lockdep),
@@ -160,17 +132,11 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	if (addr >= PAGE_OFFSET && addr < (unsigned long)high_memory) {
 		struct folio *folio = virt_to_folio((void *)addr);
 
-		slab = folio_test_slab(folio);
-		if (slab) {
-			struct kmem_cache *s = READ_ONCE(folio_slab(folio)->slab_cache);
-
-			if (!s)
-				return NULL;
-			start = (unsigned long)nearest_obj(s, folio_slab(folio),
-							   (void *)addr);
-		} else if (!memorizer_percpu_extent(addr, &start, &size)) {
+		if (folio_test_slab(folio))
+			return memorizer_slab_lookup(folio, addr);
+		if (!memorizer_percpu_extent(addr, &start, &size))
 			start = (unsigned long)folio_address(folio);
-		}
+		direct = true;
 	} else if (is_vmalloc_addr((void *)addr)) {
 		start = addr & PAGE_MASK;
 	} else if (!memorizer_global_extent(addr, &start, &size)) {
@@ -184,11 +150,11 @@ struct memorizer_record *memorizer_index_lookup(unsigned long addr)
 	if (!rec || addr - rec->key.addr >= rec->size_alloc)
 		return NULL;
 	/*
-	 * A slab object's record where a page is now, or the reverse: a
-	 * found record whose free no hook could see (a slab object found
-	 * while free, its slab since given back). Not this memory's object.
+	 * A slab object's record where a page is now: a found record whose
+	 * free no hook could see (a slab object found while free, its slab
+	 * since given back). Not this memory's object.
 	 */
-	if (slab >= 0 && memorizer_kind_is_slab(rec->kind) != slab)
+	if (direct && memorizer_kind_is_slab(rec->kind))
 		return NULL;
 	/* An alloc_percpu() area freed (unseen) and allocated anew. */
 	if (size && rec->found && rec->size_alloc != size)

@@ -31,15 +31,19 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/list_bl.h>
 #include <linux/llist.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/types.h>
 #include <uapi/linux/memorizer.h>
+
+#include "../slab.h"
 
 /*
  * What memorizer_enabled selects. The numbers 0..3 are the values users
@@ -363,8 +367,82 @@ int memorizer_index_init(unsigned int bits);
 struct memorizer_record *memorizer_index_insert(struct memorizer_key *key);
 struct memorizer_record *memorizer_index_insert_new(struct memorizer_key *key);
 void memorizer_index_remove(struct memorizer_key *key);
-struct memorizer_key *memorizer_index_find(unsigned long addr);
 struct memorizer_record *memorizer_index_lookup(unsigned long addr);
+
+/* The index's hash of keys, by address; bit 0 of a head locks. */
+extern struct hlist_bl_head *memorizer_index_table;
+extern unsigned int memorizer_index_bits;
+
+static __always_inline struct hlist_bl_head *
+memorizer_index_bucket(unsigned long addr)
+{
+	return &memorizer_index_table[hash_long(addr, memorizer_index_bits)];
+}
+
+/*
+ * The key at exactly @addr, or NULL. Under the bucket lock, or with
+ * preemption disabled (an RCU read-side section). Inline and calling
+ * nothing: the access path's fast path.
+ */
+static __always_inline struct memorizer_key *
+memorizer_index_find(unsigned long addr)
+{
+	struct hlist_bl_head *head = memorizer_index_bucket(addr);
+	struct hlist_bl_node *node;
+
+	node = (struct hlist_bl_node *)
+		((unsigned long)READ_ONCE(head->first) & ~LIST_BL_LOCKMASK);
+	for (; node; node = READ_ONCE(node->next)) {
+		struct memorizer_key *key;
+
+		key = container_of(node, struct memorizer_key, node);
+		if (READ_ONCE(key->addr) == addr)
+			return key;
+	}
+	return NULL;
+}
+
+/*
+ * nearest_obj(), inline to the end: its fixup_red_left() is a function of
+ * slub.c, which adds red_left_pad, nonzero only in caches with red zones.
+ */
+static __always_inline unsigned long
+memorizer_slab_object(struct kmem_cache *s, const struct slab *slab,
+		      unsigned long addr)
+{
+	unsigned long base = (unsigned long)slab_address(slab);
+	unsigned long last = base + (slab->objects - 1) * s->size;
+	unsigned long object = addr - (addr - base) % s->size;
+
+	return min(object, last) + s->red_left_pad;
+}
+
+/*
+ * The live record of the slab object at @addr, a direct-map address in a
+ * slab folio, or NULL; @folio is its folio. Inline and calling nothing.
+ */
+static __always_inline struct memorizer_record *
+memorizer_slab_lookup(struct folio *folio, unsigned long addr)
+{
+	struct kmem_cache *s = READ_ONCE(folio_slab(folio)->slab_cache);
+	struct memorizer_record *rec;
+	struct memorizer_key *key;
+
+	if (!s)
+		return NULL;
+	key = memorizer_index_find(memorizer_slab_object(s, folio_slab(folio),
+							 addr));
+	rec = key ? READ_ONCE(key->rec) : NULL;
+	/*
+	 * A page's record where a slab object is now: a found record whose
+	 * free no hook could see (memorizer_index_lookup()). Not this
+	 * memory's object.
+	 */
+	if (!rec || addr - rec->key.addr >= rec->size_alloc ||
+	    !memorizer_kind_is_slab(rec->kind))
+		return NULL;
+	return rec;
+}
 
 /* counters.c */
 
@@ -374,6 +452,37 @@ typedef void (*memorizer_counts_fn)(struct memorizer_record *rec,
 				    u32 writes, u32 reads);
 
 int memorizer_counters_init(unsigned int bits);
+
+/* The counter hash: a bucket per hash of (record, ip, pid); bit 0 locks. */
+extern unsigned long *memorizer_counter_table;
+extern unsigned int memorizer_counter_bits;
+
+static __always_inline unsigned long *
+memorizer_counter_bucket(struct memorizer_record *rec, unsigned long ip,
+			 pid_t pid)
+{
+	return &memorizer_counter_table[hash_long((unsigned long)rec ^
+						  hash_long(ip ^ pid,
+							    BITS_PER_LONG),
+						  memorizer_counter_bits)];
+}
+
+/*
+ * The counter for (@rec, @ip, @pid) in @bucket, or NULL. Inline and
+ * calling nothing: the access path's fast path looks counters up so.
+ */
+static __always_inline struct memorizer_counter *
+memorizer_counter_find(unsigned long *bucket, struct memorizer_record *rec,
+		       unsigned long ip, pid_t pid)
+{
+	struct memorizer_counter *c;
+
+	c = (struct memorizer_counter *)(READ_ONCE(*bucket) & ~1UL);
+	for (; c; c = READ_ONCE(c->hash_next))
+		if (c->rec == rec && c->ip == ip && c->pid == pid)
+			return c;
+	return NULL;
+}
 struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 						unsigned long ip, pid_t pid);
 void memorizer_counters_close(struct memorizer_record *rec);

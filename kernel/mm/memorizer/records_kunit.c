@@ -941,6 +941,100 @@ static void kinds_test(struct kunit *test)
 	vfree(q);
 }
 
+/*
+ * What a traced access costs, stage by stage: the same loop of loads
+ * timed with access logging off (KASAN's check alone), with it on for
+ * another task (the context test), on one object from one instruction
+ * (both caches hit), from two instructions in turn (the counter looked
+ * up) and on two objects in turn (the record looked up too). The times
+ * are printed for the note of whoever changes the access path; what is
+ * checked is that every traced load was counted, exactly.
+ */
+#define COST_LOADS 20000
+#define COST_ROUNDS 3
+
+static noinline unsigned long read_word_other(unsigned long *p)
+{
+	return READ_ONCE(*p);
+}
+
+enum cost_stage {
+	COST_KASAN, COST_UNSELECTED, COST_HIT, COST_COUNTER, COST_RECORD,
+	COST_NR
+};
+
+static const char * const cost_stage_names[COST_NR] = {
+	"kasan-only", "not-selected", "hit", "counter-lookup", "record-lookup"
+};
+
+static unsigned long cost_loop(enum cost_stage stage, unsigned long *p,
+			       unsigned long *q)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = 0; i < COST_LOADS; i++) {
+		if (stage == COST_COUNTER && (i & 1))
+			sum += read_word_other(p);
+		else if (stage == COST_RECORD && (i & 1))
+			sum += read_word(q);
+		else
+			sum += read_word(p);
+	}
+	return sum;
+}
+
+static void access_cost_test(struct kunit *test)
+{
+	const unsigned int loads = COST_ROUNDS * COST_LOADS;
+	/* p: all of hit, half of counter-lookup and of record-lookup. */
+	const struct expected_access exp_p[] = {
+		{ "read_word", current->pid, 0, loads + loads / 2 + loads / 2 },
+		{ "read_word_other", current->pid, 0, loads / 2 },
+	};
+	const struct expected_access exp_q[] = {
+		{ "read_word", current->pid, 0, loads / 2 },
+	};
+	struct memorizer_control c;
+	u64 best[COST_NR], t0, t;
+	struct trace_state st;
+	unsigned long *p, *q;
+	int stage, round;
+
+	trace_self_begin(test, &st);
+	p = kmalloc(64, GFP_KERNEL);
+	q = kmalloc(64, GFP_KERNEL);
+	memorizer_control_get(&c);
+	for (stage = 0; stage < COST_NR && p && q; stage++) {
+		c.log_access = stage != COST_KASAN;
+		c.target.mode = stage == COST_UNSELECTED ? MEMORIZER_PID :
+							   MEMORIZER_TREE;
+		c.target.pid = 1;	/* init: not this thread */
+		KUNIT_ASSERT_EQ(test, memorizer_control_set(&c, SET_ALL), 0);
+		best[stage] = U64_MAX;
+		for (round = 0; round < COST_ROUNDS; round++) {
+			t0 = ktime_get_ns();
+			cost_loop(stage, p, q);
+			t = ktime_get_ns() - t0;
+			best[stage] = min(best[stage], t);
+		}
+	}
+	kfree(p);
+	kfree(q);
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	for (stage = 0; stage < COST_NR; stage++)
+		kunit_info(test, "access cost: %s %llu ns per load (best of %d rounds of %d)\n",
+			   cost_stage_names[stage],
+			   div_u64(best[stage], COST_LOADS), COST_ROUNDS,
+			   COST_LOADS);
+	expect_record(test, (unsigned long)p, MEMORIZER_KIND_KMALLOC, 64, 64,
+		      "access_cost_test", exp_p, 2);
+	expect_record(test, (unsigned long)q, MEMORIZER_KIND_KMALLOC, 64, 64,
+		      "access_cost_test", exp_q, 1);
+}
+
 static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmem_cache_record_test),
 	KUNIT_CASE(kmalloc_record_test),
@@ -958,6 +1052,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(global_record_test),
 	KUNIT_CASE(found_records_test),
 	KUNIT_CASE(kinds_test),
+	KUNIT_CASE(access_cost_test),
 	{}
 };
 
