@@ -140,15 +140,15 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	}
 	memorizer_exit();
 out:
+#ifdef CONFIG_PREEMPTION
 	/* preempt_enable_notrace(), with AC clear around the schedule. */
 	barrier();
-#ifdef CONFIG_PREEMPTION
 	if (unlikely(__preempt_count_dec_and_test())) {
 		ua_flags = user_access_save();
 		preempt_schedule_notrace();
 		user_access_restore(ua_flags);
 	}
 #else
-	__preempt_count_dec();
+	preempt_enable_notrace();	/* calls nothing without CONFIG_PREEMPTION */
 #endif
 }
