@@ -469,6 +469,9 @@ run help help-check "$M" help check
 run help help-flag "$M" report --help
 run help help-unknown "$M" frobnicate
 run help help-bad-option "$M" check --frobnicate x
+# Options go through getopt_long: --opt=ARG, -nARG, an unambiguous prefix,
+# options after operands, "--"; a missing argument, an argument to a flag.
+run help options-getopt sh -c "\"$M\" report --limit=1 fixtures/tar.kmap --csv | wc -l; \"$M\" report -n1 --cs fixtures/tar.kmap | wc -l; \"$M\" check -q -- fixtures/tar.kmap; echo status \$?; \"$M\" report fixtures/tar.kmap -n; \"$M\" check --quiet=yes fixtures/tar.kmap; \"$M\" check -x fixtures/tar.kmap"
 run help completion-parses bash -c "\"$M\" help --completion > c.bash && bash -n c.bash && grep -c -- '--system-map' c.bash"
 run help man-record sh -c "\"$M\" help --man record | head -n 12"
 
