@@ -360,6 +360,8 @@ struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
 enum kmap_format kmap_src_format(const struct kmap_src *s);
+/* The input's name in messages: the path, or <stdin> for "-". */
+const char *kmap_src_name(const struct kmap_src *s);
 /*
  * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the
  * next call. Returns 1, 0 at the end, -1 on error (kmap_src_error()).
@@ -497,6 +499,20 @@ void kmap_bin_rules_free(struct kmap_bin_rules *st);
  */
 int kmap_parse_hex(const char *s, size_t len, uint64_t *v);
 
+/*
+ * An unsigned decimal number of 1 to 20 digits in s[0 .. len - 1], no
+ * sign, no space, within 64 bits. Returns 0, or -1 when s is not one.
+ * (Kmap fields are stricter: no leading zeros.)
+ */
+int kmap_parse_dec(const char *s, size_t len, uint64_t *v);
+
+/*
+ * Make the array *p (of elements of size bytes, *cap of them) hold at
+ * least n, doubling from 16. Returns 0, or -1 when out of memory (*p
+ * is then unchanged). Every growing array here goes through it.
+ */
+int kmap_grow(void **p, size_t *cap, size_t n, size_t size);
+
 /* A hash map from nonzero-or-zero u64 keys to u64 values; grows. */
 struct kmap_map {
 	uint64_t *keys;
@@ -511,6 +527,14 @@ uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
 int kmap_map_del(struct kmap_map *m, uint64_t key);
 void kmap_map_free(struct kmap_map *m);
+/*
+ * Intern key in a dense array *arr (*n elements of size bytes, room for
+ * *cap) indexed through m: *idx is key's index; a new key gets the next
+ * element (*is_new set, its contents the caller's to fill). Returns 0, or
+ * -1 when out of memory.
+ */
+int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
+		size_t *cap, size_t size, size_t *idx, int *is_new);
 
 /*
  * Symbols: ip -> function+offset, and file:line where a vmlinux has DWARF.

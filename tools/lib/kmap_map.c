@@ -121,3 +121,41 @@ int kmap_map_del(struct kmap_map *m, uint64_t key)
 	}
 	return 1;
 }
+
+int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n) {
+		if (c > SIZE_MAX / 2 / size)
+			return -1;
+		c *= 2;
+	}
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
+		size_t *cap, size_t size, size_t *idx, int *is_new)
+{
+	uint64_t *slot = kmap_map_get(m, key, is_new);
+
+	if (!slot)
+		return -1;
+	if (*is_new) {
+		if (kmap_grow(arr, cap, *n + 1, size)) {
+			kmap_map_del(m, key);
+			return -1;
+		}
+		*slot = (*n)++;
+	}
+	*idx = (size_t)*slot;
+	return 0;
+}

@@ -330,6 +330,11 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 	return s;
 }
 
+const char *kmap_src_name(const struct kmap_src *s)
+{
+	return s->name;
+}
+
 enum kmap_format kmap_src_format(const struct kmap_src *s)
 {
 	return s->fmt;

@@ -187,6 +187,24 @@ int kmap_parse_hex(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+int kmap_parse_dec(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
 static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {

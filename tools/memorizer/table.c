@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Report tables. See table.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
+#include "kmap.h"
 #include "table.h"
 
 void table_init(struct table *t, const struct col *cols, int ncols)
@@ -16,15 +20,9 @@ union cell *table_row(struct table *t)
 {
 	union cell *row;
 
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		void *p = realloc(t->cells, cap * t->ncols * sizeof(*t->cells));
-
-		if (!p)
-			return NULL;
-		t->cells = p;
-		t->cap = cap;
-	}
+	if (kmap_grow((void **)&t->cells, &t->cap, t->nrows + 1,
+		      t->ncols * sizeof(*t->cells)))
+		return NULL;
 	row = &t->cells[t->nrows++ * t->ncols];
 	memset(row, 0, t->ncols * sizeof(*row));
 	return row;
@@ -58,7 +56,9 @@ static int cmp_cell(const struct col *col, const union cell *a,
 	case COL_U64:
 		r = (a->u > b->u) - (a->u < b->u);
 		break;
-	case COL_F64:
+	case COL_F64:	/* no value sorts after every value */
+		if (isnan(a->f) || isnan(b->f))
+			return isnan(a->f) - isnan(b->f);
 		r = (a->f > b->f) - (a->f < b->f);
 		break;
 	default:
@@ -87,14 +87,43 @@ void table_sort(struct table *t, int col)
 	qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), row_cmp);
 }
 
+/*
+ * The shortest "%.Ng" of d that reads back as d, with a decimal point
+ * (9.0, not 9: a figure's column reads as floating point everywhere).
+ */
+static int fmt_exact(double d, char *buf, size_t len)
+{
+	int prec, n = 0;
+
+	for (prec = 1; prec <= 17; prec++) {
+		n = snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	if (!strpbrk(buf, ".en") && n + 2 < (int)len)
+		n += snprintf(buf + n, len - n, ".0");
+	return n;
+}
+
+/* A figure for people: two decimals, or two significant digits below. */
+static int fmt_shown(double d, char *buf, size_t len)
+{
+	if (d != 0 && fabs(d) < 0.005)
+		return snprintf(buf, len, "%.2g", d);
+	return snprintf(buf, len, "%.2f", d);
+}
+
+/* A cell as text (human: for the table, else for CSV and JSON). */
 static int fmt_cell(const struct col *col, const union cell *c, char *buf,
-		    size_t len)
+		    size_t len, int human)
 {
 	switch (col->type) {
 	case COL_U64:
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
 	case COL_F64:
-		return snprintf(buf, len, "%.2f", c->f);
+		if (isnan(c->f))
+			return snprintf(buf, len, "%s", human ? "-" : "");
+		return human ? fmt_shown(c->f, buf, len) : fmt_exact(c->f, buf, len);
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
 	}
@@ -104,7 +133,7 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 static int fmt_cell_shown(const struct col *col, const union cell *c,
 			  char *buf, size_t len)
 {
-	int n = fmt_cell(col, c, buf, len);
+	int n = fmt_cell(col, c, buf, len, 1);
 	char *p;
 
 	for (p = buf; *p; p++)
@@ -157,38 +186,115 @@ static void csv_str(FILE *f, const char *s)
 }
 
 /*
- * A JSON string. Names are bytes (a comm is whatever the task set): valid
- * UTF-8 is kept, and each byte that is not part of it becomes \u00XX, so
- * the output is always valid JSON and the byte can be told.
+ * A JSON string of s. Names are bytes (a comm is whatever the task set):
+ * valid UTF-8 is kept, and each byte that is not part of it becomes the
+ * character U+00XX (what "\u00XX" says), so the output is always valid
+ * JSON and the byte can be told. json-c escapes the rest.
  */
-static void json_str(FILE *f, const char *s)
+struct json_object *json_bytes(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	size_t n, len = strlen(s), j = 0;
+	struct json_object *o;
+	char *u = malloc(2 * len + 1);
 
-	fputc('"', f);
+	if (!u)
+		return NULL;
 	while (*p) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-		} else if ((n = utf8_len(p))) {
-			fwrite(p, 1, n, f);
+		if ((n = utf8_len(p))) {
+			memcpy(u + j, p, n);
+			j += n;
 			p += n;
 		} else {
-			fprintf(f, "\\u%04x", *p++);
+			u[j++] = (char)(0xc0 | *p >> 6);
+			u[j++] = (char)(0x80 | (*p++ & 0x3f));
 		}
 	}
-	fputc('"', f);
+	o = json_object_new_string_len(u, (int)j);
+	free(u);
+	return o;
 }
 
-void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
-		 size_t limit, const char *json_head)
+struct json_object *json_figure(double d)
+{
+	char buf[64];
+
+	if (isnan(d))
+		return NULL;
+	fmt_exact(d, buf, sizeof(buf));
+	return json_object_new_double_s(d, buf);
+}
+
+static struct json_object *json_cell(const struct col *col,
+				     const union cell *c)
+{
+	switch (col->type) {
+	case COL_U64:
+		return json_object_new_uint64(c->u);
+	case COL_F64:
+		return json_figure(c->f);
+	default:
+		return json_bytes(c->s ? c->s : "");
+	}
+}
+
+#define JSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/*
+ * The head's members, "columns", then "rows" a row at a time (a table of
+ * millions of objects is never one tree): the head is printed without
+ * its closing brace and the rows follow.
+ */
+static int json_print(const struct table *t, FILE *f, size_t n,
+		      struct json_object *json_head)
+{
+	struct json_object *head = json_object_new_object(), *cols, *row;
+	const char *s;
+	size_t r;
+	int c;
+
+	cols = json_object_new_array();
+	if (!head || !cols)
+		goto oom;
+	if (json_head) {
+		json_object_object_foreach(json_head, key, val)
+			json_object_object_add(head, key, json_object_get(val));
+	}
+	for (c = 0; c < t->ncols; c++)
+		json_object_array_add(cols, json_object_new_string(t->cols[c].name));
+	json_object_object_add(head, "columns", cols);
+	s = json_object_to_json_string_ext(head, JSON_FLAGS);
+	if (!s)
+		goto oom;
+	fprintf(f, "%.*s,\n\"rows\":[", (int)strlen(s) - 1, s);
+	for (r = 0; r < n; r++) {
+		row = json_object_new_object();
+		if (!row)
+			goto oom;
+		for (c = 0; c < t->ncols; c++)
+			json_object_object_add(row, t->cols[c].name,
+				json_cell(&t->cols[c], &t->cells[r * t->ncols + c]));
+		s = json_object_to_json_string_ext(row, JSON_FLAGS);
+		fprintf(f, "%s\n%s", r ? "," : "", s ? s : "{}");
+		json_object_put(row);
+	}
+	fputs("]}\n", f);
+	json_object_put(head);
+	return 0;
+oom:
+	json_object_put(head);
+	return -1;
+}
+
+int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
+		size_t limit, struct json_object *json_head)
 {
 	size_t r, n = limit && limit < t->nrows ? limit : t->nrows;
 	char buf[512];
-	int c;
+	int c, *w;
 
+	if (fmt == FMT_JSON)
+		return json_print(t, f, n, json_head);
 	if (fmt == FMT_CSV) {
 		for (c = 0; c < t->ncols; c++)
 			fprintf(f, "%s%s", c ? "," : "", t->cols[c].name);
@@ -196,80 +302,49 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		for (r = 0; r < n; r++) {
 			for (c = 0; c < t->ncols; c++) {
 				fmt_cell(&t->cols[c], &t->cells[r * t->ncols + c],
-					 buf, sizeof(buf));
+					 buf, sizeof(buf), 0);
 				if (c)
 					fputc(',', f);
 				csv_str(f, buf);
 			}
 			fputc('\n', f);
 		}
-		return;
+		return 0;
 	}
-	if (fmt == FMT_JSON) {
-		fprintf(f, "{%s\"columns\":[", json_head ? json_head : "");
+	w = calloc(t->ncols, sizeof(*w));
+	if (!w)
+		return -1;
+	for (c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c].name);
+	for (r = 0; r < n; r++)
 		for (c = 0; c < t->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			json_str(f, t->cols[c].name);
+			int l = fmt_cell_shown(&t->cols[c],
+					       &t->cells[r * t->ncols + c], buf,
+					       sizeof(buf));
+			if (l > w[c])
+				w[c] = l;
 		}
-		fputs("],\n\"rows\":[", f);
-		for (r = 0; r < n; r++) {
-			fputs(r ? ",\n{" : "\n{", f);
-			for (c = 0; c < t->ncols; c++) {
-				const union cell *v = &t->cells[r * t->ncols + c];
-
-				if (c)
-					fputc(',', f);
-				json_str(f, t->cols[c].name);
-				fputc(':', f);
-				if (t->cols[c].type == COL_STR) {
-					json_str(f, v->s ? v->s : "");
-				} else {
-					fmt_cell(&t->cols[c], v, buf, sizeof(buf));
-					fputs(buf, f);
-				}
-			}
-			fputc('}', f);
+	for (c = 0; c < t->ncols; c++)
+		fprintf(f, c ? "  %*s" : "%-*s",
+			c && t->cols[c].type == COL_STR ? -w[c] : w[c],
+			t->cols[c].name);
+	fputc('\n', f);
+	for (r = 0; r < n; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			fmt_cell_shown(&t->cols[c], &t->cells[r * t->ncols + c],
+				       buf, sizeof(buf));
+			if (c == 0)
+				fprintf(f, "%-*s", w[c], buf);
+			else if (t->cols[c].type == COL_STR)
+				fprintf(f, "  %-*s", c == t->ncols - 1 ? 0 : w[c],
+					buf);
+			else
+				fprintf(f, "  %*s", w[c], buf);
 		}
-		fputs("]}\n", f);
-		return;
-	}
-	{
-		int *w = calloc(t->ncols, sizeof(*w));
-
-		if (!w)
-			return;
-		for (c = 0; c < t->ncols; c++)
-			w[c] = strlen(t->cols[c].name);
-		for (r = 0; r < n; r++)
-			for (c = 0; c < t->ncols; c++) {
-				int l = fmt_cell_shown(&t->cols[c],
-						 &t->cells[r * t->ncols + c], buf,
-						 sizeof(buf));
-				if (l > w[c])
-					w[c] = l;
-			}
-		for (c = 0; c < t->ncols; c++)
-			fprintf(f, c ? "  %*s" : "%-*s",
-				c && t->cols[c].type == COL_STR ? -w[c] : w[c],
-				t->cols[c].name);
 		fputc('\n', f);
-		for (r = 0; r < n; r++) {
-			for (c = 0; c < t->ncols; c++) {
-				fmt_cell_shown(&t->cols[c], &t->cells[r * t->ncols + c],
-					 buf, sizeof(buf));
-				if (c == 0)
-					fprintf(f, "%-*s", w[c], buf);
-				else if (t->cols[c].type == COL_STR)
-					fprintf(f, "  %-*s",
-						c == t->ncols - 1 ? 0 : w[c], buf);
-				else
-					fprintf(f, "  %*s", w[c], buf);
-			}
-			fputc('\n', f);
-		}
-		free(w);
 	}
+	free(w);
+	return 0;
 }
 
 void table_free(struct table *t)

@@ -319,6 +319,12 @@ printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=caf\xe9' 'task cpu=0 ns=2 pid=6
 	'alloc cpu=0 ns=5 id=2 addr=0x2000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=6 cache_id=7 kind=1' |
 	"$MKSTREAM" > names.bin
 run report report-names-bytes sh -c "\"$M\" report --by cache names.bin | tail -n 2 | cut -c1-40; \"$M\" report --by cache --json names.bin | tail -n 1 | cut -c1-40; \"$M\" report --by pid --json names.bin | tail -n 2 | cut -c1-40"
+# Figures: CSV and JSON print them in full (a non-zero per-byte figure is
+# never 0.00), a mean over no freed object has no value (empty, null, -).
+run report report-figures-exact sh -c "\"$M\" report --by kind --csv globals.bin; \"$M\" report --by kind --json globals.bin | tail -n 3 | cut -c1-150"
+# Usage: -n 0 and --csv with --json are refused; standard input is
+# <stdin> in the summary, the JSON input key and messages alike.
+run report report-usage sh -c "\"$M\" report -n 0 fixtures/tar.kmap; \"$M\" report --csv --json fixtures/tar.kmap; \"$M\" report -n 1 - < fixtures/tar.kmap | head -n 1; \"$M\" report --json - < stream.bin | cut -c1-60 | head -n 1; \"$M\" report --by cache - < fixtures/tar.kmap"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
