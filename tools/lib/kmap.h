@@ -25,7 +25,9 @@
  *     wrong" (binary), from kmap_*_error().
  *  2. the object source (kmap_src_*): whole objects with their accesses,
  *     from either format (told apart by the first bytes; zstd-compressed
- *     binary streams are decompressed when libkmap was built with zstd).
+ *     input, a stream or a text kmap, is decompressed when libkmap was
+ *     built with zstd). memorizer check reads the record readers under a
+ *     source (kmap_src_text(), kmap_src_bin()): one way to open any input.
  *     Binary records are assembled per object id: an object comes out when
  *     its FREE is read, live ones at the end of the stream.
  *  3. writers (kmap_write_*): the text format, byte for byte as the kernel
@@ -352,14 +354,26 @@ struct kmap_src;
 FILE *kmap_fopen(const char *path, char *err);
 
 /*
- * Open path ("-" is stdin) and tell its format from its first bytes.
+ * Open path ("-" is stdin) and tell its format from its first bytes
+ * (those decompressed, when zstd-compressed: a text kmap or a stream).
  * Returns NULL with err[KMAP_ERR_MAX] set when the file cannot be opened
  * or is compressed and libkmap has no zstd.
  */
 struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
+/* KMAP_FMT_TEXT or KMAP_FMT_BINARY: what the (decompressed) input holds. */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
+/* Whether the input was zstd-compressed. */
+int kmap_src_zstd(const struct kmap_src *s);
+/*
+ * The record reader under s (the text one for a text kmap, else NULL; the
+ * binary one for a stream), for a validator that wants every record and
+ * line, not objects (memorizer check): read either through it, or objects
+ * through kmap_src_next(), not both.
+ */
+struct kmap_text_reader *kmap_src_text(struct kmap_src *s);
+struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -373,9 +387,15 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 uint64_t kmap_src_lost(const struct kmap_src *s);
 /*
  * For binary input, at the end: objects with FREE or ACCESS records but no
- * ALLOC (allocated before the stream began); they are not handed out.
+ * ALLOC (allocated before the stream began); they are not handed out, and
+ * are held only while their ALLOC may still come (the stream's next 4 MiB
+ * per CPU, at least 16 MiB, after their first record: the kernel's
+ * per-CPU buffers, 4 MiB by default, interleave): memory stays
+ * bounded whatever the number of orphans. An ALLOC later than that is an
+ * error. kmap_src_orphan_records(): their FREE and ACCESS records.
  */
 uint64_t kmap_src_orphans(const struct kmap_src *s);
+uint64_t kmap_src_orphan_records(const struct kmap_src *s);
 /* For binary input: the stream header's hz, else 0. */
 unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
@@ -508,7 +528,7 @@ int kmap_parse_dec(const char *s, size_t len, uint64_t *v);
 
 /*
  * Make the array *p (of elements of size bytes, *cap of them) hold at
- * least n, doubling from 16. Returns 0, or -1 when out of memory (*p
+ * least n, doubling (from n, at least 4). Returns 0, or -1 when out of memory (*p
  * is then unchanged). Every growing array here goes through it.
  */
 int kmap_grow(void **p, size_t *cap, size_t n, size_t size);

@@ -124,7 +124,7 @@ int kmap_map_del(struct kmap_map *m, uint64_t key)
 
 int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
 {
-	size_t c = *cap ? *cap : 16;
+	size_t c = *cap ? *cap : n < 4 ? 4 : n;
 	void *q;
 
 	if (n <= *cap)

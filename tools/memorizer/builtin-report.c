@@ -540,28 +540,31 @@ static void print_summary(const struct report *rep, struct kmap_src *src,
 			  FILE *out)
 {
 	const struct totals *t = &rep->tot;
-	int bin = !!(t->has & KMAP_HAS_KIND);
+	int bin = kmap_src_format(src) == KMAP_FMT_BINARY;
 	char life[64];
 
-	fprintf(out, "%s: %s, %llu objects (%llu live), %llu bytes", rep->input,
-		kmap_src_format(src) == KMAP_FMT_TEXT ? "text kmap" : "binary stream",
-		(unsigned long long)t->objects, (unsigned long long)t->live,
-		(unsigned long long)t->bytes);
+	fprintf(out, "%s: %s, %llu %s (%llu live), %llu %s", rep->input,
+		bin ? "binary stream" : "text kmap", (unsigned long long)t->objects,
+		plural(t->objects, "object", "objects"),
+		(unsigned long long)t->live, (unsigned long long)t->bytes,
+		plural(t->bytes, "byte", "bytes"));
 	if (bin)
 		fprintf(out, " requested, %llu allocated (%.1f%% waste)",
 			(unsigned long long)t->bytes_alloc,
 			100.0 * ratio(t->bytes_alloc - t->bytes, t->bytes_alloc));
-	fprintf(out, "\n  %llu access lines: %llu reads, %llu writes (%.2f, %.2f per byte)\n",
-		(unsigned long long)t->lines, (unsigned long long)t->reads,
-		(unsigned long long)t->writes, ratio(t->reads, t->bytes),
-		ratio(t->writes, t->bytes));
+	fprintf(out, "\n  %llu access %s: %llu %s, %llu %s (%.2f, %.2f per byte)\n",
+		(unsigned long long)t->lines, plural(t->lines, "line", "lines"),
+		(unsigned long long)t->reads, plural(t->reads, "read", "reads"),
+		(unsigned long long)t->writes, plural(t->writes, "write", "writes"),
+		ratio(t->reads, t->bytes), ratio(t->writes, t->bytes));
 	if (t->life_n)
 		snprintf(life, sizeof(life), "average lifetime %.2f jiffies",
 			 mean(t->life_sum, t->life_n));
 	else
 		snprintf(life, sizeof(life), "no object freed");
-	fprintf(out, "  never read: %llu objects, never written: %llu, missed frees: %llu, %s\n",
+	fprintf(out, "  never read: %llu %s, never written: %llu, missed frees: %llu, %s\n",
 		(unsigned long long)t->never_read,
+		plural(t->never_read, "object", "objects"),
 		(unsigned long long)t->never_written,
 		(unsigned long long)t->missed, life);
 	if (bin)

@@ -61,11 +61,13 @@ static int run(int argc, char **argv)
 	if (output_close(&out, rc == 0))
 		rc = -1;
 	if (!rc && kmap_src_lost(src))
-		warning("%s: the stream lost %llu records (its LOST records): counts are low",
-			p.ops[0], (unsigned long long)kmap_src_lost(src));
+		warning("%s: the stream lost %llu %s (its LOST records): counts are low",
+			kmap_src_name(src), (unsigned long long)kmap_src_lost(src),
+			plural(kmap_src_lost(src), "record", "records"));
 	if (!rc && kmap_src_orphans(src))
-		warning("%s: %llu objects without an ALLOC record (allocated before the stream began) left out",
-			p.ops[0], (unsigned long long)kmap_src_orphans(src));
+		warning("%s: %llu %s without an ALLOC record (allocated before the stream began) left out",
+			kmap_src_name(src), (unsigned long long)kmap_src_orphans(src),
+			plural(kmap_src_orphans(src), "object", "objects"));
 	kmap_src_close(src);
 	return rc < 0 ? 1 : 0;
 }

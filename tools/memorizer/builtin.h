@@ -80,6 +80,8 @@ int cmd_help_main(int argc, char **argv);
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *progname;
+/* one when n is 1, else many: "1 error", "2 errors". */
+const char *plural(uint64_t n, const char *one, const char *many);
 
 /*
  * An output file (output.c): -o FILE, or standard output for NULL or "-".

@@ -45,6 +45,11 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 const struct cmd *find_cmd(const char *name)
 {
 	int i;
