@@ -134,6 +134,8 @@ int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
 			return -1;
 		c *= 2;
 	}
+	if (c > SIZE_MAX / size)
+		return -1;
 	q = realloc(*p, c * size);
 	if (!q)
 		return -1;

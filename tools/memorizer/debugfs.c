@@ -66,14 +66,11 @@ long long stat_value(const char *dir, const char *key)
 		bol = strchr(line, '\n') != NULL;
 		if (at_bol && !strncmp(line, key, kl) && line[kl] == ' ') {
 			const char *p = line + kl + 1;
-			char *end;
+			uint64_t u;
 
-			if (*p < '0' || *p > '9')
-				break;
-			errno = 0;
-			v = strtoll(p, &end, 10);
-			if (errno || (*end != '\n' && *end))
-				v = -1;
+			if (!kmap_parse_dec(p, strcspn(p, "\n"), &u) &&
+			    u <= INT64_MAX)
+				v = (long long)u;
 			break;
 		}
 	}

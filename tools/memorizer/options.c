@@ -4,7 +4,6 @@
  * (the table its help, man page and completion come from too), numbers
  * given as options, and the symbol files --vmlinux and --system-map name.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,15 +145,7 @@ int opt_next(struct optparse *p)
 
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
 {
-	char *end;
-
-	errno = 0;
-	if (*s < '0' || *s > '9') {
-		error("%s: '%s' is not a number", opt, s);
-		return -1;
-	}
-	*v = strtoull(s, &end, 10);
-	if (errno || *end) {
+	if (kmap_parse_dec(s, strlen(s), v)) {
 		error("%s: '%s' is not a number", opt, s);
 		return -1;
 	}

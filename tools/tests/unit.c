@@ -145,6 +145,71 @@ static void test_parse_hex(void **state)
 }
 
 /* kmap_fopen: a directory is refused by name, not read as "line 0". */
+static void test_parse_dec(void **state)
+{
+	static const char *const bad[] = {
+		"", "-5", "+1", "1 ", " 1", "1a", "18446744073709551616",
+		"99999999999999999999",
+	};
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kmap_parse_dec("0", 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kmap_parse_dec("18446744073709551615", 20, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(kmap_parse_dec("007", 3, &v), 0);
+	assert_int_equal(v, 7);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(kmap_parse_dec(bad[i], strlen(bad[i]), &v), -1);
+		assert_int_equal(v, 7);
+	}
+}
+
+/* One growth helper, one interning helper, for every array. */
+static void test_grow_intern(void **state)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, n = 0, i, idx;
+	struct kmap_map m;
+	int is_new;
+
+	(void)state;
+	assert_int_equal(kmap_grow((void **)&a, &cap, 1, sizeof(*a)), 0);
+	assert_int_equal(cap, 4);
+	assert_int_equal(kmap_grow((void **)&a, &cap, 5, sizeof(*a)), 0);
+	assert_int_equal(cap, 8);
+	assert_int_equal(kmap_grow((void **)&a, &cap, 3, sizeof(*a)), 0);
+	assert_int_equal(cap, 8);
+	/* No overflow of n * size: refused, the array unchanged. */
+	assert_int_equal(kmap_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof(*a)), -1);
+	assert_int_equal(cap, 8);
+	free(a);
+	a = NULL;
+	cap = 0;
+	assert_int_equal(kmap_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof(*a)), -1);
+	assert_null(a);
+	kmap_map_init(&m);
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(kmap_intern(&m, i * 7919, (void **)&a, &n, &cap,
+					     sizeof(*a), &idx, &is_new), 0);
+		assert_true(is_new);
+		assert_int_equal(idx, i);
+		a[idx] = (uint32_t)i;
+	}
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(kmap_intern(&m, i * 7919, (void **)&a, &n, &cap,
+					     sizeof(*a), &idx, &is_new), 0);
+		assert_false(is_new);
+		assert_int_equal(a[idx], i);
+	}
+	assert_int_equal(n, 1000);
+	kmap_map_free(&m);
+	free(a);
+}
+
 static void test_fopen_directory(void **state)
 {
 	char err[KMAP_ERR_MAX];
@@ -1673,6 +1738,8 @@ int main(void)
 		cmocka_unit_test(test_parse_live_and_zero),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
+		cmocka_unit_test(test_parse_dec),
+		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_reader_lines),
