@@ -364,6 +364,11 @@ struct kmap_src *kmap_src_open(const char *path, char *err);
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
 /* KMAP_FMT_TEXT or KMAP_FMT_BINARY: what the (decompressed) input holds. */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
+/*
+ * How far reading is: the input's bytes read so far (compressed ones, for
+ * compressed input); *size is the file's size, 0 when not a regular file.
+ */
+uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size);
 /* Whether the input was zstd-compressed. */
 int kmap_src_zstd(const struct kmap_src *s);
 /*

@@ -52,6 +52,7 @@ struct kmap_src {
 	unsigned char head[16];		/* the first bytes dec gave */
 	size_t nhead, head_pos;
 	int zstd;
+	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
 	unsigned char *zin;
@@ -183,11 +184,13 @@ static long raw_read(void *ctx, void *buf, size_t len)
 			n = len;
 		memcpy(buf, s->peek + s->peek_pos, n);
 		s->peek_pos += n;
+		s->raw_in += n;
 		return (long)n;
 	}
 	n = fread(buf, 1, len, s->f);
 	if (n == 0 && ferror(s->f))
 		return -1;
+	s->raw_in += n;
 	return (long)n;
 }
 
@@ -332,6 +335,7 @@ static long src_read(void *ctx, void *buf, size_t len)
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 {
 	struct kmap_src *s = calloc(1, sizeof(*s));
+	struct stat st;
 
 	if (!s) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
@@ -342,6 +346,8 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->f = f;
 	s->own_f = own;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		s->raw_size = (uint64_t)st.st_size;
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
 	s->dec = raw_read;
@@ -385,6 +391,12 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		return NULL;
 	}
 	return s;
+}
+
+uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size)
+{
+	*size = s->raw_size;
+	return s->raw_in;
 }
 
 int kmap_src_zstd(const struct kmap_src *s)

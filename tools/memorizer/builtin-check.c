@@ -26,6 +26,8 @@ struct checker {
 	struct kmap_live *live;
 	size_t nlive, live_cap;
 	uint64_t lost_frees;	/* binary: FREE records the kernel could not write */
+	struct kmap_src *src;
+	struct progress pg;
 };
 
 static void problem(struct checker *c, int warn, const char *where,
@@ -153,6 +155,8 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 	int t, rc = 0;
 
 	while ((t = kmap_text_next(r, &o, &a)) > 0) {
+		if (!(kmap_text_line(r) & 65535))
+			progress_input(&c->pg, c->src, 0);
 		snprintf(where, sizeof(where), "%s:%lu: ", c->name,
 			 kmap_text_line(r));
 		if (t == KMAP_LINE_OBJECT) {
@@ -186,6 +190,7 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 			acc[nacc++] = a;
 		}
 	}
+	progress_input(&c->pg, c->src, 1);
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_text_error(r));
 		c->errors++;
@@ -461,7 +466,8 @@ static int bin_overlaps(struct bin_state *st)
 static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 {
 	struct bin_state st = { .c = c, .r = r };
-	uint64_t count[MEMORIZER_REC_NR_TYPES] = { 0 };
+	/* Per type, and (the last) all. */
+	uint64_t count[MEMORIZER_REC_NR_TYPES + 1] = { 0 };
 	struct kmap_bin_rules *rules = NULL;
 	struct kmap_bin_rec rec;
 	char where[300], what[KMAP_ERR_MAX];
@@ -477,6 +483,8 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	if (!rules)
 		return !oom();
 	while (!rc && (t = kmap_bin_next(r, &rec)) > 0) {
+		if (!(++count[MEMORIZER_REC_NR_TYPES] & 65535))
+			progress_input(&c->pg, c->src, 0);
 		snprintf(where, sizeof(where), "%s: byte %llu: ", c->name,
 			 (unsigned long long)rec.offset);
 		count[rec.type]++;
@@ -493,6 +501,7 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 			c->lost_frees += rec.u.lost.frees;
 		}
 	}
+	progress_input(&c->pg, c->src, 1);
 	if (!rc && t < 0) {
 		fprintf(stderr, "%s\n", kmap_bin_error(r));
 		c->errors++;
@@ -558,6 +567,8 @@ static int run(int argc, char **argv)
 		c.nlive = 0;
 		c.lost_frees = 0;
 		c.binary = kmap_src_format(src) == KMAP_FMT_BINARY;
+		c.src = src;
+		progress_init(&c.pg, progress_wanted(src), c.name);
 		if (c.binary ? check_binary(&c, kmap_src_bin(src)) :
 		    check_text(&c, kmap_src_text(src)))
 			rc = 1;

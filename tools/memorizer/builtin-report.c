@@ -467,12 +467,16 @@ static int aggregate(struct report *rep, struct kmap_src *src)
 {
 	const struct kmap_object *o;
 	const struct kmap_access *acc;
+	struct progress pg;
 	size_t nacc, i;
 	int rc;
 
+	progress_init(&pg, progress_wanted(src), rep->input);
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
 		uint64_t reads = 0, writes = 0;
 
+		if (!(rep->objno & 4095))
+			progress_input(&pg, src, 0);
 		if (rep->dim->needs_kind && !(o->has & KMAP_HAS_KIND)) {
 			error("%s: --by %s needs a binary stream: text kmaps name no caches",
 			      rep->input, rep->dim->name);
@@ -489,6 +493,7 @@ static int aggregate(struct report *rep, struct kmap_src *src)
 		}
 		rep->objno++;
 	}
+	progress_input(&pg, src, 1);
 	if (rc < 0) {
 		error("%s", kmap_src_error(src));
 		return -1;

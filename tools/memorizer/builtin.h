@@ -101,6 +101,26 @@ int output_open(struct output *o, const char *path, char *const *inputs,
 		int ninputs);
 int output_close(struct output *o, int keep);
 
+/*
+ * Progress on a terminal (progress.c): stream's collection, and every
+ * input of at least PROGRESS_MIN_BYTES read by check, report and text.
+ */
+#define PROGRESS_MIN_BYTES	(100ull * 1000 * 1000)
+struct progress {
+	int on, shown;
+	const char *name;
+	double t0, last;
+};
+double now(void);
+void progress_init(struct progress *p, int on, const char *name);
+/* "NAME: 12.3 MB, N WHAT, S s"; last ends the line. */
+void progress_count(struct progress *p, uint64_t bytes, uint64_t n,
+		    const char *what, int last);
+/* "NAME: P% of M MB, S s" of src; last wipes the line. Cheap to call. */
+void progress_input(struct progress *p, const struct kmap_src *src, int last);
+/* Whether src is a regular file of PROGRESS_MIN_BYTES and stderr a tty. */
+int progress_wanted(const struct kmap_src *src);
+
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
 

@@ -345,6 +345,15 @@ run report report-figures-exact sh -c "\"$M\" report --by kind --csv globals.bin
 # Usage: -n 0 and --csv with --json are refused; standard input is
 # <stdin> in the summary, the JSON input key and messages alike.
 run report report-usage sh -c "\"$M\" report -n 0 fixtures/tar.kmap; \"$M\" report --csv --json fixtures/tar.kmap; \"$M\" report -n 1 - < fixtures/tar.kmap | head -n 1; \"$M\" report --json - < stream.bin | cut -c1-60 | head -n 1; \"$M\" report --by cache - < fixtures/tar.kmap"
+# Progress on a terminal (script gives one) for an input of 100 MB or
+# more: a line that starts at 0% and is wiped before the report; none on
+# a pipe, none for a smaller input.
+awk 'BEGIN { for (i = 0; i < 1300000; i++) printf "ffffffff81000000,1,%x,8,100,101,ffffffff81000010,sh\n  ffffffff81000010,1,1,0\n", 4294967296 + i * 16 }' > big.kmap
+progress() {	# progress CMD: its terminal's lines, times and figures masked
+	script -qec "$1" /dev/null | tr '\r' '\n' | grep -v '^ *$' |
+		sed -E 's/[0-9]+% of/P% of/; s/, [0-9]+ s +$/, S s/' | uniq
+}
+run report report-progress sh -c "$(declare -f progress); progress '\"$M\" report -n 1 big.kmap'; progress '\"$M\" check big.kmap'; progress '\"$M\" text big.kmap > /dev/null'; progress '\"$M\" check fixtures/tar.kmap'; \"$M\" check big.kmap 2>&1 | cat"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
