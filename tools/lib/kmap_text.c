@@ -7,7 +7,7 @@
 
 #include "kmap.h"
 
-#define BUF_SIZE	(256 * 1024)
+#define BUF_SIZE	(1024 * 1024)
 
 struct kmap_text_reader {
 	kmap_read_fn fn;		/* NULL for a memory buffer */
@@ -367,6 +367,104 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 	return KMAP_LINE_OBJECT;
 }
 
+/*
+ * The fast path: one pass over a line that is well formed, fields parsed
+ * as they are split, no memchr, no copies. Each parser reads a bounded
+ * number of bytes (a line of them all is far shorter than KMAP_LINE_MAX),
+ * so with KMAP_LINE_MAX bytes in the buffer it never reads past them.
+ * It accepts only what kmap_parse_line() accepts, with the same values;
+ * anything else (errors included) goes to kmap_parse_line(), which says
+ * what is wrong.
+ */
+static inline int hex_digit(unsigned char c, unsigned int *d)
+{
+	*d = c - '0';
+	if (*d <= 9)
+		return 1;
+	*d = c - 'a';
+	if (*d <= 5) {
+		*d += 10;
+		return 1;
+	}
+	return 0;
+}
+
+/* Lowercase hex, 1-16 digits, no leading zero, then sep. */
+static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
+					    uint64_t *v)
+{
+	const unsigned char *s = p;
+	uint64_t x = 0;
+	unsigned int d;
+
+	while (p - s < 17 && hex_digit(*p, &d)) {
+		x = x << 4 | d;
+		p++;
+	}
+	if (*p != (unsigned char)sep || p == s || p - s > 16 ||
+	    (*s == '0' && p - s > 1))
+		return NULL;
+	*v = x;
+	return p + 1;
+}
+
+/* Decimal, 1-19 digits (no overflow possible), no leading zero, then sep. */
+static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
+					    uint64_t *v)
+{
+	const unsigned char *s = p;
+	uint64_t x = 0;
+	unsigned int d;
+
+	while (p - s < 20 && (d = *p - '0') <= 9) {
+		x = x * 10 + d;
+		p++;
+	}
+	if (*p != (unsigned char)sep || p == s || p - s > 19 ||
+	    (*s == '0' && p - s > 1))
+		return NULL;
+	*v = x;
+	return p + 1;
+}
+
+/* The line's length (without its newline), or 0 when the slow path must. */
+static size_t fast_line(const char *line, struct kmap_object *obj,
+			struct kmap_access *acc, int *type)
+{
+	const unsigned char *p = (const unsigned char *)line, *c;
+	uint64_t pid;
+
+	if (p[0] == ' ') {
+		if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
+		    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+		    !(p = fast_dec(p, ',', &acc->writes)) ||
+		    !(p = fast_dec(p, '\n', &acc->reads)))
+			return 0;
+		acc->pid = (uint32_t)pid;
+		*type = KMAP_LINE_ACCESS;
+		return (const char *)p - 1 - line;
+	}
+	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
+	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+	    !(p = fast_hex(p, ',', &obj->addr)) ||
+	    !(p = fast_dec(p, ',', &obj->size)) ||
+	    !(p = fast_dec(p, ',', &obj->alloc_jiffies)) ||
+	    !(p = fast_dec(p, ',', &obj->free_jiffies)) ||
+	    !(p = fast_hex(p, ',', &obj->free_ip)))
+		return 0;
+	for (c = p; c - p < KMAP_COMM_MAX && *c >= 0x20 && *c != 0x7f &&
+	     *c != ','; c++)
+		;
+	if (*c != '\n' || c == p || c - p >= KMAP_COMM_MAX)
+		return 0;
+	memcpy(obj->comm, p, c - p);
+	obj->comm[c - p] = 0;
+	obj->pid = (uint32_t)pid;
+	obj->has = 0;
+	*type = KMAP_LINE_OBJECT;
+	return (const char *)c - line;
+}
+
 int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		   struct kmap_access *acc)
 {
@@ -378,6 +476,23 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	if (r->failed)
 		return -1;
 	base = r->mem ? r->mem : r->buf;
+	/* Keep a line's worth in the buffer: the fast path needs no more. */
+	while (r->end - r->start < KMAP_LINE_MAX && !r->eof) {
+		if (refill(r)) {
+			set_err(r, "read error: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (r->end - r->start >= KMAP_LINE_MAX) {
+		len = fast_line(base + r->start, obj, acc, &type);
+		if (len && (type == KMAP_LINE_OBJECT || r->have_object)) {
+			r->have_object = 1;
+			r->line++;
+			r->start += len + 1;
+			r->offset += len + 1;
+			return type;
+		}
+	}
 	for (;;) {
 		size_t avail = r->end - r->start;
 

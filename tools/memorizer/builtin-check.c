@@ -30,9 +30,9 @@ struct checker {
 	struct progress pg;
 };
 
-static void problem(struct checker *c, int warn, const char *where,
+static void problem(struct checker *c, int warn, uint64_t at,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void problem(struct checker *c, int warn, const char *where,
+static void problem(struct checker *c, int warn, uint64_t at,
 		    const char *fmt, ...)
 {
 	unsigned long n = warn ? c->warnings++ : c->errors++;
@@ -43,7 +43,11 @@ static void problem(struct checker *c, int warn, const char *where,
 			warn ? "warnings" : "errors");
 	if (n >= MAX_SHOWN)
 		return;
-	fprintf(stderr, "%s%s", where, warn ? "warning: " : "");
+	if (c->binary)
+		fprintf(stderr, "%s: byte %llu: ", c->name, (unsigned long long)at);
+	else
+		fprintf(stderr, "%s:%llu: ", c->name, (unsigned long long)at);
+	fputs(warn ? "warning: " : "", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -61,14 +65,14 @@ static void count_unshown(struct checker *c, int warn, size_t n)
 }
 
 static int push_live(struct checker *c, uint64_t addr, uint64_t size,
-		     uint64_t where)
+		     uint64_t at)
 {
 	if (kmap_grow((void **)&c->live, &c->live_cap, c->nlive + 1,
 		      sizeof(*c->live))) {
 		error("out of memory");
 		return -1;
 	}
-	c->live[c->nlive++] = (struct kmap_live){ addr, size, where };
+	c->live[c->nlive++] = (struct kmap_live){ addr, size, at };
 	return 0;
 }
 
@@ -76,7 +80,7 @@ static int push_live(struct checker *c, uint64_t addr, uint64_t size,
 static void check_overlaps(struct checker *c)
 {
 	size_t pairs[MAX_SHOWN + 1][2], n, i;
-	char where[300], what[KMAP_ERR_MAX];
+	char what[KMAP_ERR_MAX];
 
 	n = kmap_rule_overlaps(c->live, c->nlive, pairs, MAX_SHOWN + 1);
 	count_unshown(c, c->lost_frees > 0, n);
@@ -85,20 +89,14 @@ static void check_overlaps(struct checker *c)
 
 		a = &c->live[pairs[i][0]];
 		b = &c->live[pairs[i][1]];
-		if (c->binary)
-			snprintf(where, sizeof(where), "%s: byte %llu: ",
-				 c->name, (unsigned long long)b->where);
-		else
-			snprintf(where, sizeof(where), "%s:%llu: ", c->name,
-				 (unsigned long long)b->where);
 		kmap_rule_overlap_message(a, b, c->binary, what);
 		/* With FREEs lost, an address may be reused unseen. */
-		problem(c, c->lost_frees > 0, where, "%s%s", what,
+		problem(c, c->lost_frees > 0, b->where, "%s%s", what,
 			c->lost_frees ? " (its FREE may be among the lost records)" : "");
 	}
 }
 
-static void check_ip(struct checker *c, const char *where, const char *field,
+static void check_ip(struct checker *c, uint64_t at, const char *field,
 		     uint64_t ip)
 {
 	uint64_t start;
@@ -107,7 +105,7 @@ static void check_ip(struct checker *c, const char *where, const char *field,
 		return;
 	if (!kmap_sym_function(c->sym, ip, &start)) {
 		c->unknown_ips++;
-		problem(c, 1, where, "%s %llx is in no known function", field,
+		problem(c, 1, at, "%s %llx is in no known function", field,
 			(unsigned long long)ip);
 	}
 }
@@ -118,7 +116,6 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 {
 	size_t pairs[MAX_SHOWN + 1][2];
 	long found = kmap_rule_dups(acc, n, pairs, MAX_SHOWN + 1), i;
-	char where[300];
 
 	if (found < 0) {
 		error("out of memory");
@@ -126,9 +123,7 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 	}
 	count_unshown(c, 0, found);
 	for (i = 0; i < found && i <= MAX_SHOWN; i++) {
-		snprintf(where, sizeof(where), "%s:%llu: ", c->name,
-			 (unsigned long long)(obj_line + 1 + pairs[i][1]));
-		problem(c, 0, where,
+		problem(c, 0, obj_line + 1 + pairs[i][1],
 			"access (%llx, pid %u) repeats line %llu under the same object",
 			(unsigned long long)acc[pairs[i][1]].ip,
 			acc[pairs[i][1]].pid,
@@ -137,12 +132,12 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 	return 0;
 }
 
-/* A rule's verdict on the line or record at where. */
-static void apply_rule(struct checker *c, const char *where, int verdict,
+/* A rule's verdict on the line or record at at. */
+static void apply_rule(struct checker *c, uint64_t at, int verdict,
 		       const char *what)
 {
 	if (verdict != KMAP_RULE_OK)
-		problem(c, verdict == KMAP_RULE_WARNING, where, "%s", what);
+		problem(c, verdict == KMAP_RULE_WARNING, at, "%s", what);
 }
 
 static int check_text(struct checker *c, struct kmap_text_reader *r)
@@ -151,14 +146,14 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 	struct kmap_access a, *acc = NULL;
 	size_t nacc = 0, acc_cap = 0;
 	uint64_t objects = 0, accesses = 0, live = 0, obj_line = 0;
-	char where[300], what[KMAP_ERR_MAX];
+	char what[KMAP_ERR_MAX];
 	int t, rc = 0;
 
 	while ((t = kmap_text_next(r, &o, &a)) > 0) {
 		if (!(kmap_text_line(r) & 65535))
 			progress_input(&c->pg, c->src, 0);
-		snprintf(where, sizeof(where), "%s:%lu: ", c->name,
-			 kmap_text_line(r));
+		uint64_t at = kmap_text_line(r);
+
 		if (t == KMAP_LINE_OBJECT) {
 			if (check_dups(c, acc, nacc, obj_line)) {
 				rc = 1;
@@ -167,7 +162,7 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 			nacc = 0;
 			obj_line = kmap_text_line(r);
 			objects++;
-			apply_rule(c, where, kmap_rule_object(&o, what), what);
+			apply_rule(c, at, kmap_rule_object(&o, what), what);
 			if (!kmap_object_freed(&o) && o.addr + o.size >= o.addr) {
 				live++;
 				if (push_live(c, o.addr, o.size, obj_line)) {
@@ -175,12 +170,12 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 					break;
 				}
 			}
-			check_ip(c, where, "alloc_ip", o.alloc_ip);
-			check_ip(c, where, "free_ip", o.free_ip);
+			check_ip(c, at, "alloc_ip", o.alloc_ip);
+			check_ip(c, at, "free_ip", o.free_ip);
 		} else {
 			accesses++;
-			apply_rule(c, where, kmap_rule_access(&a, what), what);
-			check_ip(c, where, "access_ip", a.ip);
+			apply_rule(c, at, kmap_rule_access(&a, what), what);
+			check_ip(c, at, "access_ip", a.ip);
 			if (kmap_grow((void **)&acc, &acc_cap, nacc + 1,
 				      sizeof(*acc))) {
 				error("out of memory");
@@ -270,24 +265,24 @@ static uint64_t take_early_accesses(struct bin_state *st, uint64_t id)
 }
 
 static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
-		    const char *where)
+		    uint64_t at)
 {
 	struct checker *c = st->c;
 	uint64_t id = rec->u.alloc.id, accesses, *slot, *api;
 	char what[KMAP_ERR_MAX];
 	int is_new;
 
-	check_ip(c, where, "call_site", rec->u.alloc.call_site);
+	check_ip(c, at, "call_site", rec->u.alloc.call_site);
 	accesses = take_early_accesses(st, id);
 	/* Its FREE read first (another CPU's): dead already. */
 	slot = kmap_map_find(&st->early, id);
 	if (slot) {
 		api = kmap_map_find(&st->early_api, id);
-		apply_rule(c, where, kmap_rule_bin_freed(st->version, id,
+		apply_rule(c, at, kmap_rule_bin_freed(st->version, id,
 			   rec->u.alloc.kind, (unsigned int)(*api & 0xff), what),
 			   what);
 		if (kmap_rule_free_time(rec->u.alloc.jiffies, *slot, what))
-			problem(c, 0, where, "%s", what);
+			problem(c, 0, at, "%s", what);
 		if (expect_sweeps(st, id, (uint32_t)(*api >> 8), accesses))
 			return -1;
 		kmap_map_del(&st->early, id);
@@ -299,7 +294,7 @@ static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
 	if (!slot)
 		return oom(), -1;
 	if (!is_new) {
-		problem(c, 0, where, "ALLOC of object id %llu, live since byte %llu",
+		problem(c, 0, at, "ALLOC of object id %llu, live since byte %llu",
 			(unsigned long long)id,
 			(unsigned long long)st->lv[*slot].offset);
 		return 0;
@@ -321,7 +316,7 @@ static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
 }
 
 static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
-		   const char *where)
+		   uint64_t at)
 {
 	struct checker *c = st->c;
 	uint64_t id = rec->u.free.id, *slot, *api;
@@ -330,7 +325,7 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 	int is_new;
 
 	if (rec->u.free.api != MEMORIZER_FREE_MISSED)
-		check_ip(c, where, "call_site", rec->u.free.call_site);
+		check_ip(c, at, "call_site", rec->u.free.call_site);
 	slot = kmap_map_find(&st->ids, id);
 	if (!slot) {
 		/* Its ALLOC may follow, from another CPU. */
@@ -338,7 +333,7 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 		if (!slot)
 			return oom(), -1;
 		if (!is_new) {	/* freed twice before its ALLOC */
-			problem(c, 0, where, "second FREE of object id %llu",
+			problem(c, 0, at, "second FREE of object id %llu",
 				(unsigned long long)id);
 			return 0;
 		}
@@ -351,10 +346,10 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 		return 0;
 	}
 	l = &st->lv[*slot];
-	apply_rule(c, where, kmap_rule_bin_freed(st->version, id, l->kind,
+	apply_rule(c, at, kmap_rule_bin_freed(st->version, id, l->kind,
 						 rec->u.free.api, what), what);
 	if (kmap_rule_free_time(l->jiffies, rec->u.free.jiffies, what))
-		problem(c, 0, where, "%s (byte %llu)", what,
+		problem(c, 0, at, "%s (byte %llu)", what,
 			(unsigned long long)l->offset);
 	if (expect_sweeps(st, id, rec->u.free.nr_access, l->nr_access))
 		return -1;
@@ -364,11 +359,11 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 }
 
 static int on_access(struct bin_state *st, const struct kmap_bin_rec *rec,
-		     const char *where)
+		     uint64_t at)
 {
 	uint64_t id = rec->u.access.id, *slot;
 
-	check_ip(st->c, where, "ip", rec->u.access.ip);
+	check_ip(st->c, at, "ip", rec->u.access.ip);
 	slot = kmap_map_find(&st->ids, id);
 	if (slot) {
 		st->lv[*slot].nr_access++;
@@ -470,7 +465,7 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	uint64_t count[MEMORIZER_REC_NR_TYPES + 1] = { 0 };
 	struct kmap_bin_rules *rules = NULL;
 	struct kmap_bin_rec rec;
-	char where[300], what[KMAP_ERR_MAX];
+	char what[KMAP_ERR_MAX];
 	int rc = 0, t;
 
 	if (kmap_bin_read_header(r)) {
@@ -485,17 +480,17 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	while (!rc && (t = kmap_bin_next(r, &rec)) > 0) {
 		if (!(++count[MEMORIZER_REC_NR_TYPES] & 65535))
 			progress_input(&c->pg, c->src, 0);
-		snprintf(where, sizeof(where), "%s: byte %llu: ", c->name,
-			 (unsigned long long)rec.offset);
+		uint64_t at = rec.offset;
+
 		count[rec.type]++;
-		apply_rule(c, where, kmap_rule_bin_time(rules, &rec, what), what);
-		apply_rule(c, where, kmap_rule_bin(r, &rec, what), what);
+		apply_rule(c, at, kmap_rule_bin_time(rules, &rec, what), what);
+		apply_rule(c, at, kmap_rule_bin(r, &rec, what), what);
 		if (rec.type == MEMORIZER_REC_ALLOC)
-			rc = on_alloc(&st, &rec, where);
+			rc = on_alloc(&st, &rec, at);
 		else if (rec.type == MEMORIZER_REC_FREE)
-			rc = on_free(&st, &rec, where);
+			rc = on_free(&st, &rec, at);
 		else if (rec.type == MEMORIZER_REC_ACCESS)
-			rc = on_access(&st, &rec, where);
+			rc = on_access(&st, &rec, at);
 		else if (rec.type == MEMORIZER_REC_LOST) {
 			st.lost += rec.u.lost.records;
 			c->lost_frees += rec.u.lost.frees;

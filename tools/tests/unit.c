@@ -210,6 +210,78 @@ static void test_grow_intern(void **state)
 	free(a);
 }
 
+/*
+ * The reader's fast path (a line with KMAP_LINE_MAX bytes after it) takes
+ * exactly what kmap_parse_line() takes, with the same fields, and leaves
+ * every other line to it.
+ */
+static void test_reader_fast_path(void **state)
+{
+	static const char *const lines[] = {
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,4194303,ffff888000001000,8,100,0,0,kworker/0:1",
+		"ffffffff81000000,4194304,ffff888000001000,8,100,0,0,sh",
+		"ffffffffffffffff,0,0,18446744073709551615,1,2,deadbeef,x",
+		"ffffffffffffffff,0,0,18446744073709551616,1,2,deadbeef,x",
+		"ffffffffffffffff,0,0,9999999999999999999,1,2,deadbeef,x",
+		"1ffffffffffffffff,0,0,1,1,2,deadbeef,x",
+		"0ffffffff,0,0,1,1,2,deadbeef,x",
+		"ffffffff81000000,01,ffff888000001000,8,100,0,0,sh",
+		"fFffffff81000000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a,b",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,caf\xc3\xa9",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a\x7f",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
+		"123456789012345678901234567890123456789012345678901234567890123",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
+		"1234567890123456789012345678901234567890123456789012345678901234",
+		"ffffffff81000000,1,ffff888000001000,8,100,0",
+		"  ffffffff81000010,1,0,1",
+		"  ffffffff81000010,1,0,18446744073709551615",
+		"  ffffffff81000010,1,0,",
+		"  ffffffff81000010,1,0,1,2",
+		"   ffffffff81000010,1,0,1",
+		" ffffffff81000010,1,0,1",
+		"  ffffffff81000010,4194304,0,1",
+		"  ,1,0,1",
+		"",
+	};
+	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	char buf[2048], err[KMAP_ERR_MAX];
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct kmap_text_reader *r;
+		int t, t2;
+
+		n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, lines[i]);
+		while (n < sizeof(buf) - 32)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "  ffffffff81000020,1,0,1\n");
+		r = kmap_text_open_mem(buf, n, "t");
+		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+		t = kmap_text_next(r, &o, &a);
+		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
+		assert_int_equal(t < 0 ? 0 : t, t2);
+		if (t == KMAP_LINE_OBJECT) {
+			assert_true(o.alloc_ip == o2.alloc_ip && o.pid == o2.pid &&
+				    o.addr == o2.addr && o.size == o2.size &&
+				    o.alloc_jiffies == o2.alloc_jiffies &&
+				    o.free_jiffies == o2.free_jiffies &&
+				    o.free_ip == o2.free_ip && o.has == o2.has);
+			assert_string_equal(o.comm, o2.comm);
+		} else if (t == KMAP_LINE_ACCESS) {
+			assert_true(a.ip == a2.ip && a.pid == a2.pid &&
+				    a.reads == a2.reads && a.writes == a2.writes);
+		}
+		kmap_text_close(r);
+	}
+}
+
 static void test_fopen_directory(void **state)
 {
 	char err[KMAP_ERR_MAX];
@@ -1740,6 +1812,7 @@ int main(void)
 		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
+		cmocka_unit_test(test_reader_fast_path),
 		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_reader_lines),
