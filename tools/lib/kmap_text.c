@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libkmap: the text kmap, read line by line and written. See kmap.h. */
+#include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -389,6 +390,34 @@ static inline int hex_digit(unsigned char c, unsigned int *d)
 	return 0;
 }
 
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
+
+/*
+ * Eight lowercase hex digits at p (the first the most significant), SWAR:
+ * 0 with their value, or -1 when one of the bytes is not one.
+ */
+static inline int hex8(const unsigned char *p, uint32_t *v)
+{
+	uint64_t x, digit, alpha, d;
+
+	memcpy(&x, p, 8);
+	x = le64toh(x);
+	if (x & HIGHS)
+		return -1;
+	/* High bit of each byte: in '0'..'9', in 'a'..'f'. */
+	digit = (x + (0x80 - '0') * ONES) & ~(x + (0x7f - '9') * ONES) & HIGHS;
+	alpha = (x + (0x80 - 'a') * ONES) & ~(x + (0x7f - 'f') * ONES) & HIGHS;
+	if ((digit | alpha) != HIGHS)
+		return -1;
+	d = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ONES);
+	d = ((d << 4) | (d >> 8)) & 0x00ff00ff00ff00ffull;
+	d = ((d << 8) | (d >> 16)) & 0x0000ffff0000ffffull;
+	d = ((d << 16) | (d >> 32)) & 0xffffffffull;
+	*v = (uint32_t)d;
+	return 0;
+}
+
 /* Lowercase hex, 1-16 digits, no leading zero, then sep. */
 static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 					    uint64_t *v)
@@ -396,7 +425,14 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 	const unsigned char *s = p;
 	uint64_t x = 0;
 	unsigned int d;
+	uint32_t hi, lo;
 
+	/* Kernel addresses: 16 digits. */
+	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex8(p, &hi) &&
+	    !hex8(p + 8, &lo)) {
+		*v = (uint64_t)hi << 32 | lo;
+		return p + 17;
+	}
 	while (p - s < 17 && hex_digit(*p, &d)) {
 		x = x << 4 | d;
 		p++;

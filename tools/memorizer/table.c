@@ -129,17 +129,89 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 	}
 }
 
-/* A name in the human table: a control character would break its line. */
-static int fmt_cell_shown(const struct col *col, const union cell *c,
-			  char *buf, size_t len)
+/* The decimal digits of v, and v written at p (returns the end). */
+static int dec_len(uint64_t v)
 {
-	int n = fmt_cell(col, c, buf, len, 1);
-	char *p;
+	int n = 1;
 
-	for (p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
 	return n;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+	int n = dec_len(v), i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
+		v /= 10;
+	}
+	return p + n;
+}
+
+/* A cell's width in the table (figures formatted, the rest counted). */
+static int shown_len(const struct col *col, const union cell *c, char *buf,
+		     size_t len)
+{
+	if (col->type == COL_U64)
+		return dec_len(c->u);
+	if (col->type == COL_STR)
+		return c->s ? (int)strlen(c->s) : 0;
+	return fmt_cell(col, c, buf, len, 1);
+}
+
+/*
+ * One row of the table, built in a line buffer: numbers right-aligned,
+ * names left-aligned (the last one unpadded), a control character in a
+ * name shown as '?' (it would break the line).
+ */
+static void print_row(const struct table *t, const union cell *row,
+		      const int *w, FILE *f)
+{
+	char line[4096], num[512], *p = line, *e = line + sizeof(line);
+	int c, l, pad;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct col *col = &t->cols[c];
+		const char *s = num;
+
+		if (e - p < w[c] + 2 + 1) {	/* wider than any real row */
+			fwrite(line, 1, p - line, f);
+			p = line;
+			if (e - p < w[c] + 2 + 1)
+				return;
+		}
+		if (c) {
+			*p++ = ' ';
+			*p++ = ' ';
+		}
+		if (col->type == COL_U64)
+			l = (int)(put_u64(num, row[c].u) - num);
+		else if (col->type == COL_F64)
+			l = fmt_cell(col, &row[c], num, sizeof(num), 1);
+		else
+			l = (int)strlen(s = row[c].s ? row[c].s : "");
+		if (l > w[c])
+			l = w[c];
+		pad = w[c] - l;
+		if (col->type != COL_STR) {
+			memset(p, ' ', pad);
+			p += pad;
+		}
+		memcpy(p, s, l);
+		for (; l; l--, p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		if (col->type == COL_STR && (c == 0 || c < t->ncols - 1)) {
+			memset(p, ' ', pad);
+			p += pad;
+		}
+	}
+	*p++ = '\n';
+	fwrite(line, 1, p - line, f);
 }
 
 /* The length of the UTF-8 sequence at s, or 0 when it is not one. */
@@ -318,9 +390,9 @@ int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		w[c] = strlen(t->cols[c].name);
 	for (r = 0; r < n; r++)
 		for (c = 0; c < t->ncols; c++) {
-			int l = fmt_cell_shown(&t->cols[c],
-					       &t->cells[r * t->ncols + c], buf,
-					       sizeof(buf));
+			int l = shown_len(&t->cols[c],
+					  &t->cells[r * t->ncols + c], buf,
+					  sizeof(buf));
 			if (l > w[c])
 				w[c] = l;
 		}
@@ -329,20 +401,8 @@ int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 			c && t->cols[c].type == COL_STR ? -w[c] : w[c],
 			t->cols[c].name);
 	fputc('\n', f);
-	for (r = 0; r < n; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			fmt_cell_shown(&t->cols[c], &t->cells[r * t->ncols + c],
-				       buf, sizeof(buf));
-			if (c == 0)
-				fprintf(f, "%-*s", w[c], buf);
-			else if (t->cols[c].type == COL_STR)
-				fprintf(f, "  %-*s", c == t->ncols - 1 ? 0 : w[c],
-					buf);
-			else
-				fprintf(f, "  %*s", w[c], buf);
-		}
-		fputc('\n', f);
-	}
+	for (r = 0; r < n; r++)
+		print_row(t, &t->cells[r * t->ncols], w, f);
 	free(w);
 	return 0;
 }

@@ -246,6 +246,19 @@ static void test_reader_fast_path(void **state)
 		"  ffffffff81000010,4194304,0,1",
 		"  ,1,0,1",
 		"",
+		/* 16 digits: each byte just outside 0-9 and a-f refused. */
+		"ffffffff8100:000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100/000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100`000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100g000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100G000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100\xb0" "000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,ffffffff8100000f,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0fffffff8100000f,sh",
+		"0123456789abcdef,1,fedcba9876543210,8,100,0,0,sh",
+		"123456789abcdef0,1,fedcba9876543210,8,100,0,0,sh",
+		"  123456789abcdef0,1,0,1",
+		"  123456789abcdef0a,1,0,1",
 	};
 	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
 	char buf[2048], err[KMAP_ERR_MAX];
@@ -267,6 +280,9 @@ static void test_reader_fast_path(void **state)
 		t = kmap_text_next(r, &o, &a);
 		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
 		assert_int_equal(t < 0 ? 0 : t, t2);
+		if (!strncmp(lines[i], "123456789abcdef0,", 17))
+			assert_true(o.alloc_ip == 0x123456789abcdef0ull &&
+				    o.addr == 0xfedcba9876543210ull);
 		if (t == KMAP_LINE_OBJECT) {
 			assert_true(o.alloc_ip == o2.alloc_ip && o.pid == o2.pid &&
 				    o.addr == o2.addr && o.size == o2.size &&
