@@ -538,12 +538,20 @@ int kmap_parse_dec(const char *s, size_t len, uint64_t *v);
  */
 int kmap_grow(void **p, size_t *cap, size_t n, size_t size);
 
-/* A hash map from nonzero-or-zero u64 keys to u64 values; grows. */
+/*
+ * A hash map from u64 keys (any) to u64 values; grows. Open addressing,
+ * a key and its value side by side (one cache line per lookup); a free
+ * slot holds KMAP_MAP_FREE, and that key, should it be used, lives apart.
+ */
+#define KMAP_MAP_FREE	UINT64_MAX
+struct kmap_slot {
+	uint64_t key, val;
+};
 struct kmap_map {
-	uint64_t *keys;
-	uint64_t *vals;
-	unsigned char *used;
-	size_t cap, len;
+	struct kmap_slot *slots;
+	size_t cap, len;		/* len counts the key apart too */
+	int has_free_key;
+	uint64_t free_key_val;
 };
 void kmap_map_init(struct kmap_map *m);
 /* A pointer to key's value (inserted as 0 when new), NULL when out of memory. */
@@ -552,6 +560,12 @@ uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
 int kmap_map_del(struct kmap_map *m, uint64_t key);
 void kmap_map_free(struct kmap_map *m);
+/*
+ * Every entry, in no order: start with *pos 0; returns 1 with *key and
+ * *val (a pointer into the map), 0 after the last.
+ */
+int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
+		  uint64_t **val);
 /*
  * Intern key in a dense array *arr (*n elements of size bytes, room for
  * *cap) indexed through m: *idx is key's index; a new key gets the next

@@ -575,30 +575,29 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 
 static char *put_hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = "0123456789abcdef"[v & 15];
 		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 static char *put_dec(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
+	uint64_t t = v;
+	int n = 1, i;
 
-	do {
-		tmp[n++] = '0' + v % 10;
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
 		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
@@ -637,7 +636,8 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 		strcpy(comm, "?");
 	p = stpcpy(p, comm);
 	*p++ = '\n';
-	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
+	       0 : -1;
 }
 
 int kmap_write_access(FILE *f, const struct kmap_access *a)
@@ -654,5 +654,6 @@ int kmap_write_access(FILE *f, const struct kmap_access *a)
 	*p++ = ',';
 	p = put_dec(p, a->reads);
 	*p++ = '\n';
-	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
+	       0 : -1;
 }

@@ -390,14 +390,13 @@ static int on_access(struct bin_state *st, const struct kmap_bin_rec *rec,
 static void print_orphans(const struct bin_state *st)
 {
 	uint64_t objects = st->early_frees, accesses = 0;
-	size_t i;
+	size_t i = 0;
+	uint64_t key, *val;
 
-	for (i = 0; i < st->early_acc.cap; i++)
-		if (st->early_acc.used[i]) {
-			accesses += st->early_acc.vals[i];
-			objects += !kmap_map_find(&st->early,
-						  st->early_acc.keys[i]);
-		}
+	while (kmap_map_next(&st->early_acc, &i, &key, &val)) {
+		accesses += *val;
+		objects += !kmap_map_find(&st->early, key);
+	}
 	if (!objects)
 		return;
 	printf(", %llu %s allocated before the stream (%llu FREE, %llu ACCESS %s)",
@@ -442,14 +441,12 @@ static void print_stream_summary(const struct bin_state *st,
 /* The live objects at the end, for the overlap rule. */
 static int bin_overlaps(struct bin_state *st)
 {
-	size_t i;
+	size_t i = 0;
+	uint64_t key, *val;
 
-	for (i = 0; i < st->ids.cap; i++) {
-		struct bin_live *l;
+	while (kmap_map_next(&st->ids, &i, &key, &val)) {
+		struct bin_live *l = &st->lv[*val];
 
-		if (!st->ids.used[i])
-			continue;
-		l = &st->lv[st->ids.vals[i]];
 		if (l->addr + l->size >= l->addr &&
 		    push_live(st->c, l->addr, l->size, l->offset))
 			return -1;

@@ -61,10 +61,15 @@ struct report {
 	struct totals tot;
 };
 
-/* A column: its name, type, binary-stream only, and its cell of a row. */
+/*
+ * A column: its name, type, binary-stream only, and its cell of a row.
+ * COL_IP: an ip, named function+offset with symbols (COL_STR), else in
+ * hexadecimal (COL_HEX).
+ */
+#define COL_IP	(-1)
 struct column {
 	const char *name;
-	enum col_type type;
+	int type;			/* enum col_type, or COL_IP */
 	int binary;
 	void (*get)(const struct report *rep, const struct row *r,
 		    union cell *c);
@@ -331,11 +336,16 @@ static int add_obj(struct report *rep, const struct kmap_object *o,
 
 /* Column getters. */
 
+/* An ip's cell: COL_HEX without symbols, else COL_STR (see COL_IP). */
 static void ip_label(const struct report *rep, uint64_t ip, union cell *c)
 {
 	char label[512];
 
-	if (!rep->sym || !kmap_sym_describe(rep->sym, ip, label, sizeof(label)))
+	if (!rep->sym) {
+		c->u = ip;
+		return;
+	}
+	if (!kmap_sym_describe(rep->sym, ip, label, sizeof(label)))
 		snprintf(label, sizeof(label), "%llx", (unsigned long long)ip);
 	cell_str(c, label);
 }
@@ -351,8 +361,7 @@ GET(callsite, ip_label(rep, r->key, c))
 GET(obj_callsite, ip_label(rep, r->alloc_ip, c))
 GET(name, cell_str(c, r->name))
 GET(comm, cell_str(c, r->comm))
-GET(addr, char a[20]; snprintf(a, sizeof(a), "%llx",
-			       (unsigned long long)r->addr); cell_str(c, a))
+GET(addr, c->u = r->addr)
 GET(id, c->u = r->id)
 GET(pid, c->u = r->pid)
 GET(objects, c->u = r->objects)
@@ -397,7 +406,7 @@ GET(free_jiffies, c->u = r->free_jiffies)
 	{ 0 }
 
 static const struct column callsite_cols[] = {
-	{ "callsite", COL_STR, 0, get_callsite }, SUMMARY_COLUMNS,
+	{ "callsite", COL_IP, 0, get_callsite }, SUMMARY_COLUMNS,
 };
 static const struct column cache_cols[] = {
 	{ "cache", COL_STR, 0, get_name }, SUMMARY_COLUMNS,
@@ -427,8 +436,8 @@ static const struct column pid_cols[] = {
 };
 static const struct column object_cols[] = {
 	{ "object", COL_U64, 0, get_id },
-	{ "addr", COL_STR, 0, get_addr },
-	{ "callsite", COL_STR, 0, get_obj_callsite },
+	{ "addr", COL_HEX, 0, get_addr },
+	{ "callsite", COL_IP, 0, get_obj_callsite },
 	{ "pid", COL_U64, 0, get_pid },
 	{ "comm", COL_STR, 0, get_comm },
 	{ "size", COL_U64, 0, get_bytes },
@@ -514,7 +523,8 @@ static int make_table(struct report *rep, struct table *t, struct col *cols,
 
 	for (c = rep->dim->cols; c->name; c++)
 		if (!c->binary || bin) {
-			cols[n] = (struct col){ c->name, c->type };
+			cols[n] = (struct col){ c->name, c->type != COL_IP ?
+				(enum col_type)c->type : rep->sym ? COL_STR : COL_HEX };
 			getters[n++] = c;
 		}
 	table_init(t, cols, n);

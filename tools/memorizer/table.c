@@ -9,6 +9,19 @@
 #include "kmap.h"
 #include "table.h"
 
+/* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
+static char *put_hex(char *p, uint64_t v)
+{
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+	p[n] = 0;
+	return p + n;
+}
+
 void table_init(struct table *t, const struct col *cols, int ncols)
 {
 	memset(t, 0, sizeof(*t));
@@ -61,6 +74,10 @@ static int cmp_cell(const struct col *col, const union cell *a,
 			return isnan(a->f) - isnan(b->f);
 		r = (a->f > b->f) - (a->f < b->f);
 		break;
+	case COL_HEX:	/* a name: ascending */
+		r = (a->u > b->u) - (a->u < b->u);
+		desc = 0;
+		break;
 	default:
 		r = strcmp(a->s ? a->s : "", b->s ? b->s : "");
 		desc = 0;
@@ -105,12 +122,34 @@ static int fmt_exact(double d, char *buf, size_t len)
 	return n;
 }
 
+/*
+ * "%.2f" of d. Without printf where d * 100 is far enough from a tie
+ * (.5) that its rounding error (below 2^-22 for d < 10^7) cannot change
+ * which way it rounds; printf's otherwise.
+ */
+static int fmt_2f(double d, char *buf, size_t len)
+{
+	double x = d * 100.0, f = floor(x), frac = x - f;
+	uint64_t v;
+	int n;
+
+	if (!(d >= 0 && d < 1e7) || fabs(frac - 0.5) < 1e-6 || len < 16)
+		return snprintf(buf, len, "%.2f", d);
+	v = (uint64_t)f + (frac > 0.5);
+	n = snprintf(buf, len, "%llu", (unsigned long long)(v / 100));
+	buf[n++] = '.';
+	buf[n++] = '0' + v / 10 % 10;
+	buf[n++] = '0' + v % 10;
+	buf[n] = 0;
+	return n;
+}
+
 /* A figure for people: two decimals, or two significant digits below. */
 static int fmt_shown(double d, char *buf, size_t len)
 {
 	if (d != 0 && fabs(d) < 0.005)
 		return snprintf(buf, len, "%.2g", d);
-	return snprintf(buf, len, "%.2f", d);
+	return fmt_2f(d, buf, len);
 }
 
 /* A cell as text (human: for the table, else for CSV and JSON). */
@@ -120,6 +159,8 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 	switch (col->type) {
 	case COL_U64:
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
+	case COL_HEX:
+		return (int)(put_hex(buf, c->u) - buf);
 	case COL_F64:
 		if (isnan(c->f))
 			return snprintf(buf, len, "%s", human ? "-" : "");
@@ -152,12 +193,20 @@ static char *put_u64(char *p, uint64_t v)
 	return p + n;
 }
 
+/* Names are left-aligned, figures right-aligned. */
+static int is_name(const struct col *col)
+{
+	return col->type == COL_STR || col->type == COL_HEX;
+}
+
 /* A cell's width in the table (figures formatted, the rest counted). */
 static int shown_len(const struct col *col, const union cell *c, char *buf,
 		     size_t len)
 {
 	if (col->type == COL_U64)
 		return dec_len(c->u);
+	if (col->type == COL_HEX)
+		return c->u ? (67 - __builtin_clzll(c->u)) / 4 : 1;
 	if (col->type == COL_STR)
 		return c->s ? (int)strlen(c->s) : 0;
 	return fmt_cell(col, c, buf, len, 1);
@@ -190,6 +239,8 @@ static void print_row(const struct table *t, const union cell *row,
 		}
 		if (col->type == COL_U64)
 			l = (int)(put_u64(num, row[c].u) - num);
+		else if (col->type == COL_HEX)
+			l = (int)(put_hex(num, row[c].u) - num);
 		else if (col->type == COL_F64)
 			l = fmt_cell(col, &row[c], num, sizeof(num), 1);
 		else
@@ -197,7 +248,7 @@ static void print_row(const struct table *t, const union cell *row,
 		if (l > w[c])
 			l = w[c];
 		pad = w[c] - l;
-		if (col->type != COL_STR) {
+		if (!is_name(col)) {
 			memset(p, ' ', pad);
 			p += pad;
 		}
@@ -205,7 +256,7 @@ static void print_row(const struct table *t, const union cell *row,
 		for (; l; l--, p++)
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				*p = '?';
-		if (col->type == COL_STR && (c == 0 || c < t->ncols - 1)) {
+		if (is_name(col) && (c == 0 || c < t->ncols - 1)) {
 			memset(p, ' ', pad);
 			p += pad;
 		}
@@ -305,6 +356,12 @@ static struct json_object *json_cell(const struct col *col,
 		return json_object_new_uint64(c->u);
 	case COL_F64:
 		return json_figure(c->f);
+	case COL_HEX: {
+		char hex[20];
+
+		put_hex(hex, c->u);
+		return json_object_new_string(hex);
+	}
 	default:
 		return json_bytes(c->s ? c->s : "");
 	}
@@ -398,7 +455,7 @@ int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		}
 	for (c = 0; c < t->ncols; c++)
 		fprintf(f, c ? "  %*s" : "%-*s",
-			c && t->cols[c].type == COL_STR ? -w[c] : w[c],
+			c && is_name(&t->cols[c]) ? -w[c] : w[c],
 			t->cols[c].name);
 	fputc('\n', f);
 	for (r = 0; r < n; r++)

@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum col_type { COL_U64, COL_F64, COL_STR };
+/* COL_HEX: a u64 named in hexadecimal (an address): a name, not a figure. */
+enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX };
 
 struct col {
 	const char *name;

@@ -1784,6 +1784,32 @@ static void test_map(void **state)
 	}
 	assert_int_equal(m.len, 50000);
 	assert_int_equal(kmap_map_del(&m, 12345678), 0);
+	/* Any key: 0 and UINT64_MAX (the free slots' mark) too. */
+	{
+		uint64_t *v, key, sum = 0, n = 0;
+		size_t pos = 0;
+
+		assert_null(kmap_map_find(&m, UINT64_MAX));
+		v = kmap_map_get(&m, UINT64_MAX, &is_new);
+		assert_true(is_new);
+		*v = 7;
+		v = kmap_map_get(&m, 0, &is_new);
+		assert_true(is_new);
+		*v = 9;
+		assert_int_equal(m.len, 50002);
+		assert_true(*kmap_map_get(&m, UINT64_MAX, &is_new) == 7 && !is_new);
+		while (kmap_map_next(&m, &pos, &key, &v)) {
+			n++;
+			sum += *v;
+			assert_true(key == UINT64_MAX || key % 7919 == 0);
+		}
+		assert_int_equal(n, 50002);
+		/* the odd i of 1..99999: 2500000000, and 7 and 9 */
+		assert_true(sum == 2500000000ull + 16);
+		assert_int_equal(kmap_map_del(&m, UINT64_MAX), 1);
+		assert_null(kmap_map_find(&m, UINT64_MAX));
+		assert_int_equal(m.len, 50001);
+	}
 	kmap_map_free(&m);
 }
 
