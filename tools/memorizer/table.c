@@ -9,6 +9,29 @@
 #include "kmap.h"
 #include "table.h"
 
+/* The decimal digits of v, and v written at p (returns the end). */
+static int dec_len(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+	int n = dec_len(v), i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
+		v /= 10;
+	}
+	return p + n;
+}
+
 /* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
 static char *put_hex(char *p, uint64_t v)
 {
@@ -95,9 +118,91 @@ static int row_cmp(const void *x, const void *y)
 	return cmp_cell(&sort_t->cols[0], &a[0], &b[0], 0);
 }
 
+/*
+ * A number cell as a key that sorts as cmp_cell() does, ascending: figures
+ * descending (no value last), hexadecimal names ascending.
+ */
+static uint64_t num_key(const struct col *col, const union cell *c, int desc)
+{
+	uint64_t bits;
+	double d;
+
+	switch (col->type) {
+	case COL_F64:
+		d = c->f;
+		if (isnan(d))
+			return UINT64_MAX;
+		d = d == 0 ? 0 : d;		/* -0 is 0 */
+		memcpy(&bits, &d, sizeof(bits));
+		bits = bits >> 63 ? ~bits : bits | 1ull << 63;
+		return desc ? ~bits - 1 : bits;	/* below the no-value key */
+	case COL_HEX:
+		return c->u;
+	default:
+		return desc ? ~c->u : c->u;
+	}
+}
+
+struct sort_key {
+	uint64_t k1, k2;
+	size_t row;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct sort_key *a = x, *b = y;
+
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	if (a->k2 != b->k2)
+		return a->k2 < b->k2 ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+/*
+ * Sort by keys of 16 bytes rather than rows (the common case: a number
+ * column, ties by a number or hexadecimal first column), then move the
+ * rows once. Returns -1 when it cannot (names, or out of memory).
+ */
+static int sort_by_keys(struct table *t, int col)
+{
+	const struct col *c = &t->cols[col], *first = &t->cols[0];
+	size_t r, nc = t->ncols;
+	struct sort_key *k;
+	union cell *cells;
+
+	if (c->type == COL_STR || first->type == COL_STR ||
+	    first->type == COL_F64)
+		return -1;
+	k = malloc(t->nrows * sizeof(*k));
+	cells = malloc(t->nrows * nc * sizeof(*cells));
+	if (!k || !cells) {
+		free(k);
+		free(cells);
+		return -1;
+	}
+	for (r = 0; r < t->nrows; r++) {
+		const union cell *row = &t->cells[r * nc];
+
+		k[r] = (struct sort_key){ num_key(c, &row[col], 1),
+					  num_key(first, &row[0], 0), r };
+	}
+	qsort(k, t->nrows, sizeof(*k), key_cmp);
+	for (r = 0; r < t->nrows; r++)
+		memcpy(&cells[r * nc], &t->cells[k[r].row * nc],
+		       nc * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+	t->cap = t->nrows;
+	free(k);
+	return 0;
+}
+
 void table_sort(struct table *t, int col)
 {
 	if (t->nrows < 2)	/* an empty input has no cells at all */
+		return;
+	if (!sort_by_keys(t, col))
 		return;
 	sort_t = t;
 	sort_c = col;
@@ -136,7 +241,7 @@ static int fmt_2f(double d, char *buf, size_t len)
 	if (!(d >= 0 && d < 1e7) || fabs(frac - 0.5) < 1e-6 || len < 16)
 		return snprintf(buf, len, "%.2f", d);
 	v = (uint64_t)f + (frac > 0.5);
-	n = snprintf(buf, len, "%llu", (unsigned long long)(v / 100));
+	n = (int)(put_u64(buf, v / 100) - buf);
 	buf[n++] = '.';
 	buf[n++] = '0' + v / 10 % 10;
 	buf[n++] = '0' + v % 10;
@@ -168,29 +273,6 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
 	}
-}
-
-/* The decimal digits of v, and v written at p (returns the end). */
-static int dec_len(uint64_t v)
-{
-	int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
-static char *put_u64(char *p, uint64_t v)
-{
-	int n = dec_len(v), i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
-	}
-	return p + n;
 }
 
 /* Names are left-aligned, figures right-aligned. */

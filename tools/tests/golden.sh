@@ -354,6 +354,9 @@ progress() {	# progress CMD: its terminal's lines, times and figures masked
 		sed -E 's/[0-9]+% of/P% of/; s/, [0-9]+ s +$/, S s/' | uniq
 }
 run report report-progress sh -c "$(declare -f progress); progress '\"$M\" report -n 1 big.kmap'; progress '\"$M\" check big.kmap'; progress '\"$M\" text big.kmap > /dev/null'; progress '\"$M\" check fixtures/tar.kmap'; \"$M\" check big.kmap 2>&1 | cat"
+# Sorting: a figure descending, no value last, ties by the first column
+# ascending; a hexadecimal name ascending.
+run report report-sort sh -c "\"$M\" report --sort avg_lifetime --csv fixtures/tar.kmap; \"$M\" report --sort callsite --csv fixtures/tar.kmap; \"$M\" report --by object --sort never_read --csv fixtures/tar.kmap 2>&1; \"$M\" report --by object --sort writes --csv stream.bin; \"$M\" report --by pid --sort objects_accessed --csv fixtures/tar.kmap"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
