@@ -25,7 +25,9 @@
  *     wrong" (binary), from kmap_*_error().
  *  2. the object source (kmap_src_*): whole objects with their accesses,
  *     from either format (told apart by the first bytes; zstd-compressed
- *     binary streams are decompressed when libkmap was built with zstd).
+ *     input, a stream or a text kmap, is decompressed when libkmap was
+ *     built with zstd). memorizer check reads the record readers under a
+ *     source (kmap_src_text(), kmap_src_bin()): one way to open any input.
  *     Binary records are assembled per object id: an object comes out when
  *     its FREE is read, live ones at the end of the stream.
  *  3. writers (kmap_write_*): the text format, byte for byte as the kernel
@@ -352,14 +354,33 @@ struct kmap_src;
 FILE *kmap_fopen(const char *path, char *err);
 
 /*
- * Open path ("-" is stdin) and tell its format from its first bytes.
+ * Open path ("-" is stdin) and tell its format from its first bytes
+ * (those decompressed, when zstd-compressed: a text kmap or a stream).
  * Returns NULL with err[KMAP_ERR_MAX] set when the file cannot be opened
  * or is compressed and libkmap has no zstd.
  */
 struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
+/* KMAP_FMT_TEXT or KMAP_FMT_BINARY: what the (decompressed) input holds. */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
+/*
+ * How far reading is: the input's bytes read so far (compressed ones, for
+ * compressed input); *size is the file's size, 0 when not a regular file.
+ */
+uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size);
+/* Whether the input was zstd-compressed. */
+int kmap_src_zstd(const struct kmap_src *s);
+/*
+ * The record reader under s (the text one for a text kmap, else NULL; the
+ * binary one for a stream), for a validator that wants every record and
+ * line, not objects (memorizer check): read either through it, or objects
+ * through kmap_src_next(), not both.
+ */
+struct kmap_text_reader *kmap_src_text(struct kmap_src *s);
+struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s);
+/* The input's name in messages: the path, or <stdin> for "-". */
+const char *kmap_src_name(const struct kmap_src *s);
 /*
  * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the
  * next call. Returns 1, 0 at the end, -1 on error (kmap_src_error()).
@@ -371,9 +392,15 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 uint64_t kmap_src_lost(const struct kmap_src *s);
 /*
  * For binary input, at the end: objects with FREE or ACCESS records but no
- * ALLOC (allocated before the stream began); they are not handed out.
+ * ALLOC (allocated before the stream began); they are not handed out, and
+ * are held only while their ALLOC may still come (the stream's next 4 MiB
+ * per CPU, at least 16 MiB, after their first record: the kernel's
+ * per-CPU buffers, 4 MiB by default, interleave): memory stays
+ * bounded whatever the number of orphans. An ALLOC later than that is an
+ * error. kmap_src_orphan_records(): their FREE and ACCESS records.
  */
 uint64_t kmap_src_orphans(const struct kmap_src *s);
+uint64_t kmap_src_orphan_records(const struct kmap_src *s);
 /* For binary input: the stream header's hz, else 0. */
 unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
@@ -497,12 +524,34 @@ void kmap_bin_rules_free(struct kmap_bin_rules *st);
  */
 int kmap_parse_hex(const char *s, size_t len, uint64_t *v);
 
-/* A hash map from nonzero-or-zero u64 keys to u64 values; grows. */
+/*
+ * An unsigned decimal number of 1 to 20 digits in s[0 .. len - 1], no
+ * sign, no space, within 64 bits. Returns 0, or -1 when s is not one.
+ * (Kmap fields are stricter: no leading zeros.)
+ */
+int kmap_parse_dec(const char *s, size_t len, uint64_t *v);
+
+/*
+ * Make the array *p (of elements of size bytes, *cap of them) hold at
+ * least n, doubling (from n, at least 4). Returns 0, or -1 when out of memory (*p
+ * is then unchanged). Every growing array here goes through it.
+ */
+int kmap_grow(void **p, size_t *cap, size_t n, size_t size);
+
+/*
+ * A hash map from u64 keys (any) to u64 values; grows. Open addressing,
+ * a key and its value side by side (one cache line per lookup); a free
+ * slot holds KMAP_MAP_FREE, and that key, should it be used, lives apart.
+ */
+#define KMAP_MAP_FREE	UINT64_MAX
+struct kmap_slot {
+	uint64_t key, val;
+};
 struct kmap_map {
-	uint64_t *keys;
-	uint64_t *vals;
-	unsigned char *used;
-	size_t cap, len;
+	struct kmap_slot *slots;
+	size_t cap, len;		/* len counts the key apart too */
+	int has_free_key;
+	uint64_t free_key_val;
 };
 void kmap_map_init(struct kmap_map *m);
 /* A pointer to key's value (inserted as 0 when new), NULL when out of memory. */
@@ -511,6 +560,20 @@ uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
 int kmap_map_del(struct kmap_map *m, uint64_t key);
 void kmap_map_free(struct kmap_map *m);
+/*
+ * Every entry, in no order: start with *pos 0; returns 1 with *key and
+ * *val (a pointer into the map), 0 after the last.
+ */
+int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
+		  uint64_t **val);
+/*
+ * Intern key in a dense array *arr (*n elements of size bytes, room for
+ * *cap) indexed through m: *idx is key's index; a new key gets the next
+ * element (*is_new set, its contents the caller's to fill). Returns 0, or
+ * -1 when out of memory.
+ */
+int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
+		size_t *cap, size_t size, size_t *idx, int *is_new);
 
 /*
  * Symbols: ip -> function+offset, and file:line where a vmlinux has DWARF.

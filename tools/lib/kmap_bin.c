@@ -304,33 +304,18 @@ static int set_comm(struct kmap_bin_reader *r, uint16_t cpu, int32_t pid,
 		    const char comm[16])
 {
 	int is_new;
-	uint64_t *slot;
+	size_t i;
 
 	if (!kmap_map_find(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid) &&
 	    r->ncomms >= MAX_TASKS) {
 		set_err(r, r->offset, "more than %u (cpu, pid) commands", MAX_TASKS);
 		return -1;
 	}
-	slot = kmap_map_get(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid,
-			    &is_new);
-	if (!slot)
+	if (kmap_intern(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid,
+			(void **)&r->comms, &r->ncomms, &r->comms_cap,
+			sizeof(*r->comms), &i, &is_new))
 		goto oom;
-	if (is_new) {
-		if (r->ncomms == r->comms_cap) {
-			size_t cap = r->comms_cap ? 2 * r->comms_cap : 64;
-			void *p = realloc(r->comms, cap * sizeof(*r->comms));
-
-			if (!p) {
-				kmap_map_del(&r->tasks,
-					     (uint64_t)cpu << 32 | (uint32_t)pid);
-				goto oom;
-			}
-			r->comms = p;
-			r->comms_cap = cap;
-		}
-		*slot = r->ncomms++;
-	}
-	memcpy(r->comms[*slot], comm, 16);
+	memcpy(r->comms[i], comm, 16);
 	return 0;
 oom:
 	set_err(r, r->offset, "out of memory");
@@ -341,30 +326,16 @@ static int set_cache(struct kmap_bin_reader *r, uint32_t id,
 		     const char name[32])
 {
 	int is_new;
-	uint64_t *slot;
+	size_t i;
 
 	if (!kmap_map_find(&r->caches, id) && r->nnames >= MAX_CACHES) {
 		set_err(r, r->offset, "more than %u cache names", MAX_CACHES);
 		return -1;
 	}
-	slot = kmap_map_get(&r->caches, id, &is_new);
-	if (!slot)
+	if (kmap_intern(&r->caches, id, (void **)&r->names, &r->nnames,
+			&r->names_cap, sizeof(*r->names), &i, &is_new))
 		goto oom;
-	if (is_new) {
-		if (r->nnames == r->names_cap) {
-			size_t cap = r->names_cap ? 2 * r->names_cap : 64;
-			void *p = realloc(r->names, cap * sizeof(*r->names));
-
-			if (!p) {
-				kmap_map_del(&r->caches, id);
-				goto oom;
-			}
-			r->names = p;
-			r->names_cap = cap;
-		}
-		*slot = r->nnames++;
-	}
-	copy_str(r->names[*slot], name, 32);
+	copy_str(r->names[i], name, 32);
 	return 0;
 oom:
 	set_err(r, r->offset, "out of memory");

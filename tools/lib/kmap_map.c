@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libkmap: an open-addressing hash map from u64 to u64. See kmap.h. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,102 +23,162 @@ void kmap_map_init(struct kmap_map *m)
 
 void kmap_map_free(struct kmap_map *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
+	free(m->slots);
 	kmap_map_init(m);
 }
 
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key)
 {
-	size_t i;
+	size_t i, mask = m->cap - 1;
 
+	if (key == KMAP_MAP_FREE)
+		return m->has_free_key ? (uint64_t *)&m->free_key_val : NULL;
 	if (!m->cap)
 		return NULL;
-	for (i = hash(key) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return &m->vals[i];
+	for (i = hash(key) & mask; m->slots[i].key != KMAP_MAP_FREE;
+	     i = (i + 1) & mask)
+		if (m->slots[i].key == key)
+			return &m->slots[i].val;
 	return NULL;
+}
+
+/* Put key (not in the table) in slots of cap (free slots: enough). */
+static struct kmap_slot *place(struct kmap_slot *slots, size_t cap,
+			       uint64_t key)
+{
+	size_t i;
+
+	for (i = hash(key) & (cap - 1); slots[i].key != KMAP_MAP_FREE;
+	     i = (i + 1) & (cap - 1))
+		;
+	slots[i].key = key;
+	return &slots[i];
 }
 
 static int grow(struct kmap_map *m)
 {
-	struct kmap_map n;
-	size_t i;
+	size_t cap = m->cap ? 2 * m->cap : 64, i;
+	struct kmap_slot *slots = malloc(cap * sizeof(*slots));
 
-	n.cap = m->cap ? 2 * m->cap : 64;
-	n.len = 0;
-	n.keys = malloc(n.cap * sizeof(*n.keys));
-	n.vals = malloc(n.cap * sizeof(*n.vals));
-	n.used = calloc(n.cap, 1);
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys);
-		free(n.vals);
-		free(n.used);
+	if (!slots)
 		return -1;
-	}
-	for (i = 0; i < m->cap; i++) {
-		size_t j;
-
-		if (!m->used[i])
-			continue;
-		for (j = hash(m->keys[i]) & (n.cap - 1); n.used[j];
-		     j = (j + 1) & (n.cap - 1))
-			;
-		n.used[j] = 1;
-		n.keys[j] = m->keys[i];
-		n.vals[j] = m->vals[i];
-		n.len++;
-	}
-	kmap_map_free(m);
-	*m = n;
+	memset(slots, 0xff, cap * sizeof(*slots));	/* every key free */
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].key != KMAP_MAP_FREE)
+			place(slots, cap, m->slots[i].key)->val = m->slots[i].val;
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
 	return 0;
 }
 
 uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new)
 {
-	size_t i;
 	uint64_t *v = kmap_map_find(m, key);
+	struct kmap_slot *s;
 
 	if (is_new)
-		*is_new = 0;
+		*is_new = !v;
 	if (v)
 		return v;
-	if ((m->len + 1) * 4 > m->cap * 3 && grow(m))
-		return NULL;
-	for (i = hash(key) & (m->cap - 1); m->used[i]; i = (i + 1) & (m->cap - 1))
-		;
-	m->used[i] = 1;
-	m->keys[i] = key;
-	m->vals[i] = 0;
 	m->len++;
-	if (is_new)
-		*is_new = 1;
-	return &m->vals[i];
+	if (key == KMAP_MAP_FREE) {
+		m->has_free_key = 1;
+		m->free_key_val = 0;
+		return &m->free_key_val;
+	}
+	if (m->len * 4 > m->cap * 3 && grow(m)) {
+		m->len--;
+		return NULL;
+	}
+	s = place(m->slots, m->cap, key);
+	s->val = 0;
+	return &s->val;
 }
 
 int kmap_map_del(struct kmap_map *m, uint64_t key)
 {
-	size_t i, j;
 	uint64_t *v = kmap_map_find(m, key);
+	size_t i, j, mask = m->cap - 1;
 
 	if (!v)
 		return 0;
-	i = v - m->vals;
-	m->used[i] = 0;
 	m->len--;
+	if (key == KMAP_MAP_FREE) {
+		m->has_free_key = 0;
+		return 1;
+	}
+	i = (struct kmap_slot *)((char *)v - offsetof(struct kmap_slot, val)) -
+	    m->slots;
+	m->slots[i].key = KMAP_MAP_FREE;
 	/* Backward-shift deletion: re-place the rest of the cluster. */
-	for (j = (i + 1) & (m->cap - 1); m->used[j]; j = (j + 1) & (m->cap - 1)) {
-		uint64_t k = m->keys[j], val = m->vals[j];
-		size_t h;
+	for (j = (i + 1) & mask; m->slots[j].key != KMAP_MAP_FREE;
+	     j = (j + 1) & mask) {
+		struct kmap_slot s = m->slots[j];
 
-		m->used[j] = 0;
-		for (h = hash(k) & (m->cap - 1); m->used[h];
-		     h = (h + 1) & (m->cap - 1))
-			;
-		m->used[h] = 1;
-		m->keys[h] = k;
-		m->vals[h] = val;
+		m->slots[j].key = KMAP_MAP_FREE;
+		place(m->slots, m->cap, s.key)->val = s.val;
 	}
 	return 1;
+}
+
+int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
+		  uint64_t **val)
+{
+	while (*pos < m->cap) {
+		const struct kmap_slot *s = &m->slots[(*pos)++];
+
+		if (s->key != KMAP_MAP_FREE) {
+			*key = s->key;
+			*val = (uint64_t *)&s->val;
+			return 1;
+		}
+	}
+	if (*pos == m->cap && m->has_free_key) {
+		(*pos)++;
+		*key = KMAP_MAP_FREE;
+		*val = (uint64_t *)&m->free_key_val;
+		return 1;
+	}
+	return 0;
+}
+
+int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : n < 4 ? 4 : n;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n) {
+		if (c > SIZE_MAX / 2 / size)
+			return -1;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / size)
+		return -1;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
+		size_t *cap, size_t size, size_t *idx, int *is_new)
+{
+	uint64_t *slot = kmap_map_get(m, key, is_new);
+
+	if (!slot)
+		return -1;
+	if (*is_new) {
+		if (kmap_grow(arr, cap, *n + 1, size)) {
+			kmap_map_del(m, key);
+			return -1;
+		}
+		*slot = (*n)++;
+	}
+	*idx = (size_t)*slot;
+	return 0;
 }

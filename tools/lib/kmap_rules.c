@@ -119,13 +119,45 @@ static int dup_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/*
+ * Whether some (ip, pid) repeats: a hash set on the stack for up to
+ * DUPS_FAST counters (the common case, and no duplicate, answered without
+ * sorting); -1 when there are more.
+ */
+#define DUPS_FAST	256
+static int any_dup(const struct kmap_access *acc, size_t n)
+{
+	uint16_t set[4 * DUPS_FAST];
+	size_t mask, i, h;
+
+	if (n > DUPS_FAST)
+		return -1;
+	for (mask = 4; mask < 2 * n; mask <<= 1)
+		;
+	memset(set, 0, mask * sizeof(*set));
+	mask--;
+	for (i = 0; i < n; i++) {
+		uint64_t k = (acc[i].ip ^ (uint64_t)acc[i].pid << 40) *
+			     0x9e3779b97f4a7c15ull;
+
+		for (h = k >> 40 & mask; set[h]; h = (h + 1) & mask) {
+			const struct kmap_access *o = &acc[set[h] - 1];
+
+			if (o->ip == acc[i].ip && o->pid == acc[i].pid)
+				return 1;
+		}
+		set[h] = (uint16_t)(i + 1);
+	}
+	return 0;
+}
+
 long kmap_rule_dups(const struct kmap_access *acc, size_t n,
 		    size_t (*pairs)[2], size_t max_pairs)
 {
 	struct dup_key *k;
 	size_t i, found = 0;
 
-	if (n < 2)
+	if (n < 2 || !any_dup(acc, n))
 		return 0;
 	k = malloc(n * sizeof(*k));
 	if (!k)

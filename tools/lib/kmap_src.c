@@ -19,6 +19,16 @@
 /* Bounds on what one input can make us hold. */
 #define MAX_ACCESSES	(1u << 24)	/* access lines of one object */
 #define MAX_LIVE	(1u << 24)	/* objects live at once (binary) */
+/*
+ * A stream's CPUs write apart and a collector interleaves their records,
+ * so an object's ALLOC may come after its other records, but not by more
+ * than this many bytes of stream: an object whose first record is further
+ * back with no ALLOC yet was allocated before the stream began (an orphan).
+ * Its records are dropped and counted, so a stream that starts mid-run is
+ * read in memory bounded by this window, not by its length.
+ */
+#define ORPHAN_WINDOW	(16ull << 20)	/* at least; 4 MiB per CPU */
+#define ORPHAN_SWEEP	(1u << 16)	/* records between looks for them */
 
 struct entry {
 	struct kmap_object o;
@@ -26,6 +36,7 @@ struct entry {
 	size_t nacc, cap;
 	int have_alloc;
 	uint64_t alloc_offset;
+	uint64_t first_offset;		/* of its first record */
 	/* ACCESS records read, and how many its FREE says there are. */
 	uint32_t nr_access, nr_access_all;
 };
@@ -35,8 +46,13 @@ struct kmap_src {
 	int own_f;
 	char name[256];
 	enum kmap_format fmt;
-	unsigned char peek[16];
+	unsigned char peek[16];		/* the input's first bytes */
 	size_t npeek, peek_pos;
+	kmap_read_fn dec;		/* raw_read, or zstd_read */
+	unsigned char head[16];		/* the first bytes dec gave */
+	size_t nhead, head_pos;
+	int zstd;
+	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
 	unsigned char *zin;
@@ -62,6 +78,8 @@ struct kmap_src {
 	int at_end;
 	size_t end_pos;
 	uint64_t lost, lost_frees, orphans;
+	struct kmap_map gone;		/* orphans given up: id -> first offset */
+	uint64_t orphan_records, since_sweep;
 	struct kmap_bin_rules *rules;
 	/* the object handed out */
 	struct kmap_object out;
@@ -166,11 +184,13 @@ static long raw_read(void *ctx, void *buf, size_t len)
 			n = len;
 		memcpy(buf, s->peek + s->peek_pos, n);
 		s->peek_pos += n;
+		s->raw_in += n;
 		return (long)n;
 	}
 	n = fread(buf, 1, len, s->f);
 	if (n == 0 && ferror(s->f))
 		return -1;
+	s->raw_in += n;
 	return (long)n;
 }
 
@@ -277,10 +297,45 @@ struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err)
 	return src_open(f, 0, name, err);
 }
 
+/* The first (up to 16) decoded bytes, to tell the format from. */
+static int fill_head(struct kmap_src *s)
+{
+	while (s->nhead < sizeof(s->head)) {
+		long n = s->dec(s, s->head + s->nhead,
+				sizeof(s->head) - s->nhead);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		s->nhead += n;
+	}
+	return 0;
+}
+
+/* What the readers read: the head, then the rest from dec. */
+static long src_read(void *ctx, void *buf, size_t len)
+{
+	struct kmap_src *s = ctx;
+	size_t n;
+
+	if (s->head_pos < s->nhead) {
+		n = s->nhead - s->head_pos;
+		if (n > len)
+			n = len;
+		memcpy(buf, s->head + s->head_pos, n);
+		s->head_pos += n;
+		return (long)n;
+	}
+	return s->dec(s, buf, len);
+}
+
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 {
 	struct kmap_src *s = calloc(1, sizeof(*s));
-	kmap_read_fn fn = raw_read;
+	struct stat st;
 
 	if (!s) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
@@ -291,8 +346,11 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->f = f;
 	s->own_f = own;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		s->raw_size = (uint64_t)st.st_size;
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
+	s->dec = raw_read;
 	kmap_map_init(&s->ids);
 	if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY_ZSTD) {
 #ifdef KMAP_ZSTD
@@ -304,8 +362,8 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 			return NULL;
 		}
 		ZSTD_initDStream(s->zd);
-		fn = zstd_read;
-		s->fmt = KMAP_FMT_BINARY_ZSTD;
+		s->dec = zstd_read;
+		s->zstd = 1;
 #else
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s: zstd-compressed, and this memorizer was built without zstd",
@@ -313,21 +371,52 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		kmap_src_close(s);
 		return NULL;
 #endif
-	} else if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY) {
-		s->fmt = KMAP_FMT_BINARY;
-	} else {
-		s->fmt = KMAP_FMT_TEXT;
 	}
+	/* The format is the decoded bytes': a text kmap may be compressed. */
+	if (fill_head(s)) {
+		snprintf(err, KMAP_ERR_MAX, "%s",
+			 s->err[0] ? s->err : strerror(errno));
+		kmap_src_close(s);
+		return NULL;
+	}
+	s->fmt = kmap_guess_format(s->head, s->nhead) == KMAP_FMT_TEXT ?
+		 KMAP_FMT_TEXT : KMAP_FMT_BINARY;
 	if (s->fmt == KMAP_FMT_TEXT)
-		s->tr = kmap_text_open_fn(fn, s, s->name);
+		s->tr = kmap_text_open_fn(src_read, s, s->name);
 	else
-		s->br = kmap_bin_open_fn(fn, s, s->name);
+		s->br = kmap_bin_open_fn(src_read, s, s->name);
 	if (!s->tr && !s->br) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
 		kmap_src_close(s);
 		return NULL;
 	}
 	return s;
+}
+
+uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size)
+{
+	*size = s->raw_size;
+	return s->raw_in;
+}
+
+int kmap_src_zstd(const struct kmap_src *s)
+{
+	return s->zstd;
+}
+
+struct kmap_text_reader *kmap_src_text(struct kmap_src *s)
+{
+	return s->tr;
+}
+
+struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s)
+{
+	return s->br;
+}
+
+const char *kmap_src_name(const struct kmap_src *s)
+{
+	return s->name;
 }
 
 enum kmap_format kmap_src_format(const struct kmap_src *s)
@@ -338,6 +427,11 @@ enum kmap_format kmap_src_format(const struct kmap_src *s)
 uint64_t kmap_src_lost(const struct kmap_src *s)
 {
 	return s->lost;
+}
+
+uint64_t kmap_src_orphan_records(const struct kmap_src *s)
+{
+	return s->orphan_records;
 }
 
 uint64_t kmap_src_orphans(const struct kmap_src *s)
@@ -373,6 +467,7 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->live);
 	kmap_bin_rules_free(s->rules);
 	kmap_map_free(&s->ids);
+	kmap_map_free(&s->gone);
 #ifdef KMAP_ZSTD
 	if (s->zd)
 		ZSTD_freeDStream(s->zd);
@@ -386,42 +481,26 @@ void kmap_src_close(struct kmap_src *s)
 static int push_acc(struct kmap_access **acc, size_t *n, size_t *cap,
 		    const struct kmap_access *a)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		void *p;
-
-		if (*n >= MAX_ACCESSES)
-			return -2;
-		p = realloc(*acc, c * sizeof(**acc));
-		if (!p)
-			return -1;
-		*acc = p;
-		*cap = c;
-	}
+	if (*n >= MAX_ACCESSES)
+		return -2;
+	if (kmap_grow((void **)acc, cap, *n + 1, sizeof(**acc)))
+		return -1;
 	(*acc)[(*n)++] = *a;
 	return 0;
 }
 
 static int push_live(struct kmap_src *s, const struct kmap_live *l)
 {
-	if (s->nlive == s->live_cap) {
-		size_t c = s->live_cap ? 2 * s->live_cap : 256;
-		void *p;
-
-		if (s->nlive >= MAX_LIVE) {
-			snprintf(s->err, sizeof(s->err),
-				 "%s: more than %u objects live at once",
-				 s->name, MAX_LIVE);
-			return -1;
-		}
-		p = realloc(s->live, c * sizeof(*s->live));
-		if (!p) {
-			snprintf(s->err, sizeof(s->err), "%s: out of memory",
-				 s->name);
-			return -1;
-		}
-		s->live = p;
-		s->live_cap = c;
+	if (s->nlive >= MAX_LIVE) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: more than %u objects live at once", s->name,
+			 MAX_LIVE);
+		return -1;
+	}
+	if (kmap_grow((void **)&s->live, &s->live_cap, s->nlive + 1,
+		      sizeof(*s->live))) {
+		snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+		return -1;
 	}
 	s->live[s->nlive++] = *l;
 	return 0;
@@ -570,15 +649,9 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	if (s->nfree) {
 		i = s->freelist[--s->nfree];
 	} else {
-		if (s->nent == s->ent_cap) {
-			size_t c = s->ent_cap ? 2 * s->ent_cap : 256;
-			void *p = realloc(s->ent, c * sizeof(*s->ent));
-
-			if (!p)
-				goto oom;
-			s->ent = p;
-			s->ent_cap = c;
-		}
+		if (kmap_grow((void **)&s->ent, &s->ent_cap, s->nent + 1,
+			      sizeof(*s->ent)))
+			goto oom;
 		i = s->nent++;
 		s->ent[i].acc = NULL;
 		s->ent[i].cap = 0;
@@ -587,6 +660,7 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	if (!slot)
 		goto oom;
 	*slot = i;
+	s->ent[i].first_offset = kmap_bin_offset(s->br);
 	memset(&s->ent[i].o, 0, sizeof(s->ent[i].o));
 	s->ent[i].o.id = id;
 	s->ent[i].nacc = 0;
@@ -601,15 +675,9 @@ oom:
 
 static void release(struct kmap_src *s, size_t i)
 {
-	if (s->nfree == s->free_cap) {
-		size_t c = s->free_cap ? 2 * s->free_cap : 256;
-		void *p = realloc(s->freelist, c * sizeof(*s->freelist));
-
-		if (!p)
-			return;	/* the slot is only leaked until close */
-		s->freelist = p;
-		s->free_cap = c;
-	}
+	if (kmap_grow((void **)&s->freelist, &s->free_cap, s->nfree + 1,
+		      sizeof(*s->freelist)))
+		return;	/* the slot is only leaked until close */
 	s->freelist[s->nfree++] = i;
 }
 
@@ -763,6 +831,89 @@ static int bin_end_rules(struct kmap_src *s)
 	return check_overlaps(s, 1);
 }
 
+static uint64_t orphan_window(const struct kmap_src *s)
+{
+	uint64_t w = (uint64_t)kmap_bin_header(s->br)->nr_cpus << 22;
+
+	return w > ORPHAN_WINDOW ? w : ORPHAN_WINDOW;
+}
+
+/* Records an orphan's entry held: its ACCESS records, and its FREE. */
+static uint64_t held_records(const struct entry *e)
+{
+	return e->nr_access + (kmap_object_freed(&e->o) ? 1 : 0);
+}
+
+/*
+ * Give up the objects whose first record is more than ORPHAN_WINDOW bytes
+ * back and still have no ALLOC: count them, remember their ids, drop
+ * their records. Looked for every ORPHAN_SWEEP records, or half as many
+ * as there are entries when more (entries come one a record at most: a
+ * sweep every W records keeps at most 2 W): a constant cost per record.
+ */
+static int sweep_orphans(struct kmap_src *s, uint64_t offset)
+{
+	size_t i;
+
+	if (++s->since_sweep < ORPHAN_SWEEP || 2 * s->since_sweep < s->ids.len)
+		return 0;
+	s->since_sweep = 0;
+	for (i = 0; i < s->nent; i++) {
+		struct entry *e = &s->ent[i];
+		uint64_t *slot = kmap_map_find(&s->ids, e->o.id);
+
+		if (!slot || *slot != i || e->have_alloc ||
+		    e->first_offset + orphan_window(s) > offset)
+			continue;
+		s->orphans++;
+		s->orphan_records += held_records(e);
+		slot = kmap_map_get(&s->gone, e->o.id, NULL);
+		if (!slot) {
+			snprintf(s->err, sizeof(s->err), "%s: out of memory",
+				 s->name);
+			return -1;
+		}
+		*slot = e->first_offset;
+		kmap_map_del(&s->ids, e->o.id);
+		e->nacc = 0;
+		release(s, i);
+	}
+	return 0;
+}
+
+/*
+ * A record of an orphan given up: counted and skipped (1); its ALLOC,
+ * past the window, is an error (-1); any other record 0.
+ */
+static int gone_record(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	uint64_t id, *first;
+
+	if (!s->gone.len)
+		return 0;
+	if (r->type == MEMORIZER_REC_ALLOC)
+		id = r->u.alloc.id;
+	else if (r->type == MEMORIZER_REC_ACCESS)
+		id = r->u.access.id;
+	else if (r->type == MEMORIZER_REC_FREE)
+		id = r->u.free.id;
+	else
+		return 0;
+	first = kmap_map_find(&s->gone, id);
+	if (!first)
+		return 0;
+	if (r->type != MEMORIZER_REC_ALLOC) {
+		s->orphan_records++;
+		return 1;
+	}
+	snprintf(s->err, sizeof(s->err),
+		 "%s: byte %llu: ALLOC of object id %llu more than %llu MiB after its first record (byte %llu): records out of order",
+		 s->name, (unsigned long long)r->offset, (unsigned long long)id,
+		 (unsigned long long)(orphan_window(s) >> 20),
+		 (unsigned long long)*first);
+	return -1;
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
@@ -787,8 +938,13 @@ static int bin_next(struct kmap_src *s)
 				return -1;
 			break;
 		}
-		if (bin_rules(s, &r))
+		if (bin_rules(s, &r) || sweep_orphans(s, r.offset))
 			return -1;
+		rc = gone_record(s, &r);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			continue;
 		switch (r.type) {
 		case MEMORIZER_REC_ALLOC:
 			e = entry_for(s, r.u.alloc.id, &is_new);
@@ -920,6 +1076,7 @@ static int bin_next(struct kmap_src *s)
 			continue;
 		if (!s->ent[i].have_alloc) {
 			s->orphans++;
+			s->orphan_records += held_records(&s->ent[i]);
 			continue;
 		}
 		s->ent[i].have_alloc = 0;

@@ -78,9 +78,8 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 				 path, lineno);
 			goto fail;
 		}
-		errno = 0;
-		addr = strtoull(p, &end, 16);
-		if (end == p || *end != ' ' || errno || end - p > 16) {
+		end = p + strcspn(p, " ");
+		if (*end != ' ' || kmap_parse_hex(p, end - p, &addr)) {
 			snprintf(err, KMAP_ERR_MAX,
 				 "%s:%lu: not a System.map line (ADDRESS TYPE NAME)",
 				 path, lineno);
@@ -112,27 +111,11 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 				 path, MAX_SYMS);
 			goto fail;
 		}
-		if (s->nsyms == cap) {
-			void *q;
-
-			cap = cap ? 2 * cap : 4096;
-			q = realloc(s->syms, cap * sizeof(*s->syms));
-			if (!q)
-				goto oom;
-			s->syms = q;
-		}
 		len = strlen(name) + 1;
-		if (s->names_len + len > ncap) {
-			void *q;
-
-			ncap = ncap ? 2 * ncap : 65536;
-			while (s->names_len + len > ncap)
-				ncap *= 2;
-			q = realloc(s->names, ncap);
-			if (!q)
-				goto oom;
-			s->names = q;
-		}
+		if (kmap_grow((void **)&s->syms, &cap, s->nsyms + 1,
+			      sizeof(*s->syms)) ||
+		    kmap_grow((void **)&s->names, &ncap, s->names_len + len, 1))
+			goto oom;
 		memcpy(s->names + s->names_len, name, len);
 		s->syms[s->nsyms].addr = addr;
 		s->syms[s->nsyms].name = s->names_len;
@@ -256,9 +239,15 @@ static const struct sym *find(const struct kmap_sym *s, uint64_t ip)
 	return &s->syms[lo - 1];
 }
 
-const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
-			      uint64_t *start)
+/*
+ * The one lookup: the function containing ip, its start and size, from
+ * libdw's symbol table or the System.map table. NULL when none.
+ */
+static const char *lookup(struct kmap_sym *s, uint64_t ip, uint64_t *start,
+			  uint64_t *size)
 {
+	const struct sym *y;
+
 #ifdef KMAP_DW
 	if (s->dwfl) {
 		GElf_Off off;
@@ -266,60 +255,64 @@ const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
 		const char *name = dwfl_module_addrinfo(s->mod, ip, &off, &sym,
 							NULL, NULL, NULL);
 
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-			return NULL;
-		if (sym.st_size && off >= sym.st_size)
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    (sym.st_size && off >= sym.st_size))
 			return NULL;
 		*start = ip - off;
+		*size = sym.st_size;
 		return name;
 	}
 #endif
-	{
-		const struct sym *y = find(s, ip);
+	y = find(s, ip);
+	if (!y)
+		return NULL;
+	*start = y->addr;
+	*size = y->size;
+	return s->names + y->name;
+}
 
-		if (!y)
-			return NULL;
-		*start = y->addr;
-		return s->names + y->name;
-	}
+const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
+			      uint64_t *start)
+{
+	uint64_t size;
+
+	return lookup(s, ip, start, &size);
+}
+
+/* " at FILE:LINE" from the DWARF line tables, when there are some. */
+static void describe_line(struct kmap_sym *s, uint64_t ip, char *out,
+			  size_t len)
+{
+#ifdef KMAP_DW
+	const char *file = NULL;
+	Dwfl_Line *l;
+	int lineno = 0;
+
+	if (!s->dwfl)
+		return;
+	l = dwfl_module_getsrc(s->mod, ip);
+	if (l)
+		file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+	if (file)
+		snprintf(out, len, " at %s:%d", file, lineno);
+#else
+	(void)s, (void)ip, (void)out, (void)len;
+#endif
 }
 
 int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len)
 {
-#ifdef KMAP_DW
-	if (s->dwfl) {
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name = dwfl_module_addrinfo(s->mod, ip, &off, &sym,
-							NULL, NULL, NULL);
-		Dwfl_Line *l;
-		int n, lineno = 0;
-		const char *file = NULL;
+	uint64_t start, size;
+	const char *name = lookup(s, ip, &start, &size);
+	int n;
 
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    (sym.st_size && off >= sym.st_size)) {
-			snprintf(out, len, "%" PRIx64, ip);
-			return 0;
-		}
-		n = snprintf(out, len, "%s+0x%" PRIx64 "/0x%" PRIx64, name,
-			     (uint64_t)off, (uint64_t)sym.st_size);
-		l = dwfl_module_getsrc(s->mod, ip);
-		if (l)
-			file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
-		if (file && n >= 0 && (size_t)n < len)
-			snprintf(out + n, len - n, " at %s:%d", file, lineno);
-		return 1;
+	if (!name) {
+		snprintf(out, len, "%" PRIx64, ip);
+		return 0;
 	}
-#endif
-	{
-		const struct sym *y = find(s, ip);
-
-		if (!y) {
-			snprintf(out, len, "%" PRIx64, ip);
-			return 0;
-		}
-		snprintf(out, len, "%s+0x%" PRIx64 "/0x%" PRIx64,
-			 s->names + y->name, ip - y->addr, y->size);
-		return 1;
-	}
+	n = snprintf(out, len, "%s+0x%" PRIx64 "/0x%" PRIx64, name, ip - start,
+		     size);
+	if (n >= 0 && (size_t)n < len)
+		describe_line(s, ip, out + n, len - n);
+	return 1;
 }

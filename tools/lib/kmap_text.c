@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libkmap: the text kmap, read line by line and written. See kmap.h. */
+#include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 
 #include "kmap.h"
 
-#define BUF_SIZE	(256 * 1024)
+#define BUF_SIZE	(1024 * 1024)
 
 struct kmap_text_reader {
 	kmap_read_fn fn;		/* NULL for a memory buffer */
@@ -187,6 +188,24 @@ int kmap_parse_hex(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+int kmap_parse_dec(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
 static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {
@@ -349,6 +368,139 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 	return KMAP_LINE_OBJECT;
 }
 
+/*
+ * The fast path: one pass over a line that is well formed, fields parsed
+ * as they are split, no memchr, no copies. Each parser reads a bounded
+ * number of bytes (a line of them all is far shorter than KMAP_LINE_MAX),
+ * so with KMAP_LINE_MAX bytes in the buffer it never reads past them.
+ * It accepts only what kmap_parse_line() accepts, with the same values;
+ * anything else (errors included) goes to kmap_parse_line(), which says
+ * what is wrong.
+ */
+static inline int hex_digit(unsigned char c, unsigned int *d)
+{
+	*d = c - '0';
+	if (*d <= 9)
+		return 1;
+	*d = c - 'a';
+	if (*d <= 5) {
+		*d += 10;
+		return 1;
+	}
+	return 0;
+}
+
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
+
+/*
+ * Eight lowercase hex digits at p (the first the most significant), SWAR:
+ * 0 with their value, or -1 when one of the bytes is not one.
+ */
+static inline int hex8(const unsigned char *p, uint32_t *v)
+{
+	uint64_t x, digit, alpha, d;
+
+	memcpy(&x, p, 8);
+	x = le64toh(x);
+	if (x & HIGHS)
+		return -1;
+	/* High bit of each byte: in '0'..'9', in 'a'..'f'. */
+	digit = (x + (0x80 - '0') * ONES) & ~(x + (0x7f - '9') * ONES) & HIGHS;
+	alpha = (x + (0x80 - 'a') * ONES) & ~(x + (0x7f - 'f') * ONES) & HIGHS;
+	if ((digit | alpha) != HIGHS)
+		return -1;
+	d = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ONES);
+	d = ((d << 4) | (d >> 8)) & 0x00ff00ff00ff00ffull;
+	d = ((d << 8) | (d >> 16)) & 0x0000ffff0000ffffull;
+	d = ((d << 16) | (d >> 32)) & 0xffffffffull;
+	*v = (uint32_t)d;
+	return 0;
+}
+
+/* Lowercase hex, 1-16 digits, no leading zero, then sep. */
+static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
+					    uint64_t *v)
+{
+	const unsigned char *s = p;
+	uint64_t x = 0;
+	unsigned int d;
+	uint32_t hi, lo;
+
+	/* Kernel addresses: 16 digits. */
+	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex8(p, &hi) &&
+	    !hex8(p + 8, &lo)) {
+		*v = (uint64_t)hi << 32 | lo;
+		return p + 17;
+	}
+	while (p - s < 17 && hex_digit(*p, &d)) {
+		x = x << 4 | d;
+		p++;
+	}
+	if (*p != (unsigned char)sep || p == s || p - s > 16 ||
+	    (*s == '0' && p - s > 1))
+		return NULL;
+	*v = x;
+	return p + 1;
+}
+
+/* Decimal, 1-19 digits (no overflow possible), no leading zero, then sep. */
+static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
+					    uint64_t *v)
+{
+	const unsigned char *s = p;
+	uint64_t x = 0;
+	unsigned int d;
+
+	while (p - s < 20 && (d = *p - '0') <= 9) {
+		x = x * 10 + d;
+		p++;
+	}
+	if (*p != (unsigned char)sep || p == s || p - s > 19 ||
+	    (*s == '0' && p - s > 1))
+		return NULL;
+	*v = x;
+	return p + 1;
+}
+
+/* The line's length (without its newline), or 0 when the slow path must. */
+static size_t fast_line(const char *line, struct kmap_object *obj,
+			struct kmap_access *acc, int *type)
+{
+	const unsigned char *p = (const unsigned char *)line, *c;
+	uint64_t pid;
+
+	if (p[0] == ' ') {
+		if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
+		    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+		    !(p = fast_dec(p, ',', &acc->writes)) ||
+		    !(p = fast_dec(p, '\n', &acc->reads)))
+			return 0;
+		acc->pid = (uint32_t)pid;
+		*type = KMAP_LINE_ACCESS;
+		return (const char *)p - 1 - line;
+	}
+	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
+	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+	    !(p = fast_hex(p, ',', &obj->addr)) ||
+	    !(p = fast_dec(p, ',', &obj->size)) ||
+	    !(p = fast_dec(p, ',', &obj->alloc_jiffies)) ||
+	    !(p = fast_dec(p, ',', &obj->free_jiffies)) ||
+	    !(p = fast_hex(p, ',', &obj->free_ip)))
+		return 0;
+	for (c = p; c - p < KMAP_COMM_MAX && *c >= 0x20 && *c != 0x7f &&
+	     *c != ','; c++)
+		;
+	if (*c != '\n' || c == p || c - p >= KMAP_COMM_MAX)
+		return 0;
+	memcpy(obj->comm, p, c - p);
+	obj->comm[c - p] = 0;
+	obj->pid = (uint32_t)pid;
+	obj->has = 0;
+	*type = KMAP_LINE_OBJECT;
+	return (const char *)c - line;
+}
+
 int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		   struct kmap_access *acc)
 {
@@ -360,6 +512,23 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	if (r->failed)
 		return -1;
 	base = r->mem ? r->mem : r->buf;
+	/* Keep a line's worth in the buffer: the fast path needs no more. */
+	while (r->end - r->start < KMAP_LINE_MAX && !r->eof) {
+		if (refill(r)) {
+			set_err(r, "read error: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (r->end - r->start >= KMAP_LINE_MAX) {
+		len = fast_line(base + r->start, obj, acc, &type);
+		if (len && (type == KMAP_LINE_OBJECT || r->have_object)) {
+			r->have_object = 1;
+			r->line++;
+			r->start += len + 1;
+			r->offset += len + 1;
+			return type;
+		}
+	}
 	for (;;) {
 		size_t avail = r->end - r->start;
 
@@ -406,30 +575,29 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 
 static char *put_hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = "0123456789abcdef"[v & 15];
 		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 static char *put_dec(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
+	uint64_t t = v;
+	int n = 1, i;
 
-	do {
-		tmp[n++] = '0' + v % 10;
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
 		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
@@ -468,7 +636,8 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 		strcpy(comm, "?");
 	p = stpcpy(p, comm);
 	*p++ = '\n';
-	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
+	       0 : -1;
 }
 
 int kmap_write_access(FILE *f, const struct kmap_access *a)
@@ -485,5 +654,6 @@ int kmap_write_access(FILE *f, const struct kmap_access *a)
 	*p++ = ',';
 	p = put_dec(p, a->reads);
 	*p++ = '\n';
-	return fwrite(line, 1, p - line, f) == (size_t)(p - line) ? 0 : -1;
+	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
+	       0 : -1;
 }

@@ -17,30 +17,6 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-/* The input, with the bytes read to tell its format put back in front. */
-struct peek {
-	FILE *f;
-	char buf[16];
-	size_t n, pos;
-};
-
-static long peek_read(void *ctx, void *buf, size_t len)
-{
-	struct peek *p = ctx;
-	size_t n;
-
-	if (p->pos < p->n) {
-		n = p->n - p->pos < len ? p->n - p->pos : len;
-		memcpy(buf, p->buf + p->pos, n);
-		p->pos += n;
-		return (long)n;
-	}
-	n = fread(buf, 1, len, p->f);
-	if (n == 0 && ferror(p->f))
-		return -1;
-	return (long)n;
-}
-
 struct checker {
 	const char *name;
 	int binary, quiet;
@@ -50,11 +26,13 @@ struct checker {
 	struct kmap_live *live;
 	size_t nlive, live_cap;
 	uint64_t lost_frees;	/* binary: FREE records the kernel could not write */
+	struct kmap_src *src;
+	struct progress pg;
 };
 
-static void problem(struct checker *c, int warn, const char *where,
+static void problem(struct checker *c, int warn, uint64_t at,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void problem(struct checker *c, int warn, const char *where,
+static void problem(struct checker *c, int warn, uint64_t at,
 		    const char *fmt, ...)
 {
 	unsigned long n = warn ? c->warnings++ : c->errors++;
@@ -65,7 +43,11 @@ static void problem(struct checker *c, int warn, const char *where,
 			warn ? "warnings" : "errors");
 	if (n >= MAX_SHOWN)
 		return;
-	fprintf(stderr, "%s%s", where, warn ? "warning: " : "");
+	if (c->binary)
+		fprintf(stderr, "%s: byte %llu: ", c->name, (unsigned long long)at);
+	else
+		fprintf(stderr, "%s:%llu: ", c->name, (unsigned long long)at);
+	fputs(warn ? "warning: " : "", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -83,20 +65,14 @@ static void count_unshown(struct checker *c, int warn, size_t n)
 }
 
 static int push_live(struct checker *c, uint64_t addr, uint64_t size,
-		     uint64_t where)
+		     uint64_t at)
 {
-	if (c->nlive == c->live_cap) {
-		size_t cap = c->live_cap ? 2 * c->live_cap : 1024;
-		void *p = realloc(c->live, cap * sizeof(*c->live));
-
-		if (!p) {
-			error("out of memory");
-			return -1;
-		}
-		c->live = p;
-		c->live_cap = cap;
+	if (kmap_grow((void **)&c->live, &c->live_cap, c->nlive + 1,
+		      sizeof(*c->live))) {
+		error("out of memory");
+		return -1;
 	}
-	c->live[c->nlive++] = (struct kmap_live){ addr, size, where };
+	c->live[c->nlive++] = (struct kmap_live){ addr, size, at };
 	return 0;
 }
 
@@ -104,7 +80,7 @@ static int push_live(struct checker *c, uint64_t addr, uint64_t size,
 static void check_overlaps(struct checker *c)
 {
 	size_t pairs[MAX_SHOWN + 1][2], n, i;
-	char where[300], what[KMAP_ERR_MAX];
+	char what[KMAP_ERR_MAX];
 
 	n = kmap_rule_overlaps(c->live, c->nlive, pairs, MAX_SHOWN + 1);
 	count_unshown(c, c->lost_frees > 0, n);
@@ -113,20 +89,14 @@ static void check_overlaps(struct checker *c)
 
 		a = &c->live[pairs[i][0]];
 		b = &c->live[pairs[i][1]];
-		if (c->binary)
-			snprintf(where, sizeof(where), "%s: byte %llu: ",
-				 c->name, (unsigned long long)b->where);
-		else
-			snprintf(where, sizeof(where), "%s:%llu: ", c->name,
-				 (unsigned long long)b->where);
 		kmap_rule_overlap_message(a, b, c->binary, what);
 		/* With FREEs lost, an address may be reused unseen. */
-		problem(c, c->lost_frees > 0, where, "%s%s", what,
+		problem(c, c->lost_frees > 0, b->where, "%s%s", what,
 			c->lost_frees ? " (its FREE may be among the lost records)" : "");
 	}
 }
 
-static void check_ip(struct checker *c, const char *where, const char *field,
+static void check_ip(struct checker *c, uint64_t at, const char *field,
 		     uint64_t ip)
 {
 	uint64_t start;
@@ -135,7 +105,7 @@ static void check_ip(struct checker *c, const char *where, const char *field,
 		return;
 	if (!kmap_sym_function(c->sym, ip, &start)) {
 		c->unknown_ips++;
-		problem(c, 1, where, "%s %llx is in no known function", field,
+		problem(c, 1, at, "%s %llx is in no known function", field,
 			(unsigned long long)ip);
 	}
 }
@@ -146,7 +116,6 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 {
 	size_t pairs[MAX_SHOWN + 1][2];
 	long found = kmap_rule_dups(acc, n, pairs, MAX_SHOWN + 1), i;
-	char where[300];
 
 	if (found < 0) {
 		error("out of memory");
@@ -154,9 +123,7 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 	}
 	count_unshown(c, 0, found);
 	for (i = 0; i < found && i <= MAX_SHOWN; i++) {
-		snprintf(where, sizeof(where), "%s:%llu: ", c->name,
-			 (unsigned long long)(obj_line + 1 + pairs[i][1]));
-		problem(c, 0, where,
+		problem(c, 0, obj_line + 1 + pairs[i][1],
 			"access (%llx, pid %u) repeats line %llu under the same object",
 			(unsigned long long)acc[pairs[i][1]].ip,
 			acc[pairs[i][1]].pid,
@@ -165,31 +132,28 @@ static int check_dups(struct checker *c, const struct kmap_access *acc,
 	return 0;
 }
 
-/* A rule's verdict on the line or record at where. */
-static void apply_rule(struct checker *c, const char *where, int verdict,
+/* A rule's verdict on the line or record at at. */
+static void apply_rule(struct checker *c, uint64_t at, int verdict,
 		       const char *what)
 {
 	if (verdict != KMAP_RULE_OK)
-		problem(c, verdict == KMAP_RULE_WARNING, where, "%s", what);
+		problem(c, verdict == KMAP_RULE_WARNING, at, "%s", what);
 }
 
-static int check_text(struct checker *c, struct peek *pk)
+static int check_text(struct checker *c, struct kmap_text_reader *r)
 {
-	struct kmap_text_reader *r = kmap_text_open_fn(peek_read, pk, c->name);
 	struct kmap_object o;
 	struct kmap_access a, *acc = NULL;
 	size_t nacc = 0, acc_cap = 0;
 	uint64_t objects = 0, accesses = 0, live = 0, obj_line = 0;
-	char where[300], what[KMAP_ERR_MAX];
+	char what[KMAP_ERR_MAX];
 	int t, rc = 0;
 
-	if (!r) {
-		error("out of memory");
-		return 1;
-	}
 	while ((t = kmap_text_next(r, &o, &a)) > 0) {
-		snprintf(where, sizeof(where), "%s:%lu: ", c->name,
-			 kmap_text_line(r));
+		if (!(kmap_text_line(r) & 65535))
+			progress_input(&c->pg, c->src, 0);
+		uint64_t at = kmap_text_line(r);
+
 		if (t == KMAP_LINE_OBJECT) {
 			if (check_dups(c, acc, nacc, obj_line)) {
 				rc = 1;
@@ -198,7 +162,7 @@ static int check_text(struct checker *c, struct peek *pk)
 			nacc = 0;
 			obj_line = kmap_text_line(r);
 			objects++;
-			apply_rule(c, where, kmap_rule_object(&o, what), what);
+			apply_rule(c, at, kmap_rule_object(&o, what), what);
 			if (!kmap_object_freed(&o) && o.addr + o.size >= o.addr) {
 				live++;
 				if (push_live(c, o.addr, o.size, obj_line)) {
@@ -206,27 +170,22 @@ static int check_text(struct checker *c, struct peek *pk)
 					break;
 				}
 			}
-			check_ip(c, where, "alloc_ip", o.alloc_ip);
-			check_ip(c, where, "free_ip", o.free_ip);
+			check_ip(c, at, "alloc_ip", o.alloc_ip);
+			check_ip(c, at, "free_ip", o.free_ip);
 		} else {
 			accesses++;
-			apply_rule(c, where, kmap_rule_access(&a, what), what);
-			check_ip(c, where, "access_ip", a.ip);
-			if (nacc == acc_cap) {
-				size_t cap = acc_cap ? 2 * acc_cap : 64;
-				void *p = realloc(acc, cap * sizeof(*acc));
-
-				if (!p) {
-					error("out of memory");
-					rc = 1;
-					break;
-				}
-				acc = p;
-				acc_cap = cap;
+			apply_rule(c, at, kmap_rule_access(&a, what), what);
+			check_ip(c, at, "access_ip", a.ip);
+			if (kmap_grow((void **)&acc, &acc_cap, nacc + 1,
+				      sizeof(*acc))) {
+				error("out of memory");
+				rc = 1;
+				break;
 			}
 			acc[nacc++] = a;
 		}
 	}
+	progress_input(&c->pg, c->src, 1);
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_text_error(r));
 		c->errors++;
@@ -236,233 +195,326 @@ static int check_text(struct checker *c, struct peek *pk)
 		rc = 1;
 	}
 	if (!c->quiet && !c->errors && !rc)
-		printf("%s: valid kmap: %llu objects (%llu live), %llu access lines%s\n",
+		printf("%s: valid kmap: %llu %s (%llu live), %llu access %s%s\n",
 		       c->name, (unsigned long long)objects,
+		       plural(objects, "object", "objects"),
 		       (unsigned long long)live, (unsigned long long)accesses,
+		       plural(accesses, "line", "lines"),
 		       c->warnings ? " (with warnings)" : "");
 	free(acc);
-	kmap_text_close(r);
 	return rc;
 }
 
+/*
+ * A binary stream's objects, as check follows them: the live ones (by id),
+ * those whose FREE came before their ALLOC (another CPU's records read
+ * first), ACCESS records of ids not (yet) allocated, and the ACCESS
+ * records a freed object's FREE says are still to come (sweeps written on
+ * another CPU, read after the FREE).
+ */
 struct bin_live {
 	uint64_t addr, size, jiffies, offset;
 	unsigned int kind;
+	uint32_t nr_access;		/* its ACCESS records read */
 };
 
-static int check_binary(struct checker *c, struct peek *pk)
+struct bin_state {
+	struct checker *c;
+	struct kmap_bin_reader *r;
+	unsigned int version;
+	struct kmap_map ids;		/* live id -> lv index */
+	struct bin_live *lv;
+	size_t nlv, lv_cap;
+	uint64_t *free_slots;		/* lv entries to reuse */
+	size_t nfree, free_cap;
+	struct kmap_map early;		/* FREE before ALLOC: id -> jiffies */
+	struct kmap_map early_api;	/* its api | nr_access << 8 */
+	struct kmap_map early_acc;	/* ACCESS with no ALLOC: id -> records */
+	struct kmap_map swept;		/* freed: id -> ACCESS records to come */
+	uint64_t lost, early_frees;
+};
+
+static void *oom(void)
 {
-	struct kmap_bin_reader *r = kmap_bin_open_fn(peek_read, pk, c->name);
-	struct kmap_bin_rec rec;
-	struct kmap_map ids;
-	struct kmap_map early;	/* FREE read before its ALLOC (another CPU's) */
-	struct kmap_map early_api;	/* and that FREE's api */
-	struct bin_live *lv = NULL;
-	size_t nlv = 0, lv_cap = 0;
-	uint64_t *free_slots = NULL;
-	size_t nfree = 0;
-	uint64_t count[MEMORIZER_REC_NR_TYPES] = { 0 }, lost = 0, orphans = 0;
-	struct kmap_bin_rules *rules = NULL;
-	const struct memorizer_stream_header *h;
-	char where[300], what[KMAP_ERR_MAX];
-	int rc = 0, t;
+	error("out of memory");
+	return NULL;
+}
+
+/* ACCESS records still to come for id, freed with nr_access in all. */
+static int expect_sweeps(struct bin_state *st, uint64_t id, uint32_t nr_access,
+			 uint64_t seen)
+{
+	uint64_t *slot;
+
+	if (nr_access <= seen)
+		return 0;
+	slot = kmap_map_get(&st->swept, id, NULL);
+	if (!slot)
+		return oom(), -1;
+	*slot = nr_access - seen;
+	return 0;
+}
+
+/* The ACCESS records of id read before its ALLOC (and forget them). */
+static uint64_t take_early_accesses(struct bin_state *st, uint64_t id)
+{
+	uint64_t *n = kmap_map_find(&st->early_acc, id), v = n ? *n : 0;
+
+	kmap_map_del(&st->early_acc, id);
+	return v;
+}
+
+static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
+		    uint64_t at)
+{
+	struct checker *c = st->c;
+	uint64_t id = rec->u.alloc.id, accesses, *slot, *api;
+	char what[KMAP_ERR_MAX];
+	int is_new;
+
+	check_ip(c, at, "call_site", rec->u.alloc.call_site);
+	accesses = take_early_accesses(st, id);
+	/* Its FREE read first (another CPU's): dead already. */
+	slot = kmap_map_find(&st->early, id);
+	if (slot) {
+		api = kmap_map_find(&st->early_api, id);
+		apply_rule(c, at, kmap_rule_bin_freed(st->version, id,
+			   rec->u.alloc.kind, (unsigned int)(*api & 0xff), what),
+			   what);
+		if (kmap_rule_free_time(rec->u.alloc.jiffies, *slot, what))
+			problem(c, 0, at, "%s", what);
+		if (expect_sweeps(st, id, (uint32_t)(*api >> 8), accesses))
+			return -1;
+		kmap_map_del(&st->early, id);
+		kmap_map_del(&st->early_api, id);
+		st->early_frees--;
+		return 0;
+	}
+	slot = kmap_map_get(&st->ids, id, &is_new);
+	if (!slot)
+		return oom(), -1;
+	if (!is_new) {
+		problem(c, 0, at, "ALLOC of object id %llu, live since byte %llu",
+			(unsigned long long)id,
+			(unsigned long long)st->lv[*slot].offset);
+		return 0;
+	}
+	if (st->nfree) {
+		*slot = st->free_slots[--st->nfree];
+	} else {
+		if (kmap_grow((void **)&st->lv, &st->lv_cap, st->nlv + 1,
+			      sizeof(*st->lv)) ||
+		    kmap_grow((void **)&st->free_slots, &st->free_cap,
+			      st->nlv + 1, sizeof(*st->free_slots)))
+			return oom(), -1;
+		*slot = st->nlv++;
+	}
+	st->lv[*slot] = (struct bin_live){ rec->u.alloc.addr, rec->u.alloc.size,
+		rec->u.alloc.jiffies, rec->offset, rec->u.alloc.kind,
+		(uint32_t)accesses };
+	return 0;
+}
+
+static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
+		   uint64_t at)
+{
+	struct checker *c = st->c;
+	uint64_t id = rec->u.free.id, *slot, *api;
+	char what[KMAP_ERR_MAX];
+	struct bin_live *l;
+	int is_new;
+
+	if (rec->u.free.api != MEMORIZER_FREE_MISSED)
+		check_ip(c, at, "call_site", rec->u.free.call_site);
+	slot = kmap_map_find(&st->ids, id);
+	if (!slot) {
+		/* Its ALLOC may follow, from another CPU. */
+		slot = kmap_map_get(&st->early, id, &is_new);
+		if (!slot)
+			return oom(), -1;
+		if (!is_new) {	/* freed twice before its ALLOC */
+			problem(c, 0, at, "second FREE of object id %llu",
+				(unsigned long long)id);
+			return 0;
+		}
+		st->early_frees++;
+		*slot = rec->u.free.jiffies;
+		api = kmap_map_get(&st->early_api, id, NULL);
+		if (!api)
+			return oom(), -1;
+		*api = rec->u.free.api | (uint64_t)rec->u.free.nr_access << 8;
+		return 0;
+	}
+	l = &st->lv[*slot];
+	apply_rule(c, at, kmap_rule_bin_freed(st->version, id, l->kind,
+						 rec->u.free.api, what), what);
+	if (kmap_rule_free_time(l->jiffies, rec->u.free.jiffies, what))
+		problem(c, 0, at, "%s (byte %llu)", what,
+			(unsigned long long)l->offset);
+	if (expect_sweeps(st, id, rec->u.free.nr_access, l->nr_access))
+		return -1;
+	st->free_slots[st->nfree++] = *slot;
+	kmap_map_del(&st->ids, id);
+	return 0;
+}
+
+static int on_access(struct bin_state *st, const struct kmap_bin_rec *rec,
+		     uint64_t at)
+{
+	uint64_t id = rec->u.access.id, *slot;
+
+	check_ip(st->c, at, "ip", rec->u.access.ip);
+	slot = kmap_map_find(&st->ids, id);
+	if (slot) {
+		st->lv[*slot].nr_access++;
+		return 0;
+	}
+	slot = kmap_map_find(&st->swept, id);
+	if (slot) {	/* a sweep of a freed object, read after its FREE */
+		if (!--*slot)
+			kmap_map_del(&st->swept, id);
+		return 0;
+	}
+	/* Its ALLOC may follow, from another CPU; else allocated before. */
+	slot = kmap_map_get(&st->early_acc, id, NULL);
+	if (!slot)
+		return oom(), -1;
+	++*slot;
+	return 0;
+}
+
+/*
+ * Objects allocated before the stream began: FREE or ACCESS records and no
+ * ALLOC.
+ */
+static void print_orphans(const struct bin_state *st)
+{
+	uint64_t objects = st->early_frees, accesses = 0;
+	size_t i = 0;
+	uint64_t key, *val;
+
+	while (kmap_map_next(&st->early_acc, &i, &key, &val)) {
+		accesses += *val;
+		objects += !kmap_map_find(&st->early, key);
+	}
+	if (!objects)
+		return;
+	printf(", %llu %s allocated before the stream (%llu FREE, %llu ACCESS %s)",
+	       (unsigned long long)objects, plural(objects, "object", "objects"),
+	       (unsigned long long)st->early_frees, (unsigned long long)accesses,
+	       plural(accesses, "record", "records"));
+}
+
+static void print_stream_summary(const struct bin_state *st,
+				 const uint64_t *count)
+{
+	static const struct {
+		unsigned int type;
+		const char *one, *many;
+	} counted[] = {
+		{ MEMORIZER_REC_ALLOC, "alloc", "allocs" },
+		{ MEMORIZER_REC_FREE, "free", "frees" },
+		{ MEMORIZER_REC_ACCESS, "access", "accesses" },
+		{ MEMORIZER_REC_TASK, "task", "tasks" },
+		{ MEMORIZER_REC_CACHE, "cache", "caches" },
+	};
+	const struct memorizer_stream_header *h = kmap_bin_header(st->r);
+	uint64_t skipped = kmap_bin_skipped(st->r);
 	size_t i;
 
-	kmap_map_init(&ids);
-	kmap_map_init(&early);
-	kmap_map_init(&early_api);
-	if (!r) {
-		error("out of memory");
-		return 1;
+	printf("%s: valid stream (version %u, %u %s, HZ %u): ", st->c->name,
+	       h->version, h->nr_cpus, plural(h->nr_cpus, "CPU", "CPUs"), h->hz);
+	for (i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+		printf("%llu %s, ", (unsigned long long)count[counted[i].type],
+		       plural(count[counted[i].type], counted[i].one,
+			      counted[i].many));
+	printf("%llu lost %s", (unsigned long long)st->lost,
+	       plural(st->lost, "record", "records"));
+	print_orphans(st);
+	if (skipped)
+		printf(", %llu %s of unknown types skipped",
+		       (unsigned long long)skipped,
+		       plural(skipped, "record", "records"));
+	printf("%s\n", st->c->warnings ? " (with warnings)" : "");
+}
+
+/* The live objects at the end, for the overlap rule. */
+static int bin_overlaps(struct bin_state *st)
+{
+	size_t i = 0;
+	uint64_t key, *val;
+
+	while (kmap_map_next(&st->ids, &i, &key, &val)) {
+		struct bin_live *l = &st->lv[*val];
+
+		if (l->addr + l->size >= l->addr &&
+		    push_live(st->c, l->addr, l->size, l->offset))
+			return -1;
 	}
+	check_overlaps(st->c);
+	return 0;
+}
+
+static int check_binary(struct checker *c, struct kmap_bin_reader *r)
+{
+	struct bin_state st = { .c = c, .r = r };
+	/* Per type, and (the last) all. */
+	uint64_t count[MEMORIZER_REC_NR_TYPES + 1] = { 0 };
+	struct kmap_bin_rules *rules = NULL;
+	struct kmap_bin_rec rec;
+	char what[KMAP_ERR_MAX];
+	int rc = 0, t;
+
 	if (kmap_bin_read_header(r)) {
 		fprintf(stderr, "%s\n", kmap_bin_error(r));
 		c->errors++;
-		goto out;
+		return 0;
 	}
-	h = kmap_bin_header(r);
-	rules = kmap_bin_rules_new(h->nr_cpus);
-	if (!rules) {
-		error("out of memory");
-		rc = 1;
-		goto out;
-	}
-	while ((t = kmap_bin_next(r, &rec)) > 0) {
-		uint64_t *slot;
-		int is_new;
+	st.version = kmap_bin_header(r)->version;
+	rules = kmap_bin_rules_new(kmap_bin_header(r)->nr_cpus);
+	if (!rules)
+		return !oom();
+	while (!rc && (t = kmap_bin_next(r, &rec)) > 0) {
+		if (!(++count[MEMORIZER_REC_NR_TYPES] & 65535))
+			progress_input(&c->pg, c->src, 0);
+		uint64_t at = rec.offset;
 
-		snprintf(where, sizeof(where), "%s: byte %llu: ", c->name,
-			 (unsigned long long)rec.offset);
 		count[rec.type]++;
-		apply_rule(c, where, kmap_rule_bin_time(rules, &rec, what), what);
-		apply_rule(c, where, kmap_rule_bin(r, &rec, what), what);
-		switch (rec.type) {
-		case MEMORIZER_REC_ALLOC:
-			check_ip(c, where, "call_site", rec.u.alloc.call_site);
-			/*
-			 * CPUs' records interleave by chunk: the FREE of an
-			 * object made on another CPU may come first. Dead.
-			 */
-			slot = kmap_map_find(&early, rec.u.alloc.id);
-			if (slot) {
-				uint64_t *api = kmap_map_find(&early_api,
-							      rec.u.alloc.id);
-
-				apply_rule(c, where,
-					   kmap_rule_bin_freed(h->version,
-							       rec.u.alloc.id,
-							       rec.u.alloc.kind,
-							       (unsigned int)*api,
-							       what), what);
-				if (kmap_rule_free_time(rec.u.alloc.jiffies,
-							*slot, what))
-					problem(c, 0, where, "%s", what);
-				kmap_map_del(&early, rec.u.alloc.id);
-				kmap_map_del(&early_api, rec.u.alloc.id);
-				orphans--;
-				break;
-			}
-			slot = kmap_map_get(&ids, rec.u.alloc.id, &is_new);
-			if (!slot) {
-				error("out of memory");
-				rc = 1;
-				goto out;
-			}
-			if (!is_new) {
-				problem(c, 0, where,
-					"ALLOC of object id %llu, live since byte %llu",
-					(unsigned long long)rec.u.alloc.id,
-					(unsigned long long)lv[*slot].offset);
-				break;
-			}
-			if (nfree) {
-				*slot = free_slots[--nfree];
-			} else {
-				if (nlv == lv_cap) {
-					size_t cap = lv_cap ? 2 * lv_cap : 1024;
-					void *p = realloc(lv, cap * sizeof(*lv));
-
-					if (!p) {
-						error("out of memory");
-						rc = 1;
-						goto out;
-					}
-					lv = p;
-					lv_cap = cap;
-					p = realloc(free_slots, cap * sizeof(*free_slots));
-					if (!p) {
-						error("out of memory");
-						rc = 1;
-						goto out;
-					}
-					free_slots = p;
-				}
-				*slot = nlv++;
-			}
-			lv[*slot] = (struct bin_live){ rec.u.alloc.addr,
-				rec.u.alloc.size, rec.u.alloc.jiffies, rec.offset,
-				rec.u.alloc.kind };
-			break;
-		case MEMORIZER_REC_FREE:
-			if (rec.u.free.api != MEMORIZER_FREE_MISSED)
-				check_ip(c, where, "call_site", rec.u.free.call_site);
-			slot = kmap_map_find(&ids, rec.u.free.id);
-			if (!slot) {
-				/* Its ALLOC may follow, from another CPU. */
-				slot = kmap_map_get(&early, rec.u.free.id, &is_new);
-				if (!slot) {
-					error("out of memory");
-					rc = 1;
-					goto out;
-				}
-				if (is_new) {
-					uint64_t *api;
-
-					orphans++;
-					*slot = rec.u.free.jiffies;
-					api = kmap_map_get(&early_api,
-							   rec.u.free.id, NULL);
-					if (!api) {
-						error("out of memory");
-						rc = 1;
-						goto out;
-					}
-					*api = rec.u.free.api;
-				} else {
-					/* Freed twice before its ALLOC. */
-					problem(c, 0, where,
-						"second FREE of object id %llu",
-						(unsigned long long)rec.u.free.id);
-				}
-				break;
-			}
-			apply_rule(c, where,
-				   kmap_rule_bin_freed(h->version, rec.u.free.id,
-						       lv[*slot].kind,
-						       rec.u.free.api, what),
-				   what);
-			if (kmap_rule_free_time(lv[*slot].jiffies,
-						rec.u.free.jiffies, what))
-				problem(c, 0, where, "%s (byte %llu)", what,
-					(unsigned long long)lv[*slot].offset);
-			free_slots[nfree++] = *slot;
-			kmap_map_del(&ids, rec.u.free.id);
-			break;
-		case MEMORIZER_REC_ACCESS:
-			check_ip(c, where, "ip", rec.u.access.ip);
-			break;
-		case MEMORIZER_REC_LOST:
-			lost += rec.u.lost.records;
+		apply_rule(c, at, kmap_rule_bin_time(rules, &rec, what), what);
+		apply_rule(c, at, kmap_rule_bin(r, &rec, what), what);
+		if (rec.type == MEMORIZER_REC_ALLOC)
+			rc = on_alloc(&st, &rec, at);
+		else if (rec.type == MEMORIZER_REC_FREE)
+			rc = on_free(&st, &rec, at);
+		else if (rec.type == MEMORIZER_REC_ACCESS)
+			rc = on_access(&st, &rec, at);
+		else if (rec.type == MEMORIZER_REC_LOST) {
+			st.lost += rec.u.lost.records;
 			c->lost_frees += rec.u.lost.frees;
-			break;
 		}
 	}
-	if (t < 0) {
+	progress_input(&c->pg, c->src, 1);
+	if (!rc && t < 0) {
 		fprintf(stderr, "%s\n", kmap_bin_error(r));
 		c->errors++;
-		goto out;
+	} else if (!rc) {
+		rc = bin_overlaps(&st);
+		if (!rc && !c->quiet && !c->errors)
+			print_stream_summary(&st, count);
+		if (st.lost)
+			warning("%s: %llu %s lost: the kernel's buffers were full",
+				c->name, (unsigned long long)st.lost,
+				plural(st.lost, "record was", "records were"));
 	}
-	for (i = 0; i < ids.cap; i++)
-		if (ids.used[i]) {
-			struct bin_live *l = &lv[ids.vals[i]];
-
-			if (l->addr + l->size < l->addr)
-				continue;
-			if (push_live(c, l->addr, l->size, l->offset)) {
-				rc = 1;
-				goto out;
-			}
-		}
-	check_overlaps(c);
-	if (!c->quiet && !c->errors) {
-		printf("%s: valid stream (version %u, %u CPUs, HZ %u): %llu allocs, %llu frees, %llu accesses, %llu tasks, %llu caches, %llu lost records",
-		       c->name, h->version, h->nr_cpus, h->hz,
-		       (unsigned long long)count[MEMORIZER_REC_ALLOC],
-		       (unsigned long long)count[MEMORIZER_REC_FREE],
-		       (unsigned long long)count[MEMORIZER_REC_ACCESS],
-		       (unsigned long long)count[MEMORIZER_REC_TASK],
-		       (unsigned long long)count[MEMORIZER_REC_CACHE],
-		       (unsigned long long)lost);
-		if (orphans)
-			printf(", %llu frees of objects allocated before the stream",
-			       (unsigned long long)orphans);
-		if (kmap_bin_skipped(r))
-			printf(", %llu records of unknown types skipped",
-			       (unsigned long long)kmap_bin_skipped(r));
-		printf("%s\n", c->warnings ? " (with warnings)" : "");
-	}
-	if (lost)
-		warning("%s: %llu records were lost: the kernel's buffers were full",
-			c->name, (unsigned long long)lost);
-out:
-	kmap_map_free(&ids);
-	kmap_map_free(&early);
-	kmap_map_free(&early_api);
-	free(lv);
-	free(free_slots);
+	kmap_map_free(&st.ids);
+	kmap_map_free(&st.early);
+	kmap_map_free(&st.early_api);
+	kmap_map_free(&st.early_acc);
+	kmap_map_free(&st.swept);
+	free(st.lv);
+	free(st.free_slots);
 	kmap_bin_rules_free(rules);
-	kmap_bin_close(r);
-	return rc;
+	return rc ? 1 : 0;
 }
 
 static int run(int argc, char **argv)
@@ -494,49 +546,34 @@ static int run(int argc, char **argv)
 	if (failed)
 		return 2;
 	for (i = 0; i < p.nops; i++) {
-		const char *path = p.ops[i];
-		char magic[16], err[KMAP_ERR_MAX];
-		FILE *f = strcmp(path, "-") ? kmap_fopen(path, err) : stdin;
-		size_t n;
-		struct peek pk;
-		enum kmap_format fmt;
+		char err[KMAP_ERR_MAX];
+		struct kmap_src *src = kmap_src_open(p.ops[i], err);
 
-		if (!f) {
+		if (!src) {
 			error("%s", err);
 			rc = 1;
 			continue;
 		}
-		c.name = strcmp(path, "-") ? path : "<stdin>";
+		c.name = kmap_src_name(src);
 		c.errors = c.warnings = c.unknown_ips = 0;
 		c.nlive = 0;
 		c.lost_frees = 0;
-		n = fread(magic, 1, sizeof(magic), f);
-		fmt = kmap_guess_format(magic, n);
-		c.binary = fmt == KMAP_FMT_BINARY;
-		if (fmt == KMAP_FMT_BINARY_ZSTD) {
-			error("%s: zstd-compressed: check 'zstd -dc %s | memorizer check -'",
-			      c.name, path);
+		c.binary = kmap_src_format(src) == KMAP_FMT_BINARY;
+		c.src = src;
+		progress_init(&c.pg, progress_wanted(src), c.name);
+		if (c.binary ? check_binary(&c, kmap_src_bin(src)) :
+		    check_text(&c, kmap_src_text(src)))
 			rc = 1;
-			if (f != stdin)
-				fclose(f);
-			continue;
-		}
-		pk.f = f;
-		pk.n = n;
-		pk.pos = 0;
-		memcpy(pk.buf, magic, n);
-		if (c.binary ? check_binary(&c, &pk) : check_text(&c, &pk))
-			rc = 1;
-		if (f != stdin)
-			fclose(f);
 		if (c.errors)
 			rc = 1;
 		if (c.errors && !c.quiet)
-			printf("%s: invalid: %lu error%s\n", c.name, c.errors,
-			       c.errors == 1 ? "" : "s");
+			printf("%s: invalid: %lu %s\n", c.name, c.errors,
+			       plural(c.errors, "error", "errors"));
 		if (c.unknown_ips)
-			warning("%s: %llu ips in no known function (a symbol file of another kernel?)",
-				c.name, (unsigned long long)c.unknown_ips);
+			warning("%s: %llu %s in no known function (a symbol file of another kernel?)",
+				c.name, (unsigned long long)c.unknown_ips,
+				plural(c.unknown_ips, "ip", "ips"));
+		kmap_src_close(src);
 	}
 	kmap_sym_close(c.sym);
 	free(c.live);

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* memorizer report: summaries of a kmap or stream, per key. */
+/*
+ * memorizer report: summaries of a kmap or stream, per key.
+ *
+ * Each --by is a dimension (struct dim), in the style of perf kmem's sort
+ * dimensions: a key function that files an object under its rows, the
+ * columns it shows (each a getter of one row's cell) and its default
+ * sort. Adding a view is adding a row to dims[].
+ */
 #include <stdlib.h>
 #include <string.h>
+
+#include <json.h>
 
 #include <linux/memorizer.h>
 
@@ -11,7 +20,7 @@
 static const struct opt opts[] = {
 	{ "by", 'b', "KEY", "Group by callsite (the default), cache, kind, function, pid or object." },
 	{ "sort", 's', "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, kind, pid), accesses (function), size (object)." },
-	{ "limit", 'n', "N", "Print the first N rows only." },
+	{ "limit", 'n', "N", "Print the first N rows only (N >= 1)." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per row; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)." },
 	{ "vmlinux", 0, "FILE", "Name ips as function+offset (and file:line when the vmlinux has DWARF)." },
@@ -20,21 +29,18 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-enum by { BY_CALLSITE, BY_CACHE, BY_KIND, BY_FUNCTION, BY_PID, BY_OBJECT };
-#define NR_BY (BY_OBJECT + 1)
-static const char *const by_name[NR_BY] = {
-	"callsite", "cache", "kind", "function", "pid", "object",
-};
-
+/* One group's figures. Each field means one thing in every view. */
 struct row {
 	uint64_t key;
-	uint64_t objects, live, freed, bytes, bytes_alloc, life_sum, life_n;
+	uint64_t objects, live, bytes, bytes_alloc, life_sum, life_n;
 	uint64_t reads, writes, never_read, never_written, cross_cpu;
-	uint64_t mismatch, missed, accesses, touched, last_obj;
+	uint64_t mismatch, missed, sites, touched, last_obj;
 	uint32_t pid;
 	uint64_t comm_jiffies;		/* of the object comm came from */
 	char comm[KMAP_COMM_MAX];
 	char name[40];
+	/* --by object: the object itself. */
+	uint64_t id, addr, alloc_ip, alloc_jiffies, free_jiffies;
 };
 
 struct totals {
@@ -44,37 +50,57 @@ struct totals {
 	unsigned int has;
 };
 
-struct agg {
+struct report {
+	const struct dim *dim;
+	struct kmap_sym *sym;
+	const char *input;		/* the input's name, as libkmap says it */
 	struct kmap_map index;		/* key -> rows index */
 	struct row *rows;
 	size_t n, cap;
+	uint64_t objno;			/* objects read so far */
+	struct totals tot;
 };
 
-static struct row *agg_get(struct agg *a, uint64_t key)
-{
-	int is_new;
-	uint64_t *slot = kmap_map_get(&a->index, key, &is_new);
+/*
+ * A column: its name, type, binary-stream only, and its cell of a row.
+ * COL_IP: an ip, named function+offset with symbols (COL_STR), else in
+ * hexadecimal (COL_HEX).
+ */
+#define COL_IP	(-1)
+struct column {
+	const char *name;
+	int type;			/* enum col_type, or COL_IP */
+	int binary;
+	void (*get)(const struct report *rep, const struct row *r,
+		    union cell *c);
+};
 
-	if (!slot)
+struct dim {
+	const char *name;		/* --by NAME */
+	const char *sort;		/* the default --sort */
+	/* File one object (its reads and writes summed) under its rows. */
+	int (*add)(struct report *rep, const struct kmap_object *o,
+		   const struct kmap_access *acc, size_t nacc,
+		   uint64_t reads, uint64_t writes);
+	const struct column *cols;	/* ended by a zeroed entry */
+	int needs_symbols, needs_kind;
+};
+
+/* The row of key, zeroed when new; NULL when out of memory. */
+static struct row *row_get(struct report *rep, uint64_t key)
+{
+	size_t i;
+	int is_new;
+
+	if (kmap_intern(&rep->index, key, (void **)&rep->rows, &rep->n,
+			&rep->cap, sizeof(*rep->rows), &i, &is_new))
 		return NULL;
 	if (is_new) {
-		if (a->n == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 256;
-			void *p = realloc(a->rows, cap * sizeof(*a->rows));
-
-			if (!p) {
-				kmap_map_del(&a->index, key);
-				return NULL;
-			}
-			a->rows = p;
-			a->cap = cap;
-		}
-		memset(&a->rows[a->n], 0, sizeof(*a->rows));
-		a->rows[a->n].key = key;
-		a->rows[a->n].last_obj = UINT64_MAX;
-		*slot = a->n++;
+		memset(&rep->rows[i], 0, sizeof(rep->rows[i]));
+		rep->rows[i].key = key;
+		rep->rows[i].last_obj = UINT64_MAX;
 	}
-	return &a->rows[*slot];
+	return &rep->rows[i];
 }
 
 /*
@@ -86,10 +112,22 @@ static int mismatched(const struct kmap_object *o)
 {
 	const struct kmap_kind *k = kmap_kind(o->kind);
 
-	if (!(o->has & KMAP_HAS_FREE_API) || !(o->has & KMAP_HAS_KIND) ||
-	    o->free_api == MEMORIZER_FREE_MISSED || !k || k->free_api < 0)
+	if (!kmap_object_freed(o) || !(o->has & KMAP_HAS_FREE_API) ||
+	    !(o->has & KMAP_HAS_KIND) || o->free_api == MEMORIZER_FREE_MISSED ||
+	    !k || k->free_api < 0)
 		return 0;
 	return o->free_api != k->free_api;
+}
+
+static int cross_cpu(const struct kmap_object *o)
+{
+	return kmap_object_freed(o) && (o->has & KMAP_HAS_CPU) &&
+	       (o->has & KMAP_HAS_FREE_API) && o->alloc_cpu != o->free_cpu;
+}
+
+static uint64_t bytes_alloc(const struct kmap_object *o)
+{
+	return (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc : o->size;
 }
 
 /* Add one object's figures to a row. */
@@ -98,50 +136,521 @@ static void add_object(struct row *r, const struct kmap_object *o,
 {
 	r->objects++;
 	r->bytes += o->size;
-	r->bytes_alloc += (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc : o->size;
+	r->bytes_alloc += bytes_alloc(o);
 	if (kmap_object_freed(o)) {
-		r->freed++;
 		if (o->free_jiffies >= o->alloc_jiffies) {
 			r->life_sum += o->free_jiffies - o->alloc_jiffies;
 			r->life_n++;
 		}
-		if (o->free_ip == KMAP_FREE_IP_MISSED)
-			r->missed++;
-		if ((o->has & KMAP_HAS_CPU) && (o->has & KMAP_HAS_FREE_API) &&
-		    o->alloc_cpu != o->free_cpu)
-			r->cross_cpu++;
-		if (mismatched(o))
-			r->mismatch++;
+		r->missed += o->free_ip == KMAP_FREE_IP_MISSED;
 	} else {
 		r->live++;
 	}
+	r->cross_cpu += cross_cpu(o);
+	r->mismatch += mismatched(o);
 	r->reads += reads;
 	r->writes += writes;
 	r->never_read += reads == 0;
 	r->never_written += writes == 0;
 }
 
+static void add_totals(struct totals *t, const struct kmap_object *o,
+		       size_t nacc, uint64_t reads, uint64_t writes)
+{
+	t->has |= o->has;
+	t->objects++;
+	t->live += !kmap_object_freed(o);
+	t->bytes += o->size;
+	t->bytes_alloc += bytes_alloc(o);
+	t->lines += nacc;
+	t->reads += reads;
+	t->writes += writes;
+	t->never_read += reads == 0;
+	t->never_written += writes == 0;
+	t->missed += o->free_ip == KMAP_FREE_IP_MISSED;
+	t->cross_cpu += cross_cpu(o);
+	t->mismatch += mismatched(o);
+	if (kmap_object_freed(o) && o->free_jiffies >= o->alloc_jiffies) {
+		t->life_sum += o->free_jiffies - o->alloc_jiffies;
+		t->life_n++;
+	}
+}
+
+/* a / b, 0 when b is; a mean has no value (CELL_NONE) over nothing. */
 static double ratio(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0.0;
 }
 
-static void label_ip(struct kmap_sym *sym, uint64_t ip, char *out, size_t len)
+static double mean(uint64_t sum, uint64_t n)
 {
-	if (!sym || !kmap_sym_describe(sym, ip, out, len))
-		snprintf(out, len, "%llx", (unsigned long long)ip);
+	return n ? (double)sum / (double)n : CELL_NONE;
 }
 
-#define MAXCOLS 24
+/* Key functions: file an object under its rows. */
 
-struct out {
-	struct col cols[MAXCOLS];
-	int n;
+static int add_callsite(struct report *rep, const struct kmap_object *o,
+			const struct kmap_access *acc, size_t nacc,
+			uint64_t reads, uint64_t writes)
+{
+	struct row *r = row_get(rep, o->alloc_ip);
+
+	(void)acc, (void)nacc;
+	if (!r)
+		return -1;
+	add_object(r, o, reads, writes);
+	return 0;
+}
+
+/* Objects without a cache are filed under their kind's name. */
+static int add_cache(struct report *rep, const struct kmap_object *o,
+		     const struct kmap_access *acc, size_t nacc,
+		     uint64_t reads, uint64_t writes)
+{
+	int has_cache = !!(o->has & KMAP_HAS_CACHE);
+	struct row *r = row_get(rep, has_cache ? o->cache_id :
+				(uint64_t)1 << 32 | o->kind);
+
+	(void)acc, (void)nacc;
+	if (!r)
+		return -1;
+	if (!r->name[0])
+		snprintf(r->name, sizeof(r->name), "%s",
+			 !has_cache ? kmap_kind_name(o->kind) :
+			 o->cache ? o->cache : "?");
+	add_object(r, o, reads, writes);
+	return 0;
+}
+
+/* A text kmap says only which objects are globals, per-CPU or IRQ stacks. */
+static int add_kind(struct report *rep, const struct kmap_object *o,
+		    const struct kmap_access *acc, size_t nacc,
+		    uint64_t reads, uint64_t writes)
+{
+	int kind = kmap_object_kind(o);
+	struct row *r = row_get(rep, (uint64_t)(int64_t)kind);
+
+	(void)acc, (void)nacc;
+	if (!r)
+		return -1;
+	if (!r->name[0])
+		snprintf(r->name, sizeof(r->name), "%s", kmap_kind_name(kind));
+	add_object(r, o, reads, writes);
+	return 0;
+}
+
+/* Each access counter under its function; an object counts once per row. */
+static int add_function(struct report *rep, const struct kmap_object *o,
+			const struct kmap_access *acc, size_t nacc,
+			uint64_t reads, uint64_t writes)
+{
+	size_t i;
+
+	(void)reads, (void)writes;
+	for (i = 0; i < nacc; i++) {
+		uint64_t start;
+		const char *fn = kmap_sym_function(rep->sym, acc[i].ip, &start);
+		struct row *a = row_get(rep, fn ? start : acc[i].ip);
+
+		if (!a)
+			return -1;
+		if (!a->name[0] && fn)
+			snprintf(a->name, sizeof(a->name), "%s", fn);
+		else if (!a->name[0])
+			snprintf(a->name, sizeof(a->name), "%llx",
+				 (unsigned long long)acc[i].ip);
+		a->sites++;
+		a->reads += acc[i].reads;
+		a->writes += acc[i].writes;
+		if (a->last_obj != rep->objno) {
+			a->last_obj = rep->objno;
+			a->objects++;
+			a->bytes += o->size;
+		}
+	}
+	return 0;
+}
+
+/* What a pid allocated, and what it accessed. */
+static int add_pid(struct report *rep, const struct kmap_object *o,
+		   const struct kmap_access *acc, size_t nacc,
+		   uint64_t reads, uint64_t writes)
+{
+	struct row *r = row_get(rep, o->pid);
+	size_t i;
+
+	(void)reads, (void)writes;
+	if (!r)
+		return -1;
+	r->pid = o->pid;
+	/* A pid's newest command: the one after its exec. */
+	if (!r->comm[0] || o->alloc_jiffies > r->comm_jiffies) {
+		snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
+		r->comm_jiffies = o->alloc_jiffies;
+	}
+	add_object(r, o, 0, 0);
+	for (i = 0; i < nacc; i++) {
+		struct row *a = row_get(rep, acc[i].pid);
+
+		if (!a)
+			return -1;
+		a->pid = acc[i].pid;
+		a->reads += acc[i].reads;
+		a->writes += acc[i].writes;
+		if (a->last_obj != rep->objno) {
+			a->last_obj = rep->objno;
+			a->touched++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One row per object, keyed by the stream's object id (a text kmap has
+ * none: there, the object's number in the file, from 1).
+ */
+static int add_obj(struct report *rep, const struct kmap_object *o,
+		   const struct kmap_access *acc, size_t nacc,
+		   uint64_t reads, uint64_t writes)
+{
+	uint64_t id = (o->has & KMAP_HAS_ID) ? o->id : rep->objno + 1;
+	struct row *r = row_get(rep, rep->objno);
+
+	(void)acc;
+	if (!r)
+		return -1;
+	add_object(r, o, reads, writes);
+	r->id = id;
+	r->pid = o->pid;
+	snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
+	r->sites = nacc;
+	r->addr = o->addr;
+	r->alloc_ip = o->alloc_ip;
+	r->alloc_jiffies = o->alloc_jiffies;
+	r->free_jiffies = o->free_jiffies;
+	snprintf(r->name, sizeof(r->name), "%s",
+		 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
+		 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
+	return 0;
+}
+
+/* Column getters. */
+
+/* An ip's cell: COL_HEX without symbols, else COL_STR (see COL_IP). */
+static void ip_label(const struct report *rep, uint64_t ip, union cell *c)
+{
+	char label[512];
+
+	if (!rep->sym) {
+		c->u = ip;
+		return;
+	}
+	if (!kmap_sym_describe(rep->sym, ip, label, sizeof(label)))
+		snprintf(label, sizeof(label), "%llx", (unsigned long long)ip);
+	cell_str(c, label);
+}
+
+#define GET(field_name, expr)						\
+static void get_##field_name(const struct report *rep,			\
+			     const struct row *r, union cell *c)	\
+{									\
+	(void)rep;							\
+	expr;								\
+}
+GET(callsite, ip_label(rep, r->key, c))
+GET(obj_callsite, ip_label(rep, r->alloc_ip, c))
+GET(name, cell_str(c, r->name))
+GET(comm, cell_str(c, r->comm))
+GET(addr, c->u = r->addr)
+GET(id, c->u = r->id)
+GET(pid, c->u = r->pid)
+GET(objects, c->u = r->objects)
+GET(live, c->u = r->live)
+GET(bytes, c->u = r->bytes)
+GET(bytes_alloc, c->u = r->bytes_alloc)
+GET(waste, c->u = r->bytes_alloc - r->bytes)
+GET(avg_lifetime, c->f = mean(r->life_sum, r->life_n))
+GET(reads, c->u = r->reads)
+GET(writes, c->u = r->writes)
+GET(accesses, c->u = r->reads + r->writes)
+GET(reads_per_byte, c->f = ratio(r->reads, r->bytes))
+GET(writes_per_byte, c->f = ratio(r->writes, r->bytes))
+GET(never_read, c->u = r->never_read)
+GET(never_written, c->u = r->never_written)
+GET(missed, c->u = r->missed)
+GET(cross_cpu, c->u = r->cross_cpu)
+GET(mismatch, c->u = r->mismatch)
+GET(sites, c->u = r->sites)
+GET(touched, c->u = r->touched)
+GET(alloc_jiffies, c->u = r->alloc_jiffies)
+GET(free_jiffies, c->u = r->free_jiffies)
+#undef GET
+
+/* The columns of callsite, cache and kind, after their key column. */
+#define SUMMARY_COLUMNS							\
+	{ "objects", COL_U64, 0, get_objects },				\
+	{ "live", COL_U64, 0, get_live },				\
+	{ "bytes", COL_U64, 0, get_bytes },				\
+	{ "bytes_alloc", COL_U64, 1, get_bytes_alloc },			\
+	{ "waste", COL_U64, 1, get_waste },				\
+	{ "avg_lifetime", COL_F64, 0, get_avg_lifetime },		\
+	{ "reads", COL_U64, 0, get_reads },				\
+	{ "writes", COL_U64, 0, get_writes },				\
+	{ "reads_per_byte", COL_F64, 0, get_reads_per_byte },		\
+	{ "writes_per_byte", COL_F64, 0, get_writes_per_byte },		\
+	{ "never_read", COL_U64, 0, get_never_read },			\
+	{ "never_written", COL_U64, 0, get_never_written },		\
+	{ "missed_free", COL_U64, 0, get_missed },			\
+	{ "cross_cpu", COL_U64, 1, get_cross_cpu },			\
+	{ "mismatched_free", COL_U64, 1, get_mismatch },		\
+	{ 0 }
+
+static const struct column callsite_cols[] = {
+	{ "callsite", COL_IP, 0, get_callsite }, SUMMARY_COLUMNS,
+};
+static const struct column cache_cols[] = {
+	{ "cache", COL_STR, 0, get_name }, SUMMARY_COLUMNS,
+};
+static const struct column kind_cols[] = {
+	{ "kind", COL_STR, 0, get_name }, SUMMARY_COLUMNS,
+};
+static const struct column function_cols[] = {
+	{ "function", COL_STR, 0, get_name },
+	{ "accesses", COL_U64, 0, get_accesses },
+	{ "reads", COL_U64, 0, get_reads },
+	{ "writes", COL_U64, 0, get_writes },
+	{ "sites", COL_U64, 0, get_sites },
+	{ "objects", COL_U64, 0, get_objects },
+	{ "bytes", COL_U64, 0, get_bytes },
+	{ 0 },
+};
+static const struct column pid_cols[] = {
+	{ "pid", COL_U64, 0, get_pid },
+	{ "comm", COL_STR, 0, get_comm },
+	{ "objects", COL_U64, 0, get_objects },
+	{ "bytes", COL_U64, 0, get_bytes },
+	{ "reads", COL_U64, 0, get_reads },
+	{ "writes", COL_U64, 0, get_writes },
+	{ "objects_accessed", COL_U64, 0, get_touched },
+	{ 0 },
+};
+static const struct column object_cols[] = {
+	{ "object", COL_U64, 0, get_id },
+	{ "addr", COL_HEX, 0, get_addr },
+	{ "callsite", COL_IP, 0, get_obj_callsite },
+	{ "pid", COL_U64, 0, get_pid },
+	{ "comm", COL_STR, 0, get_comm },
+	{ "size", COL_U64, 0, get_bytes },
+	{ "size_alloc", COL_U64, 1, get_bytes_alloc },
+	{ "cache", COL_STR, 1, get_name },
+	{ "alloc_jiffies", COL_U64, 0, get_alloc_jiffies },
+	{ "free_jiffies", COL_U64, 0, get_free_jiffies },
+	{ "reads", COL_U64, 0, get_reads },
+	{ "writes", COL_U64, 0, get_writes },
+	{ "sites", COL_U64, 0, get_sites },
+	{ 0 },
 };
 
-static void addcol(struct out *o, const char *name, enum col_type t)
+static const struct dim dims[] = {
+	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0 },
+	{ "cache", "bytes", add_cache, cache_cols, 0, 1 },
+	{ "kind", "bytes", add_kind, kind_cols, 0, 0 },
+	{ "function", "accesses", add_function, function_cols, 1, 0 },
+	{ "pid", "bytes", add_pid, pid_cols, 0, 0 },
+	{ "object", "size", add_obj, object_cols, 0, 0 },
+	{ 0 },
+};
+
+static const struct dim *find_dim(const char *name)
 {
-	o->cols[o->n++] = (struct col){ name, t };
+	const struct dim *d;
+
+	for (d = dims; d->name; d++)
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
+}
+
+/* Read every object into rep's rows. Returns 0, or -1 with a message. */
+static int aggregate(struct report *rep, struct kmap_src *src)
+{
+	const struct kmap_object *o;
+	const struct kmap_access *acc;
+	struct progress pg;
+	size_t nacc, i;
+	int rc;
+
+	progress_init(&pg, progress_wanted(src), rep->input);
+	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
+		uint64_t reads = 0, writes = 0;
+
+		if (!(rep->objno & 4095))
+			progress_input(&pg, src, 0);
+		if (rep->dim->needs_kind && !(o->has & KMAP_HAS_KIND)) {
+			error("%s: --by %s needs a binary stream: text kmaps name no caches",
+			      rep->input, rep->dim->name);
+			return -1;
+		}
+		for (i = 0; i < nacc; i++) {
+			reads += acc[i].reads;
+			writes += acc[i].writes;
+		}
+		add_totals(&rep->tot, o, nacc, reads, writes);
+		if (rep->dim->add(rep, o, acc, nacc, reads, writes)) {
+			error("out of memory");
+			return -1;
+		}
+		rep->objno++;
+	}
+	progress_input(&pg, src, 1);
+	if (rc < 0) {
+		error("%s", kmap_src_error(src));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The table of rows: the dimension's columns (binary-only ones for binary
+ * input only), sorted. Returns 0, -1 (out of memory), -2 (no such column).
+ */
+static int make_table(struct report *rep, struct table *t, struct col *cols,
+		      const struct column **getters, const char *sort)
+{
+	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc;
+	const struct column *c;
+	size_t r;
+
+	for (c = rep->dim->cols; c->name; c++)
+		if (!c->binary || bin) {
+			cols[n] = (struct col){ c->name, c->type != COL_IP ?
+				(enum col_type)c->type : rep->sym ? COL_STR : COL_HEX };
+			getters[n++] = c;
+		}
+	table_init(t, cols, n);
+	for (r = 0; r < rep->n; r++) {
+		union cell *cell = table_row(t);
+
+		if (!cell)
+			return -1;
+		for (i = 0; i < n; i++) {
+			getters[i]->get(rep, &rep->rows[r], &cell[i]);
+			if (cols[i].type == COL_STR && !cell[i].s)
+				return -1;
+		}
+	}
+	sc = table_col(t, sort ? sort : rep->dim->sort);
+	if (sc < 0) {
+		error("--sort %s: no such column in this report; columns:", sort);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, " %s", cols[i].name);
+		fputc('\n', stderr);
+		return -2;
+	}
+	table_sort(t, sc);
+	return 0;
+}
+
+static void print_summary(const struct report *rep, struct kmap_src *src,
+			  FILE *out)
+{
+	const struct totals *t = &rep->tot;
+	int bin = kmap_src_format(src) == KMAP_FMT_BINARY;
+	char life[64];
+
+	fprintf(out, "%s: %s, %llu %s (%llu live), %llu %s", rep->input,
+		bin ? "binary stream" : "text kmap", (unsigned long long)t->objects,
+		plural(t->objects, "object", "objects"),
+		(unsigned long long)t->live, (unsigned long long)t->bytes,
+		plural(t->bytes, "byte", "bytes"));
+	if (bin)
+		fprintf(out, " requested, %llu allocated (%.1f%% waste)",
+			(unsigned long long)t->bytes_alloc,
+			100.0 * ratio(t->bytes_alloc - t->bytes, t->bytes_alloc));
+	fprintf(out, "\n  %llu access %s: %llu %s, %llu %s (%.2f, %.2f per byte)\n",
+		(unsigned long long)t->lines, plural(t->lines, "line", "lines"),
+		(unsigned long long)t->reads, plural(t->reads, "read", "reads"),
+		(unsigned long long)t->writes, plural(t->writes, "write", "writes"),
+		ratio(t->reads, t->bytes), ratio(t->writes, t->bytes));
+	if (t->life_n)
+		snprintf(life, sizeof(life), "average lifetime %.2f jiffies",
+			 mean(t->life_sum, t->life_n));
+	else
+		snprintf(life, sizeof(life), "no object freed");
+	fprintf(out, "  never read: %llu %s, never written: %llu, missed frees: %llu, %s\n",
+		(unsigned long long)t->never_read,
+		plural(t->never_read, "object", "objects"),
+		(unsigned long long)t->never_written,
+		(unsigned long long)t->missed, life);
+	if (bin)
+		fprintf(out, "  cross-CPU frees: %llu, mismatched frees: %llu, lost records: %llu, objects allocated before the stream: %llu\n",
+			(unsigned long long)t->cross_cpu,
+			(unsigned long long)t->mismatch,
+			(unsigned long long)kmap_src_lost(src),
+			(unsigned long long)kmap_src_orphans(src));
+	fputc('\n', out);
+}
+
+/* The JSON head: by, input, format, summary. NULL when out of memory. */
+static struct json_object *json_head(const struct report *rep,
+				     struct kmap_src *src)
+{
+	const struct totals *t = &rep->tot;
+	struct json_object *h = json_object_new_object();
+	struct json_object *s = json_object_new_object();
+	const struct { const char *key; uint64_t v; } figures[] = {
+		{ "objects", t->objects }, { "live", t->live },
+		{ "bytes", t->bytes }, { "bytes_alloc", t->bytes_alloc },
+		{ "access_lines", t->lines }, { "reads", t->reads },
+		{ "writes", t->writes }, { "never_read", t->never_read },
+		{ "never_written", t->never_written },
+		{ "missed_free", t->missed }, { "cross_cpu", t->cross_cpu },
+		{ "mismatched_free", t->mismatch },
+		{ "lost_records", kmap_src_lost(src) },
+		{ "allocated_before_stream", kmap_src_orphans(src) },
+	};
+	size_t i;
+
+	if (!h || !s) {
+		json_object_put(h);
+		json_object_put(s);
+		return NULL;
+	}
+	json_object_object_add(h, "by", json_object_new_string(rep->dim->name));
+	json_object_object_add(h, "input", json_bytes(rep->input));
+	json_object_object_add(h, "format", json_object_new_string(
+		kmap_src_format(src) == KMAP_FMT_TEXT ? "text" : "binary"));
+	for (i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		json_object_object_add(s, figures[i].key,
+				       json_object_new_uint64(figures[i].v));
+	json_object_object_add(s, "avg_lifetime",
+			       json_figure(mean(t->life_sum, t->life_n)));
+	json_object_object_add(h, "summary", s);
+	return h;
+}
+
+static int print_report(struct report *rep, struct kmap_src *src, FILE *out,
+			enum table_fmt fmt, uint64_t limit, const char *sort)
+{
+	struct col cols[32];
+	const struct column *getters[32];
+	struct json_object *head = NULL;
+	struct table t;
+	int rc = make_table(rep, &t, cols, getters, sort);
+
+	if (rc == -1)
+		error("out of memory");
+	if (!rc && fmt == FMT_TEXT)
+		print_summary(rep, src, out);
+	if (!rc && fmt == FMT_JSON && !(head = json_head(rep, src)))
+		rc = -1;
+	if (!rc && table_print(&t, out, fmt, limit, head))
+		rc = -1;
+	if (rc == -1 && head)
+		error("out of memory");
+	json_object_put(head);
+	table_free(&t);
+	return rc;
 }
 
 static int run(int argc, char **argv)
@@ -149,45 +658,35 @@ static int run(int argc, char **argv)
 	struct optparse p;
 	const char *vmlinux = NULL, *system_map = NULL, *sort = NULL;
 	const char *output = NULL;
-	enum by by = BY_CALLSITE;
 	enum table_fmt fmt = FMT_TEXT;
 	uint64_t limit = 0;
-	struct kmap_sym *sym;
+	struct report rep = { .dim = dims };
 	struct kmap_src *src;
-	struct agg agg = { 0 };
-	struct totals tot = { 0 };
-	struct table t;
-	struct out oc = { .n = 0 };
-	const struct kmap_object *o;
-	const struct kmap_access *acc;
-	size_t nacc, i, j;
-	char err[KMAP_ERR_MAX], label[512];
-	struct output output_file;
-	FILE *out;
-	int rc = 0, idx, failed, sc;
-	uint64_t objno = 0;
+	char err[KMAP_ERR_MAX];
+	struct output out;
+	int rc, idx, failed, formats = 0;
 
 	optparse_init(&p, &cmd_report, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
 		if (opt_is(&p, idx, "by")) {
-			for (i = 0; i < NR_BY; i++)
-				if (!strcmp(p.arg, by_name[i]))
-					break;
-			if (i == NR_BY) {
+			rep.dim = find_dim(p.arg);
+			if (!rep.dim) {
 				error("--by %s: not callsite, cache, kind, function, pid or object",
 				      p.arg);
 				return 2;
 			}
-			by = i;
 		} else if (opt_is(&p, idx, "sort")) {
 			sort = p.arg;
 		} else if (opt_is(&p, idx, "limit")) {
 			if (parse_u64_arg("-n", p.arg, &limit))
 				return 2;
-		} else if (opt_is(&p, idx, "csv")) {
-			fmt = FMT_CSV;
-		} else if (opt_is(&p, idx, "json")) {
-			fmt = FMT_JSON;
+			if (!limit) {
+				error("-n 0: no rows to print (leave -n out for all)");
+				return 2;
+			}
+		} else if (opt_is(&p, idx, "csv") || opt_is(&p, idx, "json")) {
+			fmt = opt_is(&p, idx, "csv") ? FMT_CSV : FMT_JSON;
+			formats |= 1 << fmt;
 		} else if (opt_is(&p, idx, "vmlinux")) {
 			vmlinux = p.arg;
 		} else if (opt_is(&p, idx, "system-map")) {
@@ -200,413 +699,46 @@ static int run(int argc, char **argv)
 		return 0;
 	if (idx == -3)
 		return 2;
+	if (formats == (1 << FMT_CSV | 1 << FMT_JSON)) {
+		error("--csv or --json, not both");
+		return 2;
+	}
 	if (p.nops != 1) {
 		error(p.nops ? "one file at a time" : "which file?");
 		cmd_usage(&cmd_report, stderr);
 		return 2;
 	}
-	sym = open_symbols(vmlinux, system_map, &failed);
+	rep.sym = open_symbols(vmlinux, system_map, &failed);
 	if (failed)
 		return 2;
-	if (by == BY_FUNCTION && !sym) {
-		error("--by function names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest)");
+	if (rep.dim->needs_symbols && !rep.sym) {
+		error("--by %s names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest)",
+		      rep.dim->name);
 		return 2;
 	}
-	if (output_open(&output_file, output, p.ops, 1)) {
-		kmap_sym_close(sym);
+	if (output_open(&out, output, p.ops, 1)) {
+		kmap_sym_close(rep.sym);
 		return 1;
 	}
-	out = output_file.f;
 	src = kmap_src_open(p.ops[0], err);
 	if (!src) {
 		error("%s", err);
-		output_close(&output_file, 0);
-		kmap_sym_close(sym);
+		output_close(&out, 0);
+		kmap_sym_close(rep.sym);
 		return 1;
 	}
-	kmap_map_init(&agg.index);
-	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		uint64_t reads = 0, writes = 0;
-		struct row *r = NULL;
-
-		for (i = 0; i < nacc; i++) {
-			reads += acc[i].reads;
-			writes += acc[i].writes;
-		}
-		tot.has |= o->has;
-		tot.objects++;
-		tot.live += !kmap_object_freed(o);
-		tot.bytes += o->size;
-		tot.bytes_alloc += (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc : o->size;
-		tot.lines += nacc;
-		tot.reads += reads;
-		tot.writes += writes;
-		tot.never_read += reads == 0;
-		tot.never_written += writes == 0;
-		tot.missed += o->free_ip == KMAP_FREE_IP_MISSED;
-		tot.cross_cpu += kmap_object_freed(o) && (o->has & KMAP_HAS_CPU) &&
-				 (o->has & KMAP_HAS_FREE_API) && o->alloc_cpu != o->free_cpu;
-		tot.mismatch += kmap_object_freed(o) && mismatched(o);
-		if (kmap_object_freed(o) && o->free_jiffies >= o->alloc_jiffies) {
-			tot.life_sum += o->free_jiffies - o->alloc_jiffies;
-			tot.life_n++;
-		}
-		switch (by) {
-		case BY_CALLSITE:
-			r = agg_get(&agg, o->alloc_ip);
-			if (r)
-				add_object(r, o, reads, writes);
-			break;
-		case BY_CACHE:
-			if (!(o->has & KMAP_HAS_KIND)) {
-				error("%s: --by cache needs a binary stream: text kmaps name no caches",
-				      p.ops[0]);
-				rc = -2;
-				goto done;
-			}
-			r = agg_get(&agg, (o->has & KMAP_HAS_CACHE) ? o->cache_id
-				    : (uint64_t)1 << 32 | o->kind);
-			if (!r)
-				break;
-			if (!r->name[0])
-				snprintf(r->name, sizeof(r->name), "%s",
-					 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
-					 (o->has & KMAP_HAS_CACHE) ? "?" : kmap_kind_name(o->kind));
-			add_object(r, o, reads, writes);
-			break;
-		case BY_KIND: {
-			/*
-			 * A text kmap says only which objects are globals,
-			 * per-CPU objects or IRQ stacks.
-			 */
-			int kind = kmap_object_kind(o);
-
-			r = agg_get(&agg, (uint64_t)(int64_t)kind);
-			if (!r)
-				break;
-			if (!r->name[0])
-				snprintf(r->name, sizeof(r->name), "%s",
-					 kmap_kind_name(kind));
-			add_object(r, o, reads, writes);
-			break;
-		}
-		case BY_PID:
-			r = agg_get(&agg, o->pid);
-			if (!r)
-				break;
-			r->pid = o->pid;
-			/* A pid's newest command: the one after its exec. */
-			if (!r->comm[0] || o->alloc_jiffies > r->comm_jiffies) {
-				snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
-				r->comm_jiffies = o->alloc_jiffies;
-			}
-			add_object(r, o, 0, 0);
-			for (i = 0; i < nacc && r; i++) {
-				struct row *a = agg_get(&agg, acc[i].pid);
-
-				if (!a) {
-					r = NULL;
-					break;
-				}
-				a->pid = acc[i].pid;
-				a->reads += acc[i].reads;
-				a->writes += acc[i].writes;
-				if (a->last_obj != objno) {
-					a->last_obj = objno;
-					a->touched++;
-				}
-				r = a;
-			}
-			break;
-		case BY_FUNCTION:
-			r = (struct row *)1;
-			for (i = 0; i < nacc; i++) {
-				uint64_t start;
-				const char *fn = kmap_sym_function(sym, acc[i].ip, &start);
-				struct row *a = agg_get(&agg, fn ? start : acc[i].ip);
-
-				if (!a) {
-					r = NULL;
-					break;
-				}
-				if (!a->name[0])
-					snprintf(a->name, sizeof(a->name), "%s",
-						 fn ? fn : "?");
-				if (!fn)
-					snprintf(a->name, sizeof(a->name), "%llx",
-						 (unsigned long long)acc[i].ip);
-				a->accesses++;
-				a->reads += acc[i].reads;
-				a->writes += acc[i].writes;
-				if (a->last_obj != objno) {
-					a->last_obj = objno;
-					a->objects++;
-					a->bytes += o->size;
-				}
-			}
-			break;
-		case BY_OBJECT:
-			r = agg_get(&agg, objno);
-			if (!r)
-				break;
-			add_object(r, o, reads, writes);
-			r->pid = o->pid;
-			snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
-			r->accesses = nacc;
-			/* keep what the row needs: addr, callsite, times */
-			r->key = objno;
-			r->life_sum = o->alloc_jiffies;
-			r->life_n = o->free_jiffies;
-			r->missed = o->addr;
-			r->cross_cpu = o->alloc_ip;
-			r->mismatch = (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc : o->size;
-			snprintf(r->name, sizeof(r->name), "%s",
-				 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
-				 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
-			break;
-		}
-		if (!r) {
-			error("out of memory");
-			rc = -2;
-			goto done;
-		}
-		objno++;
-	}
-	if (rc < 0) {
-		error("%s", kmap_src_error(src));
-		goto done;
-	}
-
-	/* Columns: documented, stable; binary-only ones only for binary input. */
-	{
-		int bin = !!(tot.has & KMAP_HAS_KIND);
-
-		switch (by) {
-		case BY_CALLSITE:
-		case BY_CACHE:
-		case BY_KIND:
-			addcol(&oc, by_name[by], COL_STR);
-			addcol(&oc, "objects", COL_U64);
-			addcol(&oc, "live", COL_U64);
-			addcol(&oc, "bytes", COL_U64);
-			if (bin) {
-				addcol(&oc, "bytes_alloc", COL_U64);
-				addcol(&oc, "waste", COL_U64);
-			}
-			addcol(&oc, "avg_lifetime", COL_F64);
-			addcol(&oc, "reads", COL_U64);
-			addcol(&oc, "writes", COL_U64);
-			addcol(&oc, "reads_per_byte", COL_F64);
-			addcol(&oc, "writes_per_byte", COL_F64);
-			addcol(&oc, "never_read", COL_U64);
-			addcol(&oc, "never_written", COL_U64);
-			addcol(&oc, "missed_free", COL_U64);
-			if (bin) {
-				addcol(&oc, "cross_cpu", COL_U64);
-				addcol(&oc, "mismatched_free", COL_U64);
-			}
-			break;
-		case BY_FUNCTION:
-			addcol(&oc, "function", COL_STR);
-			addcol(&oc, "accesses", COL_U64);
-			addcol(&oc, "reads", COL_U64);
-			addcol(&oc, "writes", COL_U64);
-			addcol(&oc, "sites", COL_U64);
-			addcol(&oc, "objects", COL_U64);
-			addcol(&oc, "bytes", COL_U64);
-			break;
-		case BY_PID:
-			addcol(&oc, "pid", COL_U64);
-			addcol(&oc, "comm", COL_STR);
-			addcol(&oc, "objects", COL_U64);
-			addcol(&oc, "bytes", COL_U64);
-			addcol(&oc, "reads", COL_U64);
-			addcol(&oc, "writes", COL_U64);
-			addcol(&oc, "objects_accessed", COL_U64);
-			break;
-		case BY_OBJECT:
-			addcol(&oc, "object", COL_U64);
-			addcol(&oc, "addr", COL_STR);
-			addcol(&oc, "callsite", COL_STR);
-			addcol(&oc, "pid", COL_U64);
-			addcol(&oc, "comm", COL_STR);
-			addcol(&oc, "size", COL_U64);
-			if (bin) {
-				addcol(&oc, "size_alloc", COL_U64);
-				addcol(&oc, "cache", COL_STR);
-			}
-			addcol(&oc, "alloc_jiffies", COL_U64);
-			addcol(&oc, "free_jiffies", COL_U64);
-			addcol(&oc, "reads", COL_U64);
-			addcol(&oc, "writes", COL_U64);
-			addcol(&oc, "sites", COL_U64);
-			break;
-		}
-		table_init(&t, oc.cols, oc.n);
-		for (i = 0; i < agg.n; i++) {
-			struct row *r = &agg.rows[i];
-			union cell *c = table_row(&t);
-
-			if (!c) {
-				error("out of memory");
-				rc = -2;
-				goto free_table;
-			}
-			j = 0;
-			switch (by) {
-			case BY_CALLSITE:
-			case BY_CACHE:
-			case BY_KIND:
-				if (by == BY_CALLSITE)
-					label_ip(sym, r->key, label, sizeof(label));
-				else
-					snprintf(label, sizeof(label), "%s", r->name);
-				cell_str(&c[j++], label);
-				c[j++].u = r->objects;
-				c[j++].u = r->live;
-				c[j++].u = r->bytes;
-				if (bin) {
-					c[j++].u = r->bytes_alloc;
-					c[j++].u = r->bytes_alloc - r->bytes;
-				}
-				c[j++].f = ratio(r->life_sum, r->life_n);
-				c[j++].u = r->reads;
-				c[j++].u = r->writes;
-				c[j++].f = ratio(r->reads, r->bytes);
-				c[j++].f = ratio(r->writes, r->bytes);
-				c[j++].u = r->never_read;
-				c[j++].u = r->never_written;
-				c[j++].u = r->missed;
-				if (bin) {
-					c[j++].u = r->cross_cpu;
-					c[j++].u = r->mismatch;
-				}
-				break;
-			case BY_FUNCTION:
-				cell_str(&c[j++], r->name);
-				c[j++].u = r->reads + r->writes;
-				c[j++].u = r->reads;
-				c[j++].u = r->writes;
-				c[j++].u = r->accesses;
-				c[j++].u = r->objects;
-				c[j++].u = r->bytes;
-				break;
-			case BY_PID:
-				c[j++].u = r->pid;
-				cell_str(&c[j++], r->comm);
-				c[j++].u = r->objects;
-				c[j++].u = r->bytes;
-				c[j++].u = r->reads;
-				c[j++].u = r->writes;
-				c[j++].u = r->touched;
-				break;
-			case BY_OBJECT:
-				c[j++].u = r->key;
-				snprintf(label, sizeof(label), "%llx",
-					 (unsigned long long)r->missed);
-				cell_str(&c[j++], label);
-				label_ip(sym, r->cross_cpu, label, sizeof(label));
-				cell_str(&c[j++], label);
-				c[j++].u = r->pid;
-				cell_str(&c[j++], r->comm);
-				c[j++].u = r->bytes;
-				if (bin) {
-					c[j++].u = r->mismatch;
-					cell_str(&c[j++], r->name);
-				}
-				c[j++].u = r->life_sum;
-				c[j++].u = r->life_n;
-				c[j++].u = r->reads;
-				c[j++].u = r->writes;
-				c[j++].u = r->accesses;
-				break;
-			}
-			for (j = 0; j < (size_t)oc.n; j++)
-				if (oc.cols[j].type == COL_STR && !c[j].s) {
-					error("out of memory");
-					rc = -2;
-					goto free_table;
-				}
-		}
-		if (!sort)
-			sort = by == BY_FUNCTION ? "accesses" :
-			       by == BY_OBJECT ? "size" : "bytes";
-		sc = table_col(&t, sort);
-		if (sc < 0) {
-			error("--sort %s: no such column in this report; columns:", sort);
-			for (j = 0; j < (size_t)oc.n; j++)
-				fprintf(stderr, " %s", oc.cols[j].name);
-			fputc('\n', stderr);
-			rc = -3;
-			goto free_table;
-		}
-		table_sort(&t, sc);
-		if (fmt == FMT_TEXT) {
-			fprintf(out, "%s: %s, %llu objects (%llu live), %llu bytes",
-				p.ops[0], kmap_src_format(src) == KMAP_FMT_TEXT ?
-				"text kmap" : "binary stream",
-				(unsigned long long)tot.objects,
-				(unsigned long long)tot.live,
-				(unsigned long long)tot.bytes);
-			if (bin)
-				fprintf(out, " requested, %llu allocated (%.1f%% waste)",
-					(unsigned long long)tot.bytes_alloc,
-					100.0 * ratio(tot.bytes_alloc - tot.bytes,
-						      tot.bytes_alloc));
-			fprintf(out, "\n  %llu access lines: %llu reads, %llu writes (%.2f, %.2f per byte)\n",
-				(unsigned long long)tot.lines,
-				(unsigned long long)tot.reads,
-				(unsigned long long)tot.writes,
-				ratio(tot.reads, tot.bytes),
-				ratio(tot.writes, tot.bytes));
-			fprintf(out, "  never read: %llu objects, never written: %llu, missed frees: %llu, average lifetime %.2f jiffies\n",
-				(unsigned long long)tot.never_read,
-				(unsigned long long)tot.never_written,
-				(unsigned long long)tot.missed,
-				ratio(tot.life_sum, tot.life_n));
-			if (bin)
-				fprintf(out, "  cross-CPU frees: %llu, mismatched frees: %llu, lost records: %llu, objects allocated before the stream: %llu\n",
-					(unsigned long long)tot.cross_cpu,
-					(unsigned long long)tot.mismatch,
-					(unsigned long long)kmap_src_lost(src),
-					(unsigned long long)kmap_src_orphans(src));
-			fputc('\n', out);
-			table_print(&t, out, fmt, limit, NULL);
-		} else if (fmt == FMT_JSON) {
-			char head[2048];
-
-			snprintf(head, sizeof(head),
-				 "\"by\":\"%s\",\"format\":\"%s\",\"summary\":{\"objects\":%llu,\"live\":%llu,\"bytes\":%llu,\"bytes_alloc\":%llu,\"access_lines\":%llu,\"reads\":%llu,\"writes\":%llu,\"never_read\":%llu,\"never_written\":%llu,\"missed_free\":%llu,\"cross_cpu\":%llu,\"mismatched_free\":%llu,\"lost_records\":%llu},\n",
-				 by_name[by], kmap_src_format(src) == KMAP_FMT_TEXT ?
-				 "text" : "binary",
-				 (unsigned long long)tot.objects,
-				 (unsigned long long)tot.live,
-				 (unsigned long long)tot.bytes,
-				 (unsigned long long)tot.bytes_alloc,
-				 (unsigned long long)tot.lines,
-				 (unsigned long long)tot.reads,
-				 (unsigned long long)tot.writes,
-				 (unsigned long long)tot.never_read,
-				 (unsigned long long)tot.never_written,
-				 (unsigned long long)tot.missed,
-				 (unsigned long long)tot.cross_cpu,
-				 (unsigned long long)tot.mismatch,
-				 (unsigned long long)kmap_src_lost(src));
-			table_print(&t, out, fmt, limit, head);
-		} else {
-			table_print(&t, out, fmt, limit, NULL);
-		}
-free_table:
-		table_free(&t);
-	}
-done:
-	if (output_close(&output_file, rc >= 0) && rc >= 0)
-		rc = -2;
+	rep.input = kmap_src_name(src);
+	kmap_map_init(&rep.index);
+	rc = aggregate(&rep, src);
+	if (!rc)
+		rc = print_report(&rep, src, out.f, fmt, limit, sort);
+	if (output_close(&out, !rc) && !rc)
+		rc = -1;
 	kmap_src_close(src);
-	kmap_sym_close(sym);
-	kmap_map_free(&agg.index);
-	free(agg.rows);
-	return rc == -3 ? 2 : rc < 0 ? 1 : 0;
+	kmap_sym_close(rep.sym);
+	kmap_map_free(&rep.index);
+	free(rep.rows);
+	return rc == -2 ? 2 : rc < 0 ? 1 : 0;
 }
 
 const struct cmd cmd_report = {
@@ -622,7 +754,8 @@ const struct cmd cmd_report = {
 "\n"
 "Columns, stable for scripts (CSV header and JSON keys are these names; "
 "lifetimes are in jiffies; per-byte figures are counts divided by bytes "
-"requested):\n"
+"requested, printed in CSV and JSON in full, rounded to two decimals in "
+"the table):\n"
 "\n"
 "  --by callsite: callsite objects live bytes [bytes_alloc waste]\n"
 "    avg_lifetime reads writes reads_per_byte writes_per_byte never_read\n"
@@ -636,7 +769,9 @@ const struct cmd cmd_report = {
 "\n"
 "Bracketed columns come only from binary streams: text kmaps carry no "
 "allocated size, cache, allocator kind, CPU or free function. waste is "
-"bytes_alloc - bytes (internal fragmentation); cross_cpu counts objects "
+"bytes_alloc - bytes (internal fragmentation); avg_lifetime is over the "
+"freed objects, and has no value (- in the table, empty in CSV, null in "
+"JSON) where none was freed; cross_cpu counts objects "
 "freed on another CPU than the one that allocated them; mismatched_free "
 "counts objects freed by another API than their allocator's (a "
 "kmem_cache_alloc freed by kfree; a stack is freed with its pages, a "
@@ -661,8 +796,16 @@ const struct cmd cmd_report = {
 "the pid allocated, reads, writes and objects_accessed what it accessed, "
 "comm its newest command (a pid that called exec had two). "
 "In --by function, accesses are reads + writes by the function's "
-"instructions, sites its distinct (ip, pid) counters. callsite and "
-"function are function+offset with symbols, hexadecimal without.",
+"instructions, sites its distinct (ip, pid) counters. In --by object, "
+"object is the stream's object id (a text kmap has none: there, the "
+"object's number in the file, from 1). callsite and "
+"function are function+offset with symbols, hexadecimal without.\n"
+"\n"
+"The JSON summary has the totals of the table's summary lines: objects, "
+"live, bytes, bytes_alloc, access_lines, reads, writes, never_read, "
+"never_written, missed_free, cross_cpu, mismatched_free, lost_records, "
+"allocated_before_stream and avg_lifetime; input is FILE as messages "
+"name it (<stdin> for -).",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =

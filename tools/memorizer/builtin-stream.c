@@ -125,33 +125,17 @@ static int sink_close(struct sink *s)
 	return s->closed ? 0 : rc;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void progress(int on, uint64_t bytes, uint64_t n, const char *what,
-		     double t0, int last)
-{
-	if (!on)
-		return;
-	fprintf(stderr, "\rstream: %.1f MB, %llu %s, %.0f s%s", bytes / 1e6,
-		(unsigned long long)n, what, now() - t0, last ? "\n" : "   ");
-}
-
 /* kmap_stream: blocking reads, never EOF; until a signal. */
 static int stream_text(const char *dir, struct sink *out, int tty)
 {
 	char path[4096], buf[65536];
 	uint64_t lines = 0;
-	double t0 = now(), last = t0;
+	struct progress pg;
 	int fd, rc = 0, last_nl = 1, draining = 0;
 	long long obj0 = stat_value(dir, "objects_dropped");
 	long long acc0 = stat_value(dir, "accesses_dropped");
 
+	progress_init(&pg, tty, "stream");
 	snprintf(path, sizeof(path), "%s/kmap_stream", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -193,13 +177,10 @@ static int stream_text(const char *dir, struct sink *out, int tty)
 			rc = !out->closed;
 			break;
 		}
-		if (tty && now() - last >= 0.5) {
-			last = now();
-			progress(tty, out->bytes_in, lines, "lines", t0, 0);
-		}
+		progress_count(&pg, out->bytes_in, lines, "lines", 0);
 	}
 	close(fd);
-	progress(tty, out->bytes_in, lines, "lines", t0, 1);
+	progress_count(&pg, out->bytes_in, lines, "lines", 1);
 	if (!last_nl && !out->closed)
 		warning("the stream ended inside a line: the last line is incomplete");
 	{
@@ -304,13 +285,14 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 	struct cpu_buf *cpus = NULL;
 	struct pollfd *pfd = NULL;
 	uint64_t records = 0, lost = 0;
-	double t0 = now(), last = t0;
+	struct progress pg;
 	ssize_t n;
 	size_t len = 0;
 	int fd, open_cpus, rc = 0;
 	unsigned int i;
 	unsigned int ncpu = 0;
 
+	progress_init(&pg, tty, "stream");
 	snprintf(path, sizeof(path), "%s/binary/header", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -425,15 +407,13 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 					open_cpus--;
 			}
 		}
-		if (tty && now() - last >= 0.5) {
-			last = now();
-			progress(tty, out->bytes_in, records, "records", t0, 0);
-		}
+		progress_count(&pg, out->bytes_in, records, "records", 0);
 		if (stop)
 			break;
 	}
 out:
-	progress(tty && !rc, out->bytes_in, records, "records", t0, 1);
+	pg.on = pg.on && !rc;
+	progress_count(&pg, out->bytes_in, records, "records", 1);
 	for (i = 0; cpus && i < ncpu; i++) {
 		if (cpus[i].len && !out->closed)
 			warning("binary/cpu%d: %zu bytes of an incomplete record at the end, not written",

@@ -19,6 +19,8 @@ static int run(int argc, char **argv)
 	char err[KMAP_ERR_MAX];
 	size_t nacc, i;
 	struct output out;
+	struct progress pg;
+	uint64_t n = 0;
 	int idx, rc;
 
 	optparse_init(&p, &cmd_text, argc, argv);
@@ -42,7 +44,10 @@ static int run(int argc, char **argv)
 		output_close(&out, 0);
 		return 1;
 	}
+	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
+		if (!(++n & 4095))
+			progress_input(&pg, src, 0);
 		if (kmap_write_object(out.f, o))
 			break;
 		for (i = 0; i < nacc; i++)
@@ -51,6 +56,7 @@ static int run(int argc, char **argv)
 		if (i < nacc)
 			break;
 	}
+	progress_input(&pg, src, 1);
 	if (rc > 0) {
 		error("%s: write error: %m", out.name);
 		rc = -1;
@@ -61,11 +67,13 @@ static int run(int argc, char **argv)
 	if (output_close(&out, rc == 0))
 		rc = -1;
 	if (!rc && kmap_src_lost(src))
-		warning("%s: the stream lost %llu records (its LOST records): counts are low",
-			p.ops[0], (unsigned long long)kmap_src_lost(src));
+		warning("%s: the stream lost %llu %s (its LOST records): counts are low",
+			kmap_src_name(src), (unsigned long long)kmap_src_lost(src),
+			plural(kmap_src_lost(src), "record", "records"));
 	if (!rc && kmap_src_orphans(src))
-		warning("%s: %llu objects without an ALLOC record (allocated before the stream began) left out",
-			p.ops[0], (unsigned long long)kmap_src_orphans(src));
+		warning("%s: %llu %s without an ALLOC record (allocated before the stream began) left out",
+			kmap_src_name(src), (unsigned long long)kmap_src_orphans(src),
+			plural(kmap_src_orphans(src), "object", "objects"));
 	kmap_src_close(src);
 	return rc < 0 ? 1 : 0;
 }

@@ -35,22 +35,28 @@ extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
 	cmd_text, cmd_symbolize;
 extern const struct cmd *const commands[];
 
-/* Options: parse argv against c->opts, getopt_long-style. */
+/*
+ * Options (options.c): getopt_long over c->opts, whose help, man page and
+ * completion come from the same table. -h and --help are every command's.
+ */
+struct option;
 struct optparse {
 	const struct cmd *cmd;
 	int argc;
 	char **argv;
-	int ind;			/* next argv index */
 	const char *arg;		/* the current option's argument */
 	int stop_at_nonopt;		/* record: stop at CMD */
-	char **ops;			/* operands, in order */
+	char **ops;			/* operands, in order (NULL-ended) */
 	int nops;
+	struct option *longopts;	/* getopt_long's tables (static) */
+	const char *shortopts;
 };
 /*
  * The next option: its index in opts (>= 0), -1 at the end (operands are
  * then in p->ops[0 .. p->nops - 1]; options and operands may mix, except
- * after the first operand when stop_at_nonopt is set, and after "--"), -2 after printing --help (the caller
- * returns 0), -3 after a usage error (the caller returns 2).
+ * after the first operand when stop_at_nonopt is set, and after "--"), -2
+ * after printing --help (the caller returns 0), -3 after a usage error
+ * (the caller returns 2). One command line per process (getopt's state).
  */
 int opt_next(struct optparse *p);
 void optparse_init(struct optparse *p, const struct cmd *c, int argc,
@@ -62,11 +68,20 @@ void cmd_help(const struct cmd *c, FILE *f);
 void cmd_man(const struct cmd *c, FILE *f);
 void print_completion(FILE *f);
 const struct cmd *find_cmd(const char *name);
+/* help.c: the main usage, and memorizer help [--man|--completion] [CMD]. */
+void main_usage(FILE *f);
+int cmd_help_main(int argc, char **argv);
+
+#ifndef MEMORIZER_VERSION
+#define MEMORIZER_VERSION "0.1"
+#endif
 
 /* Messages: "memorizer CMD: ..." on stderr. */
 void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *progname;
+/* one when n is 1, else many: "1 error", "2 errors". */
+const char *plural(uint64_t n, const char *one, const char *many);
 
 /*
  * An output file (output.c): -o FILE, or standard output for NULL or "-".
@@ -85,6 +100,26 @@ struct output {
 int output_open(struct output *o, const char *path, char *const *inputs,
 		int ninputs);
 int output_close(struct output *o, int keep);
+
+/*
+ * Progress on a terminal (progress.c): stream's collection, and every
+ * input of at least PROGRESS_MIN_BYTES read by check, report and text.
+ */
+#define PROGRESS_MIN_BYTES	(100ull * 1000 * 1000)
+struct progress {
+	int on, shown;
+	const char *name;
+	double t0, last;
+};
+double now(void);
+void progress_init(struct progress *p, int on, const char *name);
+/* "NAME: 12.3 MB, N WHAT, S s"; last ends the line. */
+void progress_count(struct progress *p, uint64_t bytes, uint64_t n,
+		    const char *what, int last);
+/* "NAME: P% of M MB, S s" of src; last wipes the line. Cheap to call. */
+void progress_input(struct progress *p, const struct kmap_src *src, int last);
+/* Whether src is a regular file of PROGRESS_MIN_BYTES and stderr a tty. */
+int progress_wanted(const struct kmap_src *src);
 
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);

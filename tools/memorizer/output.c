@@ -22,6 +22,13 @@ static int stat_input(const char *path, struct stat *st)
 	return strcmp(path, "-") ? stat(path, st) : fstat(0, st);
 }
 
+/* Output in large writes, but to a terminal (line by line there). */
+static void big_buffer(struct output *o)
+{
+	if (!isatty(o->fd))
+		setvbuf(o->f, NULL, _IOFBF, 1 << 20);
+}
+
 int output_open(struct output *o, const char *path, char *const *inputs,
 		int ninputs)
 {
@@ -36,6 +43,7 @@ int output_open(struct output *o, const char *path, char *const *inputs,
 		o->f = stdout;
 		o->fd = 1;
 		o->name = "<stdout>";
+		big_buffer(o);
 		return 0;
 	}
 	o->name = path;
@@ -63,6 +71,7 @@ int output_open(struct output *o, const char *path, char *const *inputs,
 				close(o->fd);
 			return -1;
 		}
+		big_buffer(o);
 		return 0;
 	}
 	/* Through a symlink, replace what it points to, not the link. */
@@ -100,6 +109,7 @@ int output_open(struct output *o, const char *path, char *const *inputs,
 		unlink(o->tmp);
 		goto fail;
 	}
+	big_buffer(o);
 	return 0;
 nomem:
 	error("out of memory");

@@ -1,9 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Report tables. See table.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json.h>
+
+#include "kmap.h"
 #include "table.h"
+
+/* The decimal digits of v, and v written at p (returns the end). */
+static int dec_len(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+	int n = dec_len(v), i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
+		v /= 10;
+	}
+	return p + n;
+}
+
+/* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
+static char *put_hex(char *p, uint64_t v)
+{
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	}
+	p[n] = 0;
+	return p + n;
+}
 
 void table_init(struct table *t, const struct col *cols, int ncols)
 {
@@ -16,15 +56,9 @@ union cell *table_row(struct table *t)
 {
 	union cell *row;
 
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 256;
-		void *p = realloc(t->cells, cap * t->ncols * sizeof(*t->cells));
-
-		if (!p)
-			return NULL;
-		t->cells = p;
-		t->cap = cap;
-	}
+	if (kmap_grow((void **)&t->cells, &t->cap, t->nrows + 1,
+		      t->ncols * sizeof(*t->cells)))
+		return NULL;
 	row = &t->cells[t->nrows++ * t->ncols];
 	memset(row, 0, t->ncols * sizeof(*row));
 	return row;
@@ -58,8 +92,14 @@ static int cmp_cell(const struct col *col, const union cell *a,
 	case COL_U64:
 		r = (a->u > b->u) - (a->u < b->u);
 		break;
-	case COL_F64:
+	case COL_F64:	/* no value sorts after every value */
+		if (isnan(a->f) || isnan(b->f))
+			return isnan(a->f) - isnan(b->f);
 		r = (a->f > b->f) - (a->f < b->f);
+		break;
+	case COL_HEX:	/* a name: ascending */
+		r = (a->u > b->u) - (a->u < b->u);
+		desc = 0;
 		break;
 	default:
 		r = strcmp(a->s ? a->s : "", b->s ? b->s : "");
@@ -78,39 +118,233 @@ static int row_cmp(const void *x, const void *y)
 	return cmp_cell(&sort_t->cols[0], &a[0], &b[0], 0);
 }
 
+/*
+ * A number cell as a key that sorts as cmp_cell() does, ascending: figures
+ * descending (no value last), hexadecimal names ascending.
+ */
+static uint64_t num_key(const struct col *col, const union cell *c, int desc)
+{
+	uint64_t bits;
+	double d;
+
+	switch (col->type) {
+	case COL_F64:
+		d = c->f;
+		if (isnan(d))
+			return UINT64_MAX;
+		d = d == 0 ? 0 : d;		/* -0 is 0 */
+		memcpy(&bits, &d, sizeof(bits));
+		bits = bits >> 63 ? ~bits : bits | 1ull << 63;
+		return desc ? ~bits - 1 : bits;	/* below the no-value key */
+	case COL_HEX:
+		return c->u;
+	default:
+		return desc ? ~c->u : c->u;
+	}
+}
+
+struct sort_key {
+	uint64_t k1, k2;
+	size_t row;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct sort_key *a = x, *b = y;
+
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	if (a->k2 != b->k2)
+		return a->k2 < b->k2 ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+/*
+ * Sort by keys of 16 bytes rather than rows (the common case: a number
+ * column, ties by a number or hexadecimal first column), then move the
+ * rows once. Returns -1 when it cannot (names, or out of memory).
+ */
+static int sort_by_keys(struct table *t, int col)
+{
+	const struct col *c = &t->cols[col], *first = &t->cols[0];
+	size_t r, nc = t->ncols;
+	struct sort_key *k;
+	union cell *cells;
+
+	if (c->type == COL_STR || first->type == COL_STR ||
+	    first->type == COL_F64)
+		return -1;
+	k = malloc(t->nrows * sizeof(*k));
+	cells = malloc(t->nrows * nc * sizeof(*cells));
+	if (!k || !cells) {
+		free(k);
+		free(cells);
+		return -1;
+	}
+	for (r = 0; r < t->nrows; r++) {
+		const union cell *row = &t->cells[r * nc];
+
+		k[r] = (struct sort_key){ num_key(c, &row[col], 1),
+					  num_key(first, &row[0], 0), r };
+	}
+	qsort(k, t->nrows, sizeof(*k), key_cmp);
+	for (r = 0; r < t->nrows; r++)
+		memcpy(&cells[r * nc], &t->cells[k[r].row * nc],
+		       nc * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+	t->cap = t->nrows;
+	free(k);
+	return 0;
+}
+
 void table_sort(struct table *t, int col)
 {
 	if (t->nrows < 2)	/* an empty input has no cells at all */
+		return;
+	if (!sort_by_keys(t, col))
 		return;
 	sort_t = t;
 	sort_c = col;
 	qsort(t->cells, t->nrows, t->ncols * sizeof(*t->cells), row_cmp);
 }
 
+/*
+ * The shortest "%.Ng" of d that reads back as d, with a decimal point
+ * (9.0, not 9: a figure's column reads as floating point everywhere).
+ */
+static int fmt_exact(double d, char *buf, size_t len)
+{
+	int prec, n = 0;
+
+	for (prec = 1; prec <= 17; prec++) {
+		n = snprintf(buf, len, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	if (!strpbrk(buf, ".en") && n + 2 < (int)len)
+		n += snprintf(buf + n, len - n, ".0");
+	return n;
+}
+
+/*
+ * "%.2f" of d. Without printf where d * 100 is far enough from a tie
+ * (.5) that its rounding error (below 2^-22 for d < 10^7) cannot change
+ * which way it rounds; printf's otherwise.
+ */
+static int fmt_2f(double d, char *buf, size_t len)
+{
+	double x = d * 100.0, f = floor(x), frac = x - f;
+	uint64_t v;
+	int n;
+
+	if (!(d >= 0 && d < 1e7) || fabs(frac - 0.5) < 1e-6 || len < 16)
+		return snprintf(buf, len, "%.2f", d);
+	v = (uint64_t)f + (frac > 0.5);
+	n = (int)(put_u64(buf, v / 100) - buf);
+	buf[n++] = '.';
+	buf[n++] = '0' + v / 10 % 10;
+	buf[n++] = '0' + v % 10;
+	buf[n] = 0;
+	return n;
+}
+
+/* A figure for people: two decimals, or two significant digits below. */
+static int fmt_shown(double d, char *buf, size_t len)
+{
+	if (d != 0 && fabs(d) < 0.005)
+		return snprintf(buf, len, "%.2g", d);
+	return fmt_2f(d, buf, len);
+}
+
+/* A cell as text (human: for the table, else for CSV and JSON). */
 static int fmt_cell(const struct col *col, const union cell *c, char *buf,
-		    size_t len)
+		    size_t len, int human)
 {
 	switch (col->type) {
 	case COL_U64:
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
+	case COL_HEX:
+		return (int)(put_hex(buf, c->u) - buf);
 	case COL_F64:
-		return snprintf(buf, len, "%.2f", c->f);
+		if (isnan(c->f))
+			return snprintf(buf, len, "%s", human ? "-" : "");
+		return human ? fmt_shown(c->f, buf, len) : fmt_exact(c->f, buf, len);
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
 	}
 }
 
-/* A name in the human table: a control character would break its line. */
-static int fmt_cell_shown(const struct col *col, const union cell *c,
-			  char *buf, size_t len)
+/* Names are left-aligned, figures right-aligned. */
+static int is_name(const struct col *col)
 {
-	int n = fmt_cell(col, c, buf, len);
-	char *p;
+	return col->type == COL_STR || col->type == COL_HEX;
+}
 
-	for (p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return n;
+/* A cell's width in the table (figures formatted, the rest counted). */
+static int shown_len(const struct col *col, const union cell *c, char *buf,
+		     size_t len)
+{
+	if (col->type == COL_U64)
+		return dec_len(c->u);
+	if (col->type == COL_HEX)
+		return c->u ? (67 - __builtin_clzll(c->u)) / 4 : 1;
+	if (col->type == COL_STR)
+		return c->s ? (int)strlen(c->s) : 0;
+	return fmt_cell(col, c, buf, len, 1);
+}
+
+/*
+ * One row of the table, built in a line buffer: numbers right-aligned,
+ * names left-aligned (the last one unpadded), a control character in a
+ * name shown as '?' (it would break the line).
+ */
+static void print_row(const struct table *t, const union cell *row,
+		      const int *w, FILE *f)
+{
+	char line[4096], num[512], *p = line, *e = line + sizeof(line);
+	int c, l, pad;
+
+	for (c = 0; c < t->ncols; c++) {
+		const struct col *col = &t->cols[c];
+		const char *s = num;
+
+		if (e - p < w[c] + 2 + 1) {	/* wider than any real row */
+			fwrite(line, 1, p - line, f);
+			p = line;
+			if (e - p < w[c] + 2 + 1)
+				return;
+		}
+		if (c) {
+			*p++ = ' ';
+			*p++ = ' ';
+		}
+		if (col->type == COL_U64)
+			l = (int)(put_u64(num, row[c].u) - num);
+		else if (col->type == COL_HEX)
+			l = (int)(put_hex(num, row[c].u) - num);
+		else if (col->type == COL_F64)
+			l = fmt_cell(col, &row[c], num, sizeof(num), 1);
+		else
+			l = (int)strlen(s = row[c].s ? row[c].s : "");
+		if (l > w[c])
+			l = w[c];
+		pad = w[c] - l;
+		if (!is_name(col)) {
+			memset(p, ' ', pad);
+			p += pad;
+		}
+		memcpy(p, s, l);
+		for (; l; l--, p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		if (is_name(col) && (c == 0 || c < t->ncols - 1)) {
+			memset(p, ' ', pad);
+			p += pad;
+		}
+	}
+	*p++ = '\n';
+	fwrite(line, 1, p - line, f);
 }
 
 /* The length of the UTF-8 sequence at s, or 0 when it is not one. */
@@ -157,38 +391,121 @@ static void csv_str(FILE *f, const char *s)
 }
 
 /*
- * A JSON string. Names are bytes (a comm is whatever the task set): valid
- * UTF-8 is kept, and each byte that is not part of it becomes \u00XX, so
- * the output is always valid JSON and the byte can be told.
+ * A JSON string of s. Names are bytes (a comm is whatever the task set):
+ * valid UTF-8 is kept, and each byte that is not part of it becomes the
+ * character U+00XX (what "\u00XX" says), so the output is always valid
+ * JSON and the byte can be told. json-c escapes the rest.
  */
-static void json_str(FILE *f, const char *s)
+struct json_object *json_bytes(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n;
+	size_t n, len = strlen(s), j = 0;
+	struct json_object *o;
+	char *u = malloc(2 * len + 1);
 
-	fputc('"', f);
+	if (!u)
+		return NULL;
 	while (*p) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-		} else if ((n = utf8_len(p))) {
-			fwrite(p, 1, n, f);
+		if ((n = utf8_len(p))) {
+			memcpy(u + j, p, n);
+			j += n;
 			p += n;
 		} else {
-			fprintf(f, "\\u%04x", *p++);
+			u[j++] = (char)(0xc0 | *p >> 6);
+			u[j++] = (char)(0x80 | (*p++ & 0x3f));
 		}
 	}
-	fputc('"', f);
+	o = json_object_new_string_len(u, (int)j);
+	free(u);
+	return o;
 }
 
-void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
-		 size_t limit, const char *json_head)
+struct json_object *json_figure(double d)
+{
+	char buf[64];
+
+	if (isnan(d))
+		return NULL;
+	fmt_exact(d, buf, sizeof(buf));
+	return json_object_new_double_s(d, buf);
+}
+
+static struct json_object *json_cell(const struct col *col,
+				     const union cell *c)
+{
+	switch (col->type) {
+	case COL_U64:
+		return json_object_new_uint64(c->u);
+	case COL_F64:
+		return json_figure(c->f);
+	case COL_HEX: {
+		char hex[20];
+
+		put_hex(hex, c->u);
+		return json_object_new_string(hex);
+	}
+	default:
+		return json_bytes(c->s ? c->s : "");
+	}
+}
+
+#define JSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/*
+ * The head's members, "columns", then "rows" a row at a time (a table of
+ * millions of objects is never one tree): the head is printed without
+ * its closing brace and the rows follow.
+ */
+static int json_print(const struct table *t, FILE *f, size_t n,
+		      struct json_object *json_head)
+{
+	struct json_object *head = json_object_new_object(), *cols, *row;
+	const char *s;
+	size_t r;
+	int c;
+
+	cols = json_object_new_array();
+	if (!head || !cols)
+		goto oom;
+	if (json_head) {
+		json_object_object_foreach(json_head, key, val)
+			json_object_object_add(head, key, json_object_get(val));
+	}
+	for (c = 0; c < t->ncols; c++)
+		json_object_array_add(cols, json_object_new_string(t->cols[c].name));
+	json_object_object_add(head, "columns", cols);
+	s = json_object_to_json_string_ext(head, JSON_FLAGS);
+	if (!s)
+		goto oom;
+	fprintf(f, "%.*s,\n\"rows\":[", (int)strlen(s) - 1, s);
+	for (r = 0; r < n; r++) {
+		row = json_object_new_object();
+		if (!row)
+			goto oom;
+		for (c = 0; c < t->ncols; c++)
+			json_object_object_add(row, t->cols[c].name,
+				json_cell(&t->cols[c], &t->cells[r * t->ncols + c]));
+		s = json_object_to_json_string_ext(row, JSON_FLAGS);
+		fprintf(f, "%s\n%s", r ? "," : "", s ? s : "{}");
+		json_object_put(row);
+	}
+	fputs("]}\n", f);
+	json_object_put(head);
+	return 0;
+oom:
+	json_object_put(head);
+	return -1;
+}
+
+int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
+		size_t limit, struct json_object *json_head)
 {
 	size_t r, n = limit && limit < t->nrows ? limit : t->nrows;
 	char buf[512];
-	int c;
+	int c, *w;
 
+	if (fmt == FMT_JSON)
+		return json_print(t, f, n, json_head);
 	if (fmt == FMT_CSV) {
 		for (c = 0; c < t->ncols; c++)
 			fprintf(f, "%s%s", c ? "," : "", t->cols[c].name);
@@ -196,80 +513,37 @@ void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		for (r = 0; r < n; r++) {
 			for (c = 0; c < t->ncols; c++) {
 				fmt_cell(&t->cols[c], &t->cells[r * t->ncols + c],
-					 buf, sizeof(buf));
+					 buf, sizeof(buf), 0);
 				if (c)
 					fputc(',', f);
 				csv_str(f, buf);
 			}
 			fputc('\n', f);
 		}
-		return;
+		return 0;
 	}
-	if (fmt == FMT_JSON) {
-		fprintf(f, "{%s\"columns\":[", json_head ? json_head : "");
+	w = calloc(t->ncols, sizeof(*w));
+	if (!w)
+		return -1;
+	for (c = 0; c < t->ncols; c++)
+		w[c] = strlen(t->cols[c].name);
+	for (r = 0; r < n; r++)
 		for (c = 0; c < t->ncols; c++) {
-			if (c)
-				fputc(',', f);
-			json_str(f, t->cols[c].name);
+			int l = shown_len(&t->cols[c],
+					  &t->cells[r * t->ncols + c], buf,
+					  sizeof(buf));
+			if (l > w[c])
+				w[c] = l;
 		}
-		fputs("],\n\"rows\":[", f);
-		for (r = 0; r < n; r++) {
-			fputs(r ? ",\n{" : "\n{", f);
-			for (c = 0; c < t->ncols; c++) {
-				const union cell *v = &t->cells[r * t->ncols + c];
-
-				if (c)
-					fputc(',', f);
-				json_str(f, t->cols[c].name);
-				fputc(':', f);
-				if (t->cols[c].type == COL_STR) {
-					json_str(f, v->s ? v->s : "");
-				} else {
-					fmt_cell(&t->cols[c], v, buf, sizeof(buf));
-					fputs(buf, f);
-				}
-			}
-			fputc('}', f);
-		}
-		fputs("]}\n", f);
-		return;
-	}
-	{
-		int *w = calloc(t->ncols, sizeof(*w));
-
-		if (!w)
-			return;
-		for (c = 0; c < t->ncols; c++)
-			w[c] = strlen(t->cols[c].name);
-		for (r = 0; r < n; r++)
-			for (c = 0; c < t->ncols; c++) {
-				int l = fmt_cell_shown(&t->cols[c],
-						 &t->cells[r * t->ncols + c], buf,
-						 sizeof(buf));
-				if (l > w[c])
-					w[c] = l;
-			}
-		for (c = 0; c < t->ncols; c++)
-			fprintf(f, c ? "  %*s" : "%-*s",
-				c && t->cols[c].type == COL_STR ? -w[c] : w[c],
-				t->cols[c].name);
-		fputc('\n', f);
-		for (r = 0; r < n; r++) {
-			for (c = 0; c < t->ncols; c++) {
-				fmt_cell_shown(&t->cols[c], &t->cells[r * t->ncols + c],
-					 buf, sizeof(buf));
-				if (c == 0)
-					fprintf(f, "%-*s", w[c], buf);
-				else if (t->cols[c].type == COL_STR)
-					fprintf(f, "  %-*s",
-						c == t->ncols - 1 ? 0 : w[c], buf);
-				else
-					fprintf(f, "  %*s", w[c], buf);
-			}
-			fputc('\n', f);
-		}
-		free(w);
-	}
+	for (c = 0; c < t->ncols; c++)
+		fprintf(f, c ? "  %*s" : "%-*s",
+			c && is_name(&t->cols[c]) ? -w[c] : w[c],
+			t->cols[c].name);
+	fputc('\n', f);
+	for (r = 0; r < n; r++)
+		print_row(t, &t->cells[r * t->ncols], w, f);
+	free(w);
+	return 0;
 }
 
 void table_free(struct table *t)

@@ -6,18 +6,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum col_type { COL_U64, COL_F64, COL_STR };
+/* COL_HEX: a u64 named in hexadecimal (an address): a name, not a figure. */
+enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX };
 
 struct col {
 	const char *name;
 	enum col_type type;
 };
 
+/* A COL_F64 cell without a value (NaN): "-" in text, empty in CSV, JSON null. */
 union cell {
 	uint64_t u;
 	double f;
 	char *s;			/* owned by the table */
 };
+#define CELL_NONE	(__builtin_nan(""))
 
 struct table {
 	const struct col *cols;
@@ -36,9 +39,21 @@ int table_col(const struct table *t, const char *name);
  * the first column ascending. */
 void table_sort(struct table *t, int col);
 enum table_fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-/* Print at most limit rows (0: all). */
-void table_print(const struct table *t, FILE *f, enum table_fmt fmt,
-		 size_t limit, const char *json_head);
+struct json_object;
+/*
+ * Print at most limit rows (0: all). JSON: one object, json_head's members
+ * (if any; json_head is not freed), then "columns" and "rows", written
+ * through json-c a row at a time. Figures: text rounds to two decimals
+ * (a non-zero figure that would show 0.00 keeps two significant digits);
+ * CSV and JSON print the shortest form that reads back the same double.
+ * Returns 0, or -1 when out of memory.
+ */
+int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
+		size_t limit, struct json_object *json_head);
+/* A JSON string of s (any bytes: not UTF-8 ones become U+00XX); NULL: OOM. */
+struct json_object *json_bytes(const char *s);
+/* A JSON number of d, as CSV prints it; null for CELL_NONE. */
+struct json_object *json_figure(double d);
 void table_free(struct table *t);
 
 #endif

@@ -121,6 +121,20 @@ printf 'header\n%s\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse.bin
 run check check-bad-stream-overlap "$M" check reuse.bin
 printf 'header\n%s\nlost cpu=0 ns=3 records=1 frees=1\n%s\n' "$a1" "$a2" | "$MKSTREAM" > reuse-lost.bin
 run check check-stream-overlap-lost-free "$M" check reuse-lost.bin
+# A stream that starts mid-run: ACCESS records of objects it never
+# allocated (400000 of them, 22 MB: past the 16 MiB libkmap waits for an
+# ALLOC) are counted as orphans, held only that long; check reports them.
+# An ALLOC of one later than that is an error.
+orphans() {
+	awk -v late="${1:-}" 'BEGIN { print "header"; print "task cpu=0 ns=1 pid=5 comm=sh"
+		for (i = 0; i < (late ? 700000 : 400000); i++)
+			printf "access cpu=0 ns=%d id=%d ip=0xffffffff81000100 pid=5 reads=1\n", i + 2, i + 100
+		if (late) print "alloc cpu=0 ns=800000 id=100 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 pid=5" }' |
+		"$MKSTREAM"
+}
+orphans > orphans.bin
+orphans late > orphans-late.bin
+run check check-stream-orphan-accesses sh -c "\"$M\" check orphans.bin; \"$M\" report orphans.bin | grep before; \"$M\" text orphans.bin; \"$M\" report orphans-late.bin"
 # Globals (stream version 2): kind global, context found, no TASK record
 # needed. A version 1 stream still reads, without them.
 run check check-stream-globals "$M" check globals.bin
@@ -261,6 +275,12 @@ printf 'ffffffff81000000,0,ffff888003c1e080,64,1001,0,0,unseen\n' > unseen-alloc
 printf 'ffffffff81000000,0,ffffc90000000000,16384,1000,0,0,irq_stack\n' > irq-stack-alloc-ip.kmap
 printf 'ffffffff81000000,0,ffff888005e00000,4096,1002,0,0,page\n' > page-alloc-ip.kmap
 run check check-bad-found-text sh -c "$(refused percpu-alloc-ip.kmap); $(refused unseen-alloc-ip.kmap); $(refused irq-stack-alloc-ip.kmap); $(refused page-alloc-ip.kmap)"
+# zstd-compressed input, a text kmap or a stream, is read through the
+# library by every command: check included; cut short, an error.
+zstd -q -c fixtures/tar.kmap > tar.kmap.zst
+zstd -q -c stream.bin > stream.bin.zst
+head -c 300 tar.kmap.zst > cut.kmap.zst
+run check check-zstd sh -c "\"$M\" check tar.kmap.zst stream.bin.zst; \"$M\" check - < tar.kmap.zst; \"$M\" report -n 1 tar.kmap.zst | head -n 1; \"$M\" text tar.kmap.zst | cmp - fixtures/tar.kmap && echo text: identical; \"$M\" check cut.kmap.zst; \"$M\" report cut.kmap.zst"
 run check check-missing "$M" check no-such.kmap
 run check check-directory "$M" check .
 # Write errors are errors, from every command that writes.
@@ -319,6 +339,24 @@ printf '%s\n' header 'task cpu=0 ns=1 pid=5 comm=caf\xe9' 'task cpu=0 ns=2 pid=6
 	'alloc cpu=0 ns=5 id=2 addr=0x2000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64 pid=6 cache_id=7 kind=1' |
 	"$MKSTREAM" > names.bin
 run report report-names-bytes sh -c "\"$M\" report --by cache names.bin | tail -n 2 | cut -c1-40; \"$M\" report --by cache --json names.bin | tail -n 1 | cut -c1-40; \"$M\" report --by pid --json names.bin | tail -n 2 | cut -c1-40"
+# Figures: CSV and JSON print them in full (a non-zero per-byte figure is
+# never 0.00), a mean over no freed object has no value (empty, null, -).
+run report report-figures-exact sh -c "\"$M\" report --by kind --csv globals.bin; \"$M\" report --by kind --json globals.bin | tail -n 3 | cut -c1-150"
+# Usage: -n 0 and --csv with --json are refused; standard input is
+# <stdin> in the summary, the JSON input key and messages alike.
+run report report-usage sh -c "\"$M\" report -n 0 fixtures/tar.kmap; \"$M\" report --csv --json fixtures/tar.kmap; \"$M\" report -n 1 - < fixtures/tar.kmap | head -n 1; \"$M\" report --json - < stream.bin | cut -c1-60 | head -n 1; \"$M\" report --by cache - < fixtures/tar.kmap"
+# Progress on a terminal (script gives one) for an input of 100 MB or
+# more: a line that starts at 0% and is wiped before the report; none on
+# a pipe, none for a smaller input.
+awk 'BEGIN { for (i = 0; i < 1300000; i++) printf "ffffffff81000000,1,%x,8,100,101,ffffffff81000010,sh\n  ffffffff81000010,1,1,0\n", 4294967296 + i * 16 }' > big.kmap
+progress() {	# progress CMD: its terminal's lines, times and figures masked
+	script -qec "$1" /dev/null | tr '\r' '\n' | grep -v '^ *$' |
+		sed -E 's/[0-9]+% of/P% of/; s/, [0-9]+ s +$/, S s/' | uniq
+}
+run report report-progress sh -c "$(declare -f progress); progress '\"$M\" report -n 1 big.kmap'; progress '\"$M\" check big.kmap'; progress '\"$M\" text big.kmap > /dev/null'; progress '\"$M\" check fixtures/tar.kmap'; \"$M\" check big.kmap 2>&1 | cat"
+# Sorting: a figure descending, no value last, ties by the first column
+# ascending; a hexadecimal name ascending.
+run report report-sort sh -c "\"$M\" report --sort avg_lifetime --csv fixtures/tar.kmap; \"$M\" report --sort callsite --csv fixtures/tar.kmap; \"$M\" report --by object --sort never_read --csv fixtures/tar.kmap 2>&1; \"$M\" report --by object --sort writes --csv stream.bin; \"$M\" report --by pid --sort objects_accessed --csv fixtures/tar.kmap"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
@@ -469,6 +507,9 @@ run help help-check "$M" help check
 run help help-flag "$M" report --help
 run help help-unknown "$M" frobnicate
 run help help-bad-option "$M" check --frobnicate x
+# Options go through getopt_long: --opt=ARG, -nARG, an unambiguous prefix,
+# options after operands, "--"; a missing argument, an argument to a flag.
+run help options-getopt sh -c "\"$M\" report --limit=1 fixtures/tar.kmap --csv | wc -l; \"$M\" report -n1 --cs fixtures/tar.kmap | wc -l; \"$M\" check -q -- fixtures/tar.kmap; echo status \$?; \"$M\" report fixtures/tar.kmap -n; \"$M\" check --quiet=yes fixtures/tar.kmap; \"$M\" check -x fixtures/tar.kmap"
 run help completion-parses bash -c "\"$M\" help --completion > c.bash && bash -n c.bash && grep -c -- '--system-map' c.bash"
 run help man-record sh -c "\"$M\" help --man record | head -n 12"
 

@@ -31,7 +31,7 @@
 
 #include <linux/memorizer.h>
 
-static unsigned char out[1 << 20];
+static unsigned char out[256 << 20];	/* whole streams, cut from the end */
 static size_t len;
 
 static const char *val(char *line, const char *key)

@@ -145,6 +145,159 @@ static void test_parse_hex(void **state)
 }
 
 /* kmap_fopen: a directory is refused by name, not read as "line 0". */
+static void test_parse_dec(void **state)
+{
+	static const char *const bad[] = {
+		"", "-5", "+1", "1 ", " 1", "1a", "18446744073709551616",
+		"99999999999999999999",
+	};
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(kmap_parse_dec("0", 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kmap_parse_dec("18446744073709551615", 20, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(kmap_parse_dec("007", 3, &v), 0);
+	assert_int_equal(v, 7);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(kmap_parse_dec(bad[i], strlen(bad[i]), &v), -1);
+		assert_int_equal(v, 7);
+	}
+}
+
+/* One growth helper, one interning helper, for every array. */
+static void test_grow_intern(void **state)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, n = 0, i, idx;
+	struct kmap_map m;
+	int is_new;
+
+	(void)state;
+	assert_int_equal(kmap_grow((void **)&a, &cap, 1, sizeof(*a)), 0);
+	assert_int_equal(cap, 4);
+	assert_int_equal(kmap_grow((void **)&a, &cap, 5, sizeof(*a)), 0);
+	assert_int_equal(cap, 8);
+	assert_int_equal(kmap_grow((void **)&a, &cap, 3, sizeof(*a)), 0);
+	assert_int_equal(cap, 8);
+	/* No overflow of n * size: refused, the array unchanged. */
+	assert_int_equal(kmap_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof(*a)), -1);
+	assert_int_equal(cap, 8);
+	free(a);
+	a = NULL;
+	cap = 0;
+	assert_int_equal(kmap_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof(*a)), -1);
+	assert_null(a);
+	kmap_map_init(&m);
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(kmap_intern(&m, i * 7919, (void **)&a, &n, &cap,
+					     sizeof(*a), &idx, &is_new), 0);
+		assert_true(is_new);
+		assert_int_equal(idx, i);
+		a[idx] = (uint32_t)i;
+	}
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(kmap_intern(&m, i * 7919, (void **)&a, &n, &cap,
+					     sizeof(*a), &idx, &is_new), 0);
+		assert_false(is_new);
+		assert_int_equal(a[idx], i);
+	}
+	assert_int_equal(n, 1000);
+	kmap_map_free(&m);
+	free(a);
+}
+
+/*
+ * The reader's fast path (a line with KMAP_LINE_MAX bytes after it) takes
+ * exactly what kmap_parse_line() takes, with the same fields, and leaves
+ * every other line to it.
+ */
+static void test_reader_fast_path(void **state)
+{
+	static const char *const lines[] = {
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,4194303,ffff888000001000,8,100,0,0,kworker/0:1",
+		"ffffffff81000000,4194304,ffff888000001000,8,100,0,0,sh",
+		"ffffffffffffffff,0,0,18446744073709551615,1,2,deadbeef,x",
+		"ffffffffffffffff,0,0,18446744073709551616,1,2,deadbeef,x",
+		"ffffffffffffffff,0,0,9999999999999999999,1,2,deadbeef,x",
+		"1ffffffffffffffff,0,0,1,1,2,deadbeef,x",
+		"0ffffffff,0,0,1,1,2,deadbeef,x",
+		"ffffffff81000000,01,ffff888000001000,8,100,0,0,sh",
+		"fFffffff81000000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a,b",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,caf\xc3\xa9",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a\x7f",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
+		"123456789012345678901234567890123456789012345678901234567890123",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
+		"1234567890123456789012345678901234567890123456789012345678901234",
+		"ffffffff81000000,1,ffff888000001000,8,100,0",
+		"  ffffffff81000010,1,0,1",
+		"  ffffffff81000010,1,0,18446744073709551615",
+		"  ffffffff81000010,1,0,",
+		"  ffffffff81000010,1,0,1,2",
+		"   ffffffff81000010,1,0,1",
+		" ffffffff81000010,1,0,1",
+		"  ffffffff81000010,4194304,0,1",
+		"  ,1,0,1",
+		"",
+		/* 16 digits: each byte just outside 0-9 and a-f refused. */
+		"ffffffff8100:000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100/000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100`000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100g000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100G000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff8100\xb0" "000,1,ffff888000001000,8,100,0,0,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,ffffffff8100000f,sh",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0fffffff8100000f,sh",
+		"0123456789abcdef,1,fedcba9876543210,8,100,0,0,sh",
+		"123456789abcdef0,1,fedcba9876543210,8,100,0,0,sh",
+		"  123456789abcdef0,1,0,1",
+		"  123456789abcdef0a,1,0,1",
+	};
+	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	char buf[2048], err[KMAP_ERR_MAX];
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct kmap_text_reader *r;
+		int t, t2;
+
+		n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, lines[i]);
+		while (n < sizeof(buf) - 32)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "  ffffffff81000020,1,0,1\n");
+		r = kmap_text_open_mem(buf, n, "t");
+		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+		t = kmap_text_next(r, &o, &a);
+		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
+		assert_int_equal(t < 0 ? 0 : t, t2);
+		if (!strncmp(lines[i], "123456789abcdef0,", 17))
+			assert_true(o.alloc_ip == 0x123456789abcdef0ull &&
+				    o.addr == 0xfedcba9876543210ull);
+		if (t == KMAP_LINE_OBJECT) {
+			assert_true(o.alloc_ip == o2.alloc_ip && o.pid == o2.pid &&
+				    o.addr == o2.addr && o.size == o2.size &&
+				    o.alloc_jiffies == o2.alloc_jiffies &&
+				    o.free_jiffies == o2.free_jiffies &&
+				    o.free_ip == o2.free_ip && o.has == o2.has);
+			assert_string_equal(o.comm, o2.comm);
+		} else if (t == KMAP_LINE_ACCESS) {
+			assert_true(a.ip == a2.ip && a.pid == a2.pid &&
+				    a.reads == a2.reads && a.writes == a2.writes);
+		}
+		kmap_text_close(r);
+	}
+}
+
 static void test_fopen_directory(void **state)
 {
 	char err[KMAP_ERR_MAX];
@@ -1631,6 +1784,32 @@ static void test_map(void **state)
 	}
 	assert_int_equal(m.len, 50000);
 	assert_int_equal(kmap_map_del(&m, 12345678), 0);
+	/* Any key: 0 and UINT64_MAX (the free slots' mark) too. */
+	{
+		uint64_t *v, key, sum = 0, n = 0;
+		size_t pos = 0;
+
+		assert_null(kmap_map_find(&m, UINT64_MAX));
+		v = kmap_map_get(&m, UINT64_MAX, &is_new);
+		assert_true(is_new);
+		*v = 7;
+		v = kmap_map_get(&m, 0, &is_new);
+		assert_true(is_new);
+		*v = 9;
+		assert_int_equal(m.len, 50002);
+		assert_true(*kmap_map_get(&m, UINT64_MAX, &is_new) == 7 && !is_new);
+		while (kmap_map_next(&m, &pos, &key, &v)) {
+			n++;
+			sum += *v;
+			assert_true(key == UINT64_MAX || key % 7919 == 0);
+		}
+		assert_int_equal(n, 50002);
+		/* the odd i of 1..99999: 2500000000, and 7 and 9 */
+		assert_true(sum == 2500000000ull + 16);
+		assert_int_equal(kmap_map_del(&m, UINT64_MAX), 1);
+		assert_null(kmap_map_find(&m, UINT64_MAX));
+		assert_int_equal(m.len, 50001);
+	}
 	kmap_map_free(&m);
 }
 
@@ -1673,6 +1852,9 @@ int main(void)
 		cmocka_unit_test(test_parse_live_and_zero),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
+		cmocka_unit_test(test_parse_dec),
+		cmocka_unit_test(test_grow_intern),
+		cmocka_unit_test(test_reader_fast_path),
 		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_reader_lines),

@@ -17,10 +17,34 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct kmap_object o, o2;
 	struct kmap_access a, a2;
 	char line[KMAP_LINE_MAX + 8], err[KMAP_ERR_MAX];
+	uint64_t at = 0;
 	int t;
 
 	while ((t = kmap_text_next(r, &o, &a)) > 0) {
-		FILE *f = fmemopen(line, sizeof(line), "w");
+		FILE *f;
+
+		/*
+		 * The reader's fast path and kmap_parse_line() agree on the
+		 * line's bytes: its type and every field.
+		 */
+		if (kmap_parse_line((const char *)data + at,
+				    kmap_text_offset(r) - at - 1, &o2, &a2,
+				    err) != t)
+			abort();
+		at = kmap_text_offset(r);
+		if (t == KMAP_LINE_OBJECT &&
+		    (o2.alloc_ip != o.alloc_ip || o2.pid != o.pid ||
+		     o2.addr != o.addr || o2.size != o.size ||
+		     o2.alloc_jiffies != o.alloc_jiffies ||
+		     o2.free_jiffies != o.free_jiffies ||
+		     o2.free_ip != o.free_ip || o2.has != o.has ||
+		     strcmp(o2.comm, o.comm)))
+			abort();
+		if (t == KMAP_LINE_ACCESS &&
+		    (a2.ip != a.ip || a2.pid != a.pid || a2.reads != a.reads ||
+		     a2.writes != a.writes))
+			abort();
+		f = fmemopen(line, sizeof(line), "w");
 
 		if (!f)
 			abort();

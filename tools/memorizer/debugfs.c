@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* debugfs: where Memorizer's files are, writing its controls, its stats. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+const char *debugfs_dir(const char *opt)
+{
+	const char *env = getenv("MEMORIZER_DEBUGFS");
+
+	if (opt)
+		return opt;
+	if (env && *env)
+		return env;
+	return "/sys/kernel/debug/memorizer";
+}
+
+int debugfs_write(const char *dir, const char *name, const char *s)
+{
+	char path[4096];
+	int fd;
+	ssize_t n, len = strlen(s);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("%s: %s%s", path, strerror(errno),
+		      errno == ENOENT ? " (debugfs not mounted, or not a Memorizer kernel?)" : "");
+		return -1;
+	}
+	do
+		n = write(fd, s, len);
+	while (n < 0 && errno == EINTR);
+	if (n != len) {
+		error("writing '%.*s' to %s: %s", (int)strcspn(s, "\n"), s, path,
+		      n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+long long stat_value(const char *dir, const char *key)
+{
+	char path[4096], line[512];
+	FILE *f;
+	long long v = -1;
+	size_t kl = strlen(key);
+	int bol = 1;			/* line holds a line's start */
+
+	snprintf(path, sizeof(path), "%s/stats", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		int at_bol = bol;
+
+		bol = strchr(line, '\n') != NULL;
+		if (at_bol && !strncmp(line, key, kl) && line[kl] == ' ') {
+			const char *p = line + kl + 1;
+			uint64_t u;
+
+			if (!kmap_parse_dec(p, strcspn(p, "\n"), &u) &&
+			    u <= INT64_MAX)
+				v = (long long)u;
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}

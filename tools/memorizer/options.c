@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command-line options: getopt_long over a subcommand's struct opt table
+ * (the table its help, man page and completion come from too), numbers
+ * given as options, and the symbol files --vmlinux and --system-map name.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+/* getopt_long's val for opts[i]: past every char, so never a short name. */
+#define OPT_VAL(i)	(256 + (i))
+#define OPT_HELP	'h'
+
+void optparse_init(struct optparse *p, const struct cmd *c, int argc,
+		   char **argv)
+{
+	memset(p, 0, sizeof(*p));
+	p->cmd = c;
+	p->argc = argc;
+	p->argv = argv;
+}
+
+int opt_is(const struct optparse *p, int idx, const char *name)
+{
+	return idx >= 0 && !strcmp(p->cmd->opts[idx].name, name);
+}
+
+/* The index of the option whose short name is ch, or -1. */
+static int short_idx(const struct cmd *c, int ch)
+{
+	int i;
+
+	for (i = 0; c->opts[i].name; i++)
+		if (c->opts[i].short_name && c->opts[i].short_name == ch)
+			return i;
+	return -1;
+}
+
+/* getopt_long's tables: one command line is parsed per process. */
+#define OPT_MAX		32
+static struct option longopts[OPT_MAX + 2];
+static char shortopts[3 * OPT_MAX + 4];
+
+/* Build getopt_long's tables from c->opts (once per command line). */
+static int build(struct optparse *p)
+{
+	const struct opt *o = p->cmd->opts;
+	size_t n, i;
+	char *s;
+
+	for (n = 0; o[n].name; n++)
+		;
+	if (n > OPT_MAX) {
+		error("%s: more than %d options", p->cmd->name, OPT_MAX);
+		return -1;
+	}
+	p->longopts = longopts;
+	/* "+" (record: stop at CMD), ":" (report errors here), -h. */
+	p->shortopts = s = shortopts;
+	if (p->stop_at_nonopt)
+		*s++ = '+';
+	*s++ = ':';
+	*s++ = 'h';
+	for (i = 0; i < n; i++) {
+		p->longopts[i] = (struct option){ o[i].name,
+			o[i].arg ? required_argument : no_argument, NULL,
+			OPT_VAL(i) };
+		if (o[i].short_name) {
+			*s++ = o[i].short_name;
+			if (o[i].arg)
+				*s++ = ':';
+		}
+	}
+	*s = 0;
+	p->longopts[n] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	optind = 0;		/* glibc: a fresh scan */
+	opterr = 0;
+	return 0;
+}
+
+/* The option argv[optind - 1] named, for messages: "--name" or "-c". */
+static void opt_shown(const struct optparse *p, int val, char *buf,
+		      size_t len)
+{
+	const char *a = p->argv[optind - 1];
+
+	if (val >= OPT_VAL(0))
+		snprintf(buf, len, "--%s", p->cmd->opts[val - OPT_VAL(0)].name);
+	else if (val > 0 && a[0] == '-' && a[1] != '-')
+		snprintf(buf, len, "-%c", val);
+	else
+		snprintf(buf, len, "%.*s", (int)strcspn(a, "="), a);
+}
+
+int opt_next(struct optparse *p)
+{
+	const struct cmd *c = p->cmd;
+	char shown[128];
+	int val, i;
+
+	if (!p->longopts && build(p))
+		return -3;
+	val = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+	if (val >= OPT_VAL(0)) {
+		p->arg = optarg;
+		return val - OPT_VAL(0);
+	}
+	switch (val) {
+	case -1:
+		p->ops = p->argv + optind;
+		p->nops = p->argc - optind;
+		return -1;
+	case OPT_HELP:
+		cmd_help(c, stdout);
+		return -2;
+	case ':':
+		opt_shown(p, optopt, shown, sizeof(shown));
+		i = optopt >= OPT_VAL(0) ? optopt - OPT_VAL(0) : short_idx(c, optopt);
+		error("%s needs %s", shown, i >= 0 ? c->opts[i].arg : "an argument");
+		break;
+	case '?':
+		/* A flag given an argument (--quiet=x) sets optopt to it. */
+		opt_shown(p, optopt, shown, sizeof(shown));
+		if (optopt >= OPT_VAL(0))
+			error("%s takes no argument", shown);
+		else
+			error("unknown option %s", shown);
+		cmd_usage(c, stderr);
+		break;
+	default:
+		i = short_idx(c, val);
+		if (i >= 0) {
+			p->arg = optarg;
+			return i;
+		}
+		error("unknown option -%c", val);
+		cmd_usage(c, stderr);
+		break;
+	}
+	return -3;
+}
+
+int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
+{
+	if (kmap_parse_dec(s, strlen(s), v)) {
+		error("%s: '%s' is not a number", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
+			      int *failed)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_sym *s = NULL;
+
+	*failed = 0;
+	if (vmlinux && system_map) {
+		error("give --vmlinux or --system-map, not both");
+		*failed = 1;
+		return NULL;
+	}
+	if (vmlinux)
+		s = kmap_sym_open_elf(vmlinux, err);
+	else if (system_map)
+		s = kmap_sym_open_map(system_map, err);
+	else
+		return NULL;
+	if (!s) {
+		error("%s", err);
+		*failed = 1;
+	}
+	return s;
+}
