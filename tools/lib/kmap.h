@@ -234,6 +234,12 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 
 /* Returns 0, or -1 with errno set when the write failed. */
 int kmap_write_object(FILE *f, const struct kmap_object *o);
+/*
+ * The same line into line[KMAP_LINE_MAX] (newline included, no NUL);
+ * returns its length. For a writer that gathers lines in a buffer.
+ */
+size_t kmap_format_object(char *line, const struct kmap_object *o);
+size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
 /*
  * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas

@@ -62,7 +62,8 @@ struct kmap_src {
 #endif
 	/* text */
 	struct kmap_text_reader *tr;
-	struct kmap_object pending;
+	struct kmap_object tobj[2];	/* the object handed out, the next */
+	int pend;			/* tobj[pend]: the next one, read */
 	unsigned long pending_line;
 	int have_pending;
 	struct kmap_live *live;		/* live objects, for the overlap rule */
@@ -81,8 +82,8 @@ struct kmap_src {
 	struct kmap_map gone;		/* orphans given up: id -> first offset */
 	uint64_t orphan_records, since_sweep;
 	struct kmap_bin_rules *rules;
-	/* the object handed out */
-	struct kmap_object out;
+	/* the object handed out: *outp (&out, or a tobj) */
+	struct kmap_object out, *outp;
 	struct kmap_access *acc;
 	size_t nacc, acc_cap;
 	char err[KMAP_ERR_MAX];
@@ -537,16 +538,23 @@ static int text_rule_error(struct kmap_src *s, unsigned long line,
 	return -1;
 }
 
-/* The object just read (s->pending), under the rules. */
+/* The object read ahead, not handed out yet. */
+static struct kmap_object *pending(struct kmap_src *s)
+{
+	return &s->tobj[s->pend];
+}
+
+/* The object just read (pending()), under the rules. */
 static int text_object_rules(struct kmap_src *s)
 {
 	char what[KMAP_ERR_MAX];
 
-	if (kmap_rule_object(&s->pending, what) == KMAP_RULE_ERROR)
+	const struct kmap_object *o = pending(s);
+
+	if (kmap_rule_object(o, what) == KMAP_RULE_ERROR)
 		return text_rule_error(s, s->pending_line, what);
-	if (!kmap_object_freed(&s->pending)) {
-		struct kmap_live l = { s->pending.addr, s->pending.size,
-				       s->pending_line };
+	if (!kmap_object_freed(o)) {
+		struct kmap_live l = { o->addr, o->size, s->pending_line };
 
 		return push_live(s, &l);
 	}
@@ -578,10 +586,10 @@ static int text_next(struct kmap_src *s)
 	struct kmap_access a;
 	unsigned long obj_line;
 	char what[KMAP_ERR_MAX];
-	int t, rc;
+	int t;
 
 	if (!s->have_pending) {
-		t = kmap_text_next(s->tr, &s->pending, &a);
+		t = kmap_text_next(s->tr, pending(s), &a);
 		if (t <= 0)
 			goto done;
 		s->pending_line = kmap_text_line(s->tr);
@@ -589,16 +597,27 @@ static int text_next(struct kmap_src *s)
 			return -1;
 		s->have_pending = 1;
 	}
-	s->out = s->pending;
+	/* Hand the one read out; read the next into the other. */
+	s->outp = pending(s);
+	s->pend ^= 1;
 	obj_line = s->pending_line;
 	s->nacc = 0;
 	s->have_pending = 0;
 	for (;;) {
-		t = kmap_text_next(s->tr, &s->pending, &a);
+		/* Access lines straight into the array while it has room. */
+		struct kmap_access *slot = s->nacc < s->acc_cap ?
+					   &s->acc[s->nacc] : &a;
+		int rc;
+
+		t = kmap_text_next(s->tr, pending(s), slot);
 		if (t != KMAP_LINE_ACCESS)
 			break;
-		if (kmap_rule_access(&a, what) == KMAP_RULE_ERROR)
+		if (kmap_rule_access(slot, what) == KMAP_RULE_ERROR)
 			return text_rule_error(s, kmap_text_line(s->tr), what);
+		if (slot != &a) {
+			s->nacc++;
+			continue;
+		}
 		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
 		if (rc) {
 			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
@@ -703,6 +722,7 @@ static int emit(struct kmap_src *s, size_t i)
 	size_t j, k;
 
 	s->out = e->o;
+	s->outp = &s->out;
 	if ((e->o.has & KMAP_HAS_CACHE) && e->o.cache_id)
 		s->out.cache = kmap_bin_cache_name(s->br, e->o.cache_id);
 	/* Swap the access arrays: the entry keeps the old output buffer. */
@@ -1091,7 +1111,7 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 	int rc = s->tr ? text_next(s) : bin_next(s);
 
 	if (rc == 1) {
-		*obj = &s->out;
+		*obj = s->outp;
 		*acc = s->acc;
 		*nacc = s->nacc;
 	}

@@ -586,18 +586,26 @@ static char *put_hex(char *p, uint64_t v)
 
 static char *put_dec(char *p, uint64_t v)
 {
-	uint64_t t = v;
-	int n = 1, i;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[20], *e = tmp + sizeof(tmp), *q = e;
 
-	while (t >= 10) {
-		t /= 10;
-		n++;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else {
+		*--q = '0' + v;
 	}
-	return p + n;
+	memcpy(p, q, e - q);
+	return p + (e - q);
 }
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
@@ -612,9 +620,9 @@ void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 	out[i] = 0;
 }
 
-int kmap_write_object(FILE *f, const struct kmap_object *o)
+size_t kmap_format_object(char *line, const struct kmap_object *o)
 {
-	char line[KMAP_LINE_MAX], *p = line;
+	char *p = line;
 	char comm[KMAP_COMM_MAX];
 
 	p = put_hex(p, o->alloc_ip);
@@ -636,13 +644,12 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 		strcpy(comm, "?");
 	p = stpcpy(p, comm);
 	*p++ = '\n';
-	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
-	       0 : -1;
+	return p - line;
 }
 
-int kmap_write_access(FILE *f, const struct kmap_access *a)
+size_t kmap_format_access(char *line, const struct kmap_access *a)
 {
-	char line[KMAP_LINE_MAX], *p = line;
+	char *p = line;
 
 	*p++ = ' ';
 	*p++ = ' ';
@@ -654,6 +661,21 @@ int kmap_write_access(FILE *f, const struct kmap_access *a)
 	*p++ = ',';
 	p = put_dec(p, a->reads);
 	*p++ = '\n';
-	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
-	       0 : -1;
+	return p - line;
+}
+
+int kmap_write_object(FILE *f, const struct kmap_object *o)
+{
+	char line[KMAP_LINE_MAX];
+	size_t n = kmap_format_object(line, o);
+
+	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
+}
+
+int kmap_write_access(FILE *f, const struct kmap_access *a)
+{
+	char line[KMAP_LINE_MAX];
+	size_t n = kmap_format_access(line, a);
+
+	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
 }

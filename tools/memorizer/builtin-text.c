@@ -9,8 +9,21 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
+#define BUF_SIZE	(256 * 1024)
+
+/* Write buf[0 .. *len - 1] out; -1 on a write error. */
+static int flush(struct output *out, const char *buf, size_t *len)
+{
+	size_t n = *len;
+
+	*len = 0;
+	return fwrite_unlocked(buf, 1, n, out->f) == n ? 0 : -1;
+}
+
 static int run(int argc, char **argv)
 {
+	static char buf[BUF_SIZE];
+	size_t len = 0;
 	struct optparse p;
 	const char *output = NULL;
 	const struct kmap_object *o;
@@ -48,14 +61,22 @@ static int run(int argc, char **argv)
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
 		if (!(++n & 4095))
 			progress_input(&pg, src, 0);
-		if (kmap_write_object(out.f, o))
+		/* Lines gathered in buf, written BUF_SIZE at a time. */
+		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(&out, buf, &len))
 			break;
-		for (i = 0; i < nacc; i++)
-			if (kmap_write_access(out.f, &acc[i]))
+		len += kmap_format_object(buf + len, o);
+		for (i = 0; i < nacc; i++) {
+			if (len > BUF_SIZE - KMAP_LINE_MAX &&
+			    flush(&out, buf, &len))
 				break;
+			len += kmap_format_access(buf + len, &acc[i]);
+		}
 		if (i < nacc)
 			break;
 	}
+	/* What was read before an error goes out too, as it was read. */
+	if (rc <= 0 && flush(&out, buf, &len) && !rc)
+		rc = 1;
 	progress_input(&pg, src, 1);
 	if (rc > 0) {
 		error("%s: write error: %m", out.name);
