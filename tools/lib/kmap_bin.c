@@ -26,17 +26,21 @@ _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
 #define MAX_TASKS	(1u << 20)
 #define MAX_CACHES	(1u << 16)
 
+/* Bytes read at a time (a record is at most 64 KiB). */
+#define BIN_BUF		(1024 * 1024)
+
 struct kmap_bin_reader {
 	kmap_read_fn fn;
 	void *ctx;
-	FILE *f;
-	const unsigned char *mem;
-	size_t mem_len, mem_pos;
+	/* Unread bytes: buf[start .. end) (own: the buffer fn fills). */
+	const unsigned char *buf;
+	unsigned char *own;
+	size_t start, end;
+	int eof;
 	const char *name;
 	uint64_t offset, skipped;
 	int have_header, failed;
 	struct memorizer_stream_header hdr;
-	unsigned char rec[65536];
 	struct kmap_map tasks;		/* cpu << 32 | pid -> comms index */
 	char (*comms)[16];
 	size_t ncomms, comms_cap;
@@ -69,18 +73,6 @@ size_t kmap_bin_min_size(unsigned int type)
 	return type < MEMORIZER_REC_NR_TYPES ? sizes[type] : 0;
 }
 
-static long mem_read(void *ctx, void *buf, size_t len)
-{
-	struct kmap_bin_reader *r = ctx;
-	size_t n = r->mem_len - r->mem_pos;
-
-	if (n > len)
-		n = len;
-	memcpy(buf, r->mem + r->mem_pos, n);
-	r->mem_pos += n;
-	return (long)n;
-}
-
 struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 					 const char *name)
 {
@@ -88,6 +80,13 @@ struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 
 	if (!r)
 		return NULL;
+	if (fn) {
+		r->buf = r->own = malloc(BIN_BUF);
+		if (!r->own) {
+			free(r);
+			return NULL;
+		}
+	}
 	r->fn = fn;
 	r->ctx = ctx;
 	r->name = name;
@@ -104,13 +103,13 @@ struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
 					  const char *name)
 {
-	struct kmap_bin_reader *r = kmap_bin_open_fn(mem_read, NULL, name);
+	struct kmap_bin_reader *r = kmap_bin_open_fn(NULL, NULL, name);
 
 	if (!r)
 		return NULL;
-	r->ctx = r;
-	r->mem = buf;
-	r->mem_len = len;
+	r->buf = buf;
+	r->end = len;
+	r->eof = 1;
 	return r;
 }
 
@@ -122,6 +121,7 @@ void kmap_bin_close(struct kmap_bin_reader *r)
 	kmap_map_free(&r->caches);
 	free(r->comms);
 	free(r->names);
+	free(r->own);
 	free(r);
 }
 
@@ -146,23 +146,50 @@ kmap_bin_header(const struct kmap_bin_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
+/*
+ * The next len unread bytes (len <= BIN_BUF), in place: *got of them,
+ * fewer only at the end of the input; NULL on a read error. They stay
+ * unread until consume().
+ */
+static const unsigned char *peek(struct kmap_bin_reader *r, size_t len,
+				 size_t *got)
+{
+	while (r->end - r->start < len && !r->eof) {
+		long n;
+
+		if (r->start) {
+			memmove(r->own, r->own + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		n = r->fn(r->ctx, r->own + r->end, BIN_BUF - r->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return NULL;
+		if (n == 0)
+			r->eof = 1;
+		r->end += n;
+	}
+	*got = r->end - r->start < len ? r->end - r->start : len;
+	return r->buf + r->start;
+}
+
+static void consume(struct kmap_bin_reader *r, size_t len)
+{
+	r->start += len;
+}
+
 /* Read exactly len bytes; returns len, fewer at the end, -1 on error. */
 static long read_full(struct kmap_bin_reader *r, void *buf, size_t len)
 {
-	size_t got = 0;
+	size_t got;
+	const unsigned char *p = peek(r, len, &got);
 
-	while (got < len) {
-		long n = r->fn(r->ctx, (char *)buf + got, len - got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
+	if (!p)
+		return -1;
+	memcpy(buf, p, got);
+	consume(r, got);
 	return (long)got;
 }
 
@@ -278,13 +305,13 @@ int kmap_bin_read_header(struct kmap_bin_reader *r)
 	r->offset = n;
 	/* A later, longer header: skip what this reader does not know. */
 	if (r->hdr.header_size > sizeof(buf)) {
-		size_t extra = r->hdr.header_size - sizeof(buf);
+		size_t extra = r->hdr.header_size - sizeof(buf), got;
 
-		n = read_full(r, r->rec, extra);
-		if (n < 0 || (size_t)n < extra) {
+		if (!peek(r, extra, &got) || got < extra) {
 			set_err(r, r->offset, "stream header cut short");
 			return -1;
 		}
+		consume(r, extra);
 		r->offset += extra;
 	}
 	r->have_header = 1;
@@ -367,27 +394,28 @@ static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 {
 	struct memorizer_rec_hdr h;
-	long n;
+	const unsigned char *p;
+	size_t n;
 
 	if (kmap_bin_read_header(r))
 		return -1;
 	for (;;) {
 		unsigned int known;
 
-		n = read_full(r, r->rec, sizeof(h));
-		if (n < 0) {
+		p = peek(r, sizeof(h), &n);
+		if (!p) {
 			set_err(r, r->offset, "read error: %s", strerror(errno));
 			return -1;
 		}
 		if (n == 0)
 			return 0;
-		if ((size_t)n < sizeof(h)) {
+		if (n < sizeof(h)) {
 			set_err(r, r->offset,
-				"record header cut short: %ld of %zu bytes", n,
+				"record header cut short: %zu of %zu bytes", n,
 				sizeof(h));
 			return -1;
 		}
-		memcpy(&h, r->rec, sizeof(h));
+		memcpy(&h, p, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8) {
 			set_err(r, r->offset,
 				"record size %u: not a multiple of 8 of at least 16",
@@ -399,17 +427,17 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 				h.cpu, r->hdr.nr_cpus);
 			return -1;
 		}
-		n = read_full(r, r->rec + sizeof(h), h.size - sizeof(h));
-		if (n < 0) {
+		p = peek(r, h.size, &n);
+		if (!p) {
 			set_err(r, r->offset, "read error: %s", strerror(errno));
 			return -1;
 		}
-		if ((size_t)n < h.size - sizeof(h)) {
+		if (n < h.size) {
 			set_err(r, r->offset,
-				"record cut short: %zu of %u bytes",
-				(size_t)n + sizeof(h), h.size);
+				"record cut short: %zu of %u bytes", n, h.size);
 			return -1;
 		}
+		consume(r, h.size);
 		known = kmap_bin_min_size(h.type) != 0;
 		if (!known) {
 			r->offset += h.size;
@@ -444,7 +472,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		struct memorizer_rec_alloc a;
 		uint64_t *slot;
 
-		memcpy(&a, r->rec, sizeof(a));
+		memcpy(&a, p, sizeof(a));
 		if (check_pid(r, a.pid))
 			return -1;
 		rec->u.alloc.id = a.id;
@@ -466,7 +494,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	case MEMORIZER_REC_FREE: {
 		struct memorizer_rec_free f;
 
-		memcpy(&f, r->rec, sizeof(f));
+		memcpy(&f, p, sizeof(f));
 		rec->u.free.id = f.id;
 		rec->u.free.call_site = f.call_site;
 		rec->u.free.jiffies = f.jiffies;
@@ -477,7 +505,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	case MEMORIZER_REC_ACCESS: {
 		struct memorizer_rec_access a;
 
-		memcpy(&a, r->rec, sizeof(a));
+		memcpy(&a, p, sizeof(a));
 		if (check_pid(r, a.pid))
 			return -1;
 		rec->u.access.id = a.id;
@@ -490,7 +518,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	case MEMORIZER_REC_TASK: {
 		struct memorizer_rec_task t;
 
-		memcpy(&t, r->rec, sizeof(t));
+		memcpy(&t, p, sizeof(t));
 		if (check_pid(r, t.pid) || set_comm(r, h.cpu, t.pid, t.comm))
 			return -1;
 		rec->u.task.pid = t.pid;
@@ -500,7 +528,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	case MEMORIZER_REC_CACHE: {
 		struct memorizer_rec_cache c;
 
-		memcpy(&c, r->rec, sizeof(c));
+		memcpy(&c, p, sizeof(c));
 		if (set_cache(r, c.cache_id, c.name))
 			return -1;
 		rec->u.cache.cache_id = c.cache_id;
@@ -510,7 +538,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	case MEMORIZER_REC_LOST: {
 		struct memorizer_rec_lost l;
 
-		memcpy(&l, r->rec, sizeof(l));
+		memcpy(&l, p, sizeof(l));
 		rec->u.lost.records = l.records;
 		rec->u.lost.allocs = l.allocs;
 		rec->u.lost.frees = l.frees;
