@@ -709,6 +709,31 @@ static int acc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/*
+ * Sort an object's counters by (ip, pid): nothing to do when they came in
+ * order, insertion for a few, qsort for many.
+ */
+static void sort_accesses(struct kmap_access *a, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n && acc_cmp(&a[i - 1], &a[i]) <= 0; i++)
+		;
+	if (i == n)
+		return;
+	if (n > 32) {
+		qsort(a, n, sizeof(*a), acc_cmp);
+		return;
+	}
+	for (; i < n; i++) {
+		struct kmap_access t = a[i];
+
+		for (j = i; j > 0 && acc_cmp(&a[j - 1], &t) > 0; j--)
+			a[j] = a[j - 1];
+		a[j] = t;
+	}
+}
+
 /* Merged counts stop at the top rather than wrap, as the kernel's do. */
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -738,7 +763,7 @@ static int emit(struct kmap_src *s, size_t i)
 		e->nacc = 0;
 	}
 	if (s->nacc > 1) {
-		qsort(s->acc, s->nacc, sizeof(*s->acc), acc_cmp);
+		sort_accesses(s->acc, s->nacc);
 		for (j = 0, k = 1; k < s->nacc; k++) {
 			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
 				s->acc[j].writes = sat_add(s->acc[j].writes,
