@@ -510,14 +510,67 @@ static int aggregate(struct report *rep, struct kmap_src *src)
 	return 0;
 }
 
+/* Fill a table row with the cells of rows[r]; -1 when out of memory. */
+static int add_row(struct report *rep, struct table *t,
+		   const struct column **getters, size_t r)
+{
+	union cell *cell = table_row(t);
+	int i;
+
+	if (!cell)
+		return -1;
+	for (i = 0; i < t->ncols; i++) {
+		getters[i]->get(rep, &rep->rows[r], &cell[i]);
+		if (t->cols[i].type == COL_STR && !cell[i].s)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The rows in order, the first limit of them (all for 0): sorted by keys
+ * made from the rows, and only those printed made into table rows. 1 when
+ * the columns are names this cannot sort (the table then sorts).
+ */
+static int add_rows_sorted(struct report *rep, struct table *t,
+			   const struct column **getters, int sc,
+			   uint64_t limit)
+{
+	size_t r, m = limit && limit < rep->n ? limit : rep->n;
+	struct table_key *k;
+	int rc = 0;
+
+	if (!table_can_key(&t->cols[sc]) || !table_can_key(&t->cols[0]) ||
+	    t->cols[0].type == COL_F64)
+		return 1;
+	k = malloc((rep->n ? rep->n : 1) * sizeof(*k));
+	if (!k)
+		return -1;
+	for (r = 0; r < rep->n; r++) {
+		union cell a = { 0 }, b = { 0 };
+
+		getters[sc]->get(rep, &rep->rows[r], &a);
+		getters[0]->get(rep, &rep->rows[r], &b);
+		k[r] = (struct table_key){ table_cell_key(&t->cols[sc], &a, 1),
+					   table_cell_key(&t->cols[0], &b, 0), r };
+	}
+	table_sort_keys(k, rep->n, m);
+	for (r = 0; r < m && !rc; r++)
+		rc = add_row(rep, t, getters, k[r].row);
+	free(k);
+	return rc;
+}
+
 /*
  * The table of rows: the dimension's columns (binary-only ones for binary
- * input only), sorted. Returns 0, -1 (out of memory), -2 (no such column).
+ * input only), sorted, the first limit rows (0: all). Returns 0, -1 (out
+ * of memory), -2 (no such column).
  */
 static int make_table(struct report *rep, struct table *t, struct col *cols,
-		      const struct column **getters, const char *sort)
+		      const struct column **getters, const char *sort,
+		      uint64_t limit)
 {
-	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc;
+	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc, rc;
 	const struct column *c;
 	size_t r;
 
@@ -528,17 +581,6 @@ static int make_table(struct report *rep, struct table *t, struct col *cols,
 			getters[n++] = c;
 		}
 	table_init(t, cols, n);
-	for (r = 0; r < rep->n; r++) {
-		union cell *cell = table_row(t);
-
-		if (!cell)
-			return -1;
-		for (i = 0; i < n; i++) {
-			getters[i]->get(rep, &rep->rows[r], &cell[i]);
-			if (cols[i].type == COL_STR && !cell[i].s)
-				return -1;
-		}
-	}
 	sc = table_col(t, sort ? sort : rep->dim->sort);
 	if (sc < 0) {
 		error("--sort %s: no such column in this report; columns:", sort);
@@ -547,6 +589,12 @@ static int make_table(struct report *rep, struct table *t, struct col *cols,
 		fputc('\n', stderr);
 		return -2;
 	}
+	rc = add_rows_sorted(rep, t, getters, sc, limit);
+	if (rc <= 0)
+		return rc;
+	for (r = 0; r < rep->n; r++)
+		if (add_row(rep, t, getters, r))
+			return -1;
 	table_sort(t, sc);
 	return 0;
 }
@@ -636,7 +684,7 @@ static int print_report(struct report *rep, struct kmap_src *src, FILE *out,
 	const struct column *getters[32];
 	struct json_object *head = NULL;
 	struct table t;
-	int rc = make_table(rep, &t, cols, getters, sort);
+	int rc = make_table(rep, &t, cols, getters, sort, limit);
 
 	if (rc == -1)
 		error("out of memory");

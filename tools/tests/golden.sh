@@ -357,6 +357,8 @@ run report report-progress sh -c "$(declare -f progress); progress '\"$M\" repor
 # Sorting: a figure descending, no value last, ties by the first column
 # ascending; a hexadecimal name ascending.
 run report report-sort sh -c "\"$M\" report --sort avg_lifetime --csv fixtures/tar.kmap; \"$M\" report --sort callsite --csv fixtures/tar.kmap; \"$M\" report --by object --sort never_read --csv fixtures/tar.kmap 2>&1; \"$M\" report --by object --sort writes --csv stream.bin; \"$M\" report --by pid --sort objects_accessed --csv fixtures/tar.kmap"
+# -n N: the first N rows of the whole sorted table, whichever the column.
+run report report-limit-is-head sh -c "for s in size reads writes sites free_jiffies addr object callsite; do \"$M\" report --by object --sort \$s --csv -n 3 fixtures/tar.kmap > a; \"$M\" report --by object --sort \$s --csv fixtures/tar.kmap | head -n 4 | cmp - a && echo \$s: same; done"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
