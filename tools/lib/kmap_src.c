@@ -711,7 +711,8 @@ static int acc_cmp(const void *a, const void *b)
 
 /*
  * Sort an object's counters by (ip, pid): nothing to do when they came in
- * order, insertion for a few, qsort for many.
+ * order, insertion for up to 64 (an object's usual few dozen), qsort for
+ * more.
  */
 static void sort_accesses(struct kmap_access *a, size_t n)
 {
@@ -721,7 +722,7 @@ static void sort_accesses(struct kmap_access *a, size_t n)
 		;
 	if (i == n)
 		return;
-	if (n > 32) {
+	if (n > 64) {
 		qsort(a, n, sizeof(*a), acc_cmp);
 		return;
 	}

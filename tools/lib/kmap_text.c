@@ -18,6 +18,8 @@ struct kmap_text_reader {
 	const char *mem;
 	size_t start, end;		/* unread bytes: buf[start..end) */
 	int eof, failed, have_object;
+	kmap_tee_fn tee;		/* each line read, as it was */
+	void *tee_ctx;
 	unsigned long line;
 	uint64_t offset;		/* of buf[start] in the input */
 	char err[KMAP_ERR_MAX];
@@ -82,6 +84,12 @@ struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
 	r->eof = 1;
 	r->name = name;
 	return r;
+}
+
+void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx)
+{
+	r->tee = fn;
+	r->tee_ctx = ctx;
 }
 
 void kmap_text_close(struct kmap_text_reader *r)
@@ -523,6 +531,8 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		len = fast_line(base + r->start, obj, acc, &type);
 		if (len && (type == KMAP_LINE_OBJECT || r->have_object)) {
 			r->have_object = 1;
+			if (r->tee)
+				r->tee(r->tee_ctx, base + r->start, len + 1);
 			r->line++;
 			r->start += len + 1;
 			r->offset += len + 1;
@@ -566,6 +576,8 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	}
 	if (type == KMAP_LINE_OBJECT)
 		r->have_object = 1;
+	if (r->tee)
+		r->tee(r->tee_ctx, base + r->start, len + 1);
 	r->start += len + 1;
 	r->offset += len + 1;
 	return type;

@@ -376,6 +376,10 @@ run text text-output-is-input sh -c "\"$M\" text -o same.kmap same.kmap; echo st
 cp fixtures/tar.kmap keep.kmap
 run text text-bad-input-keeps-output sh -c "\"$M\" text -o keep.kmap cut.kmap; echo status \$?; cmp keep.kmap fixtures/tar.kmap && echo unchanged; ls -A | grep -c '^\.keep' || true"
 run text text-output-new sh -c "\"$M\" text -o new.kmap stream.bin 2>/dev/null && \"$M\" text stream.bin 2>/dev/null | cmp - new.kmap && echo written"
+# A text kmap is written as read; an object of more lines than fit the
+# output buffer (20000 access lines) too.
+awk 'BEGIN { print "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh"; for (i = 1; i <= 20000; i++) printf "  ffffffff%08x,1,0,1\n", i; print "ffffffff81000000,1,ffff888000002000,8,100,0,0,sh" }' > wide.kmap
+run text text-kmap-wide-object sh -c "\"$M\" text wide.kmap | cmp - wide.kmap && echo identical; \"$M\" text -o wide-out.kmap wide.kmap && cmp wide-out.kmap wide.kmap && echo identical"
 run text text-write-error "$M" text -o /dev/full fixtures/tar.kmap
 # A live object's counters swept out on cpu 1 while it lived, read after
 # its FREE on cpu 0 (which counts 3 ACCESS records): the counts add up,
