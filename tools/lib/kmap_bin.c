@@ -391,82 +391,12 @@ static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 	return 0;
 }
 
-int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
+/* A record of a known type, whole at p, into rec's fields. 0 or -1. */
+static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
+		  const unsigned char *p, struct kmap_bin_rec *rec)
 {
-	struct memorizer_rec_hdr h;
-	const unsigned char *p;
-	size_t n;
+	struct memorizer_rec_hdr h = *hp;
 
-	if (kmap_bin_read_header(r))
-		return -1;
-	for (;;) {
-		unsigned int known;
-
-		p = peek(r, sizeof(h), &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		if (n < sizeof(h)) {
-			set_err(r, r->offset,
-				"record header cut short: %zu of %zu bytes", n,
-				sizeof(h));
-			return -1;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8) {
-			set_err(r, r->offset,
-				"record size %u: not a multiple of 8 of at least 16",
-				h.size);
-			return -1;
-		}
-		if (h.cpu >= r->hdr.nr_cpus) {
-			set_err(r, r->offset, "cpu %u, but the stream has %u CPUs",
-				h.cpu, r->hdr.nr_cpus);
-			return -1;
-		}
-		p = peek(r, h.size, &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n < h.size) {
-			set_err(r, r->offset,
-				"record cut short: %zu of %u bytes", n, h.size);
-			return -1;
-		}
-		consume(r, h.size);
-		known = kmap_bin_min_size(h.type) != 0;
-		if (!known) {
-			r->offset += h.size;
-			r->skipped++;
-			continue;
-		}
-		if (h.size < kmap_bin_min_size(h.type)) {
-			set_err(r, r->offset,
-				"%s record of %u bytes, shorter than its %zu-byte layout",
-				type_name[h.type], h.size,
-				kmap_bin_min_size(h.type));
-			return -1;
-		}
-		if (h.type < MEMORIZER_REC_TYPES_MAX &&
-		    r->hdr.rec_size[h.type] != h.size) {
-			set_err(r, r->offset,
-				"%s record of %u bytes, but the header says %u",
-				type_name[h.type], h.size,
-				r->hdr.rec_size[h.type]);
-			return -1;
-		}
-		break;
-	}
-	memset(rec, 0, sizeof(*rec));
-	rec->type = h.type;
-	rec->size = h.size;
-	rec->cpu = h.cpu;
-	rec->ns = h.ns;
-	rec->offset = r->offset;
 	switch (h.type) {
 	case MEMORIZER_REC_ALLOC: {
 		struct memorizer_rec_alloc a;
@@ -547,6 +477,87 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		break;
 	}
 	}
+	return 0;
+}
+
+int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
+{
+	struct memorizer_rec_hdr h;
+	const unsigned char *p;
+	size_t n;
+
+	if (kmap_bin_read_header(r))
+		return -1;
+	for (;;) {
+		unsigned int known;
+
+		p = peek(r, sizeof(h), &n);
+		if (!p) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		if (n < sizeof(h)) {
+			set_err(r, r->offset,
+				"record header cut short: %zu of %zu bytes", n,
+				sizeof(h));
+			return -1;
+		}
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8) {
+			set_err(r, r->offset,
+				"record size %u: not a multiple of 8 of at least 16",
+				h.size);
+			return -1;
+		}
+		if (h.cpu >= r->hdr.nr_cpus) {
+			set_err(r, r->offset, "cpu %u, but the stream has %u CPUs",
+				h.cpu, r->hdr.nr_cpus);
+			return -1;
+		}
+		p = peek(r, h.size, &n);
+		if (!p) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n < h.size) {
+			set_err(r, r->offset,
+				"record cut short: %zu of %u bytes", n, h.size);
+			return -1;
+		}
+		consume(r, h.size);
+		known = kmap_bin_min_size(h.type) != 0;
+		if (!known) {
+			r->offset += h.size;
+			r->skipped++;
+			continue;
+		}
+		if (h.size < kmap_bin_min_size(h.type)) {
+			set_err(r, r->offset,
+				"%s record of %u bytes, shorter than its %zu-byte layout",
+				type_name[h.type], h.size,
+				kmap_bin_min_size(h.type));
+			return -1;
+		}
+		if (h.type < MEMORIZER_REC_TYPES_MAX &&
+		    r->hdr.rec_size[h.type] != h.size) {
+			set_err(r, r->offset,
+				"%s record of %u bytes, but the header says %u",
+				type_name[h.type], h.size,
+				r->hdr.rec_size[h.type]);
+			return -1;
+		}
+		break;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->type = h.type;
+	rec->size = h.size;
+	rec->cpu = h.cpu;
+	rec->ns = h.ns;
+	rec->offset = r->offset;
+	if (decode(r, &h, p, rec))
+		return -1;
 	r->offset += h.size;
 	return 1;
 }

@@ -174,17 +174,24 @@ int kmap_object_kind(const struct kmap_object *o)
 	return KMAP_KIND_UNKNOWN;
 }
 
+/* Up to len of the bytes of from[*pos .. n) into buf; how many. */
+static size_t drain(const unsigned char *from, size_t n, size_t *pos,
+		    void *buf, size_t len)
+{
+	size_t k = n - *pos < len ? n - *pos : len;
+
+	memcpy(buf, from + *pos, k);
+	*pos += k;
+	return k;
+}
+
 static long raw_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
 	size_t n;
 
 	if (s->peek_pos < s->npeek) {
-		n = s->npeek - s->peek_pos;
-		if (n > len)
-			n = len;
-		memcpy(buf, s->peek + s->peek_pos, n);
-		s->peek_pos += n;
+		n = drain(s->peek, s->npeek, &s->peek_pos, buf, len);
 		s->raw_in += n;
 		return (long)n;
 	}
@@ -320,16 +327,9 @@ static int fill_head(struct kmap_src *s)
 static long src_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
-	size_t n;
 
-	if (s->head_pos < s->nhead) {
-		n = s->nhead - s->head_pos;
-		if (n > len)
-			n = len;
-		memcpy(buf, s->head + s->head_pos, n);
-		s->head_pos += n;
-		return (long)n;
-	}
+	if (s->head_pos < s->nhead)
+		return (long)drain(s->head, s->nhead, &s->head_pos, buf, len);
 	return s->dec(s, buf, len);
 }
 
@@ -960,11 +960,140 @@ static int gone_record(struct kmap_src *s, const struct kmap_bin_rec *r)
 	return -1;
 }
 
+/*
+ * One record of each type into its object's entry: -1 on an error, 1 when
+ * an object is out (its life all read), 0 to read on.
+ */
+static int on_alloc(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	int is_new;
+	struct entry *e;
+
+	e = entry_for(s, r->u.alloc.id, &is_new);
+	if (!e)
+		return -1;
+	if (e->have_alloc) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: byte %llu: ALLOC of object id %llu, live since byte %llu",
+			 s->name, (unsigned long long)r->offset,
+			 (unsigned long long)r->u.alloc.id,
+			 (unsigned long long)e->alloc_offset);
+		return -1;
+	}
+	/* Its FREE may have come first, from another CPU. */
+	if (kmap_object_freed(&e->o) &&
+	    (bin_freed(s, r, r->u.alloc.id, r->u.alloc.kind,
+		       e->o.free_api) ||
+	     bin_free_time(s, r, r->u.alloc.jiffies,
+			   e->o.free_jiffies, r->offset)))
+		return -1;
+	e->have_alloc = 1;
+	e->alloc_offset = r->offset;
+	e->o.alloc_ip = r->u.alloc.call_site;
+	e->o.addr = r->u.alloc.addr;
+	e->o.size = r->u.alloc.size;
+	e->o.size_alloc = r->u.alloc.size_alloc;
+	e->o.alloc_jiffies = r->u.alloc.jiffies;
+	e->o.pid = r->u.alloc.pid;
+	e->o.cache_id = r->u.alloc.cache_id;
+	e->o.kind = r->u.alloc.kind;
+	e->o.context = r->u.alloc.context;
+	e->o.alloc_cpu = r->cpu;
+	e->o.alloc_ns = r->ns;
+	e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
+		    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
+		    (r->u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
+	if (r->u.alloc.context == MEMORIZER_CONTEXT_HARDIRQ)
+		strcpy(e->o.comm, "hardirq");
+	else if (r->u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
+		strcpy(e->o.comm, "softirq");
+	else if (r->u.alloc.context == MEMORIZER_CONTEXT_FOUND &&
+		 r->u.alloc.pid == 0)
+		/*
+		 * The kernel's word for the kind (the rules
+		 * refuse a found kind without one).
+		 */
+		snprintf(e->o.comm, sizeof(e->o.comm), "%s",
+			 kmap_found_word(r->u.alloc.kind) ?
+			 kmap_found_word(r->u.alloc.kind) :
+			 kmap_kind_name(r->u.alloc.kind));
+	else	/* a task's, its found stack too */
+		kmap_sanitize_comm(e->o.comm, r->u.alloc.comm,
+				   sizeof(r->u.alloc.comm));
+	if (!e->o.comm[0])
+		strcpy(e->o.comm, "?");
+	/* The FREE may come first, from another CPU. */
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
+static int on_access(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	struct kmap_access a = {
+		.ip = r->u.access.ip, .pid = r->u.access.pid,
+		.writes = r->u.access.writes, .reads = r->u.access.reads,
+	};
+	struct entry *e;
+	int is_new, rc;
+
+	e = entry_for(s, r->u.access.id, &is_new);
+	if (!e)
+		return -1;
+	rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
+	if (rc) {
+		snprintf(s->err, sizeof(s->err), "%s: byte %llu: %s", s->name,
+			 (unsigned long long)r->offset,
+			 rc == -2 ? "more than 16777216 access counters for one object"
+				  : "out of memory");
+		return -1;
+	}
+	e->nr_access++;
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
+static int on_free(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	int is_new;
+	struct entry *e;
+
+	e = entry_for(s, r->u.free.id, &is_new);
+	if (!e)
+		return -1;
+	if (kmap_object_freed(&e->o)) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: byte %llu: second FREE of object id %llu",
+			 s->name, (unsigned long long)r->offset,
+			 (unsigned long long)r->u.free.id);
+		return -1;
+	}
+	if (e->have_alloc &&
+	    (bin_freed(s, r, r->u.free.id, e->o.kind,
+		       r->u.free.api) ||
+	     bin_free_time(s, r, e->o.alloc_jiffies,
+			   r->u.free.jiffies, e->alloc_offset)))
+		return -1;
+	e->o.free_ip = r->u.free.api == MEMORIZER_FREE_MISSED ?
+		       KMAP_FREE_IP_MISSED : r->u.free.call_site;
+	e->o.free_jiffies = r->u.free.jiffies;
+	if (!kmap_object_freed(&e->o))
+		e->o.free_ip = KMAP_FREE_IP_MISSED;
+	e->o.free_api = r->u.free.api;
+	e->o.free_cpu = r->cpu;
+	e->o.free_ns = r->ns;
+	e->o.has |= KMAP_HAS_FREE_API;
+	e->nr_access_all = r->u.free.nr_access;
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
-	struct entry *e;
-	int is_new, rc;
+	int rc;
 
 	if (s->emitted != (size_t)-1) {
 		release(s, s->emitted);
@@ -991,125 +1120,19 @@ static int bin_next(struct kmap_src *s)
 			return -1;
 		if (rc > 0)
 			continue;
-		switch (r.type) {
-		case MEMORIZER_REC_ALLOC:
-			e = entry_for(s, r.u.alloc.id, &is_new);
-			if (!e)
-				return -1;
-			if (e->have_alloc) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: ALLOC of object id %llu, live since byte %llu",
-					 s->name, (unsigned long long)r.offset,
-					 (unsigned long long)r.u.alloc.id,
-					 (unsigned long long)e->alloc_offset);
-				return -1;
-			}
-			/* Its FREE may have come first, from another CPU. */
-			if (kmap_object_freed(&e->o) &&
-			    (bin_freed(s, &r, r.u.alloc.id, r.u.alloc.kind,
-				       e->o.free_api) ||
-			     bin_free_time(s, &r, r.u.alloc.jiffies,
-					   e->o.free_jiffies, r.offset)))
-				return -1;
-			e->have_alloc = 1;
-			e->alloc_offset = r.offset;
-			e->o.alloc_ip = r.u.alloc.call_site;
-			e->o.addr = r.u.alloc.addr;
-			e->o.size = r.u.alloc.size;
-			e->o.size_alloc = r.u.alloc.size_alloc;
-			e->o.alloc_jiffies = r.u.alloc.jiffies;
-			e->o.pid = r.u.alloc.pid;
-			e->o.cache_id = r.u.alloc.cache_id;
-			e->o.kind = r.u.alloc.kind;
-			e->o.context = r.u.alloc.context;
-			e->o.alloc_cpu = r.cpu;
-			e->o.alloc_ns = r.ns;
-			e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
-				    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
-				    (r.u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
-			if (r.u.alloc.context == MEMORIZER_CONTEXT_HARDIRQ)
-				strcpy(e->o.comm, "hardirq");
-			else if (r.u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
-				strcpy(e->o.comm, "softirq");
-			else if (r.u.alloc.context == MEMORIZER_CONTEXT_FOUND &&
-				 r.u.alloc.pid == 0)
-				/*
-				 * The kernel's word for the kind (the rules
-				 * refuse a found kind without one).
-				 */
-				snprintf(e->o.comm, sizeof(e->o.comm), "%s",
-					 kmap_found_word(r.u.alloc.kind) ?
-					 kmap_found_word(r.u.alloc.kind) :
-					 kmap_kind_name(r.u.alloc.kind));
-			else	/* a task's, its found stack too */
-				kmap_sanitize_comm(e->o.comm, r.u.alloc.comm,
-						   sizeof(r.u.alloc.comm));
-			if (!e->o.comm[0])
-				strcpy(e->o.comm, "?");
-			/* The FREE may come first, from another CPU. */
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		case MEMORIZER_REC_ACCESS: {
-			struct kmap_access a = {
-				.ip = r.u.access.ip, .pid = r.u.access.pid,
-				.writes = r.u.access.writes,
-				.reads = r.u.access.reads,
-			};
-
-			e = entry_for(s, r.u.access.id, &is_new);
-			if (!e)
-				return -1;
-			rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
-			if (rc) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: %s", s->name,
-					 (unsigned long long)r.offset,
-					 rc == -2 ? "more than 16777216 access counters for one object"
-						  : "out of memory");
-				return -1;
-			}
-			e->nr_access++;
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		}
-		case MEMORIZER_REC_FREE:
-			e = entry_for(s, r.u.free.id, &is_new);
-			if (!e)
-				return -1;
-			if (kmap_object_freed(&e->o)) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: second FREE of object id %llu",
-					 s->name, (unsigned long long)r.offset,
-					 (unsigned long long)r.u.free.id);
-				return -1;
-			}
-			if (e->have_alloc &&
-			    (bin_freed(s, &r, r.u.free.id, e->o.kind,
-				       r.u.free.api) ||
-			     bin_free_time(s, &r, e->o.alloc_jiffies,
-					   r.u.free.jiffies, e->alloc_offset)))
-				return -1;
-			e->o.free_ip = r.u.free.api == MEMORIZER_FREE_MISSED ?
-				       KMAP_FREE_IP_MISSED : r.u.free.call_site;
-			e->o.free_jiffies = r.u.free.jiffies;
-			if (!kmap_object_freed(&e->o))
-				e->o.free_ip = KMAP_FREE_IP_MISSED;
-			e->o.free_api = r.u.free.api;
-			e->o.free_cpu = r.cpu;
-			e->o.free_ns = r.ns;
-			e->o.has |= KMAP_HAS_FREE_API;
-			e->nr_access_all = r.u.free.nr_access;
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		case MEMORIZER_REC_LOST:
+		if (r.type == MEMORIZER_REC_ALLOC)
+			rc = on_alloc(s, &r);
+		else if (r.type == MEMORIZER_REC_ACCESS)
+			rc = on_access(s, &r);
+		else if (r.type == MEMORIZER_REC_FREE)
+			rc = on_free(s, &r);
+		else
+			rc = 0;
+		if (rc)
+			return rc;
+		if (r.type == MEMORIZER_REC_LOST) {
 			s->lost += r.u.lost.records;
 			s->lost_frees += r.u.lost.frees;
-			break;
-		default:
-			break;
 		}
 	}
 	/* The end: the objects still live, in id order of the table. */
