@@ -76,6 +76,7 @@ struct kmap_src {
 	size_t *freelist;
 	size_t nfree, free_cap;
 	size_t emitted;			/* entry to recycle, or -1 */
+	size_t last_ent;		/* the entry last looked up, or -1 */
 	int at_end;
 	size_t end_pos;
 	uint64_t lost, lost_frees, orphans;
@@ -351,6 +352,7 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		s->raw_size = (uint64_t)st.st_size;
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
+	s->last_ent = (size_t)-1;
 	s->dec = raw_read;
 	kmap_map_init(&s->ids);
 	if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY_ZSTD) {
@@ -654,10 +656,15 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	uint64_t *slot;
 	size_t i;
 
-	slot = kmap_map_find(&s->ids, id);
 	*is_new = 0;
-	if (slot)
+	/* An object's records often come together: its entry again. */
+	if (s->last_ent != (size_t)-1 && s->ent[s->last_ent].o.id == id)
+		return &s->ent[s->last_ent];
+	slot = kmap_map_find(&s->ids, id);
+	if (slot) {
+		s->last_ent = *slot;
 		return &s->ent[*slot];
+	}
 	if (s->ids.len >= MAX_LIVE) {
 		snprintf(s->err, sizeof(s->err),
 			 "%s: byte %llu: more than %u objects live at once",
@@ -686,6 +693,7 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	s->ent[i].have_alloc = 0;
 	s->ent[i].nr_access = s->ent[i].nr_access_all = 0;
 	*is_new = 1;
+	s->last_ent = i;
 	return &s->ent[i];
 oom:
 	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
@@ -694,6 +702,8 @@ oom:
 
 static void release(struct kmap_src *s, size_t i)
 {
+	if (s->last_ent == i)
+		s->last_ent = (size_t)-1;
 	if (kmap_grow((void **)&s->freelist, &s->free_cap, s->nfree + 1,
 		      sizeof(*s->freelist)))
 		return;	/* the slot is only leaked until close */
