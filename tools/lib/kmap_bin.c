@@ -419,6 +419,8 @@ static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 				     (uint64_t)h.cpu << 32 | (uint32_t)a.pid);
 		if (slot)
 			copy_str(rec->u.alloc.comm, r->comms[*slot], 16);
+		else
+			rec->u.alloc.comm[0] = 0;
 		break;
 	}
 	case MEMORIZER_REC_FREE: {
@@ -550,7 +552,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		}
 		break;
 	}
-	memset(rec, 0, sizeof(*rec));
+	/* Every field of the type is set (no memset: this is per record). */
 	rec->type = h.type;
 	rec->size = h.size;
 	rec->cpu = h.cpu;
