@@ -87,6 +87,8 @@ struct kmap_src {
 	struct kmap_object out, *outp;
 	struct kmap_access *acc;
 	size_t nacc, acc_cap;
+	struct kmap_access *tmp;	/* for sorting acc */
+	size_t tmp_cap;
 	char err[KMAP_ERR_MAX];
 };
 
@@ -467,6 +469,7 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->ent);
 	free(s->freelist);
 	free(s->acc);
+	free(s->tmp);
 	free(s->live);
 	kmap_bin_rules_free(s->rules);
 	kmap_map_free(&s->ids);
@@ -719,36 +722,77 @@ static int acc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/*
- * Sort an object's counters by (ip, pid): nothing to do when they came in
- * order, insertion for up to 64 (an object's usual few dozen), qsort for
- * more.
- */
-static void sort_accesses(struct kmap_access *a, size_t n)
+static inline int acc_less(const struct kmap_access *x,
+			    const struct kmap_access *y)
 {
-	size_t i, j;
+	return x->ip < y->ip || (x->ip == y->ip && x->pid < y->pid);
+}
 
-	for (i = 1; i < n && acc_cmp(&a[i - 1], &a[i]) <= 0; i++)
+/*
+ * Sort an object's counters by (ip, pid), stably: nothing to do when they
+ * came in order; runs of 8 by insertion, then merged pairwise through tmp
+ * (n elements): the comparisons inline, n log n moves.
+ */
+static int sort_accesses(struct kmap_access *a, size_t n,
+			 struct kmap_access **tmp, size_t *tmp_cap)
+{
+	struct kmap_access *src = a, *dst, *t;
+	size_t i, j, w;
+
+	for (i = 1; i < n && !acc_less(&a[i], &a[i - 1]); i++)
 		;
 	if (i == n)
-		return;
-	if (n > 64) {
-		qsort(a, n, sizeof(*a), acc_cmp);
-		return;
-	}
-	for (; i < n; i++) {
-		struct kmap_access t = a[i];
+		return 0;
+	for (i = 0; i < n; i += 8) {
+		size_t end = i + 8 < n ? i + 8 : n;
 
-		for (j = i; j > 0 && acc_cmp(&a[j - 1], &t) > 0; j--)
-			a[j] = a[j - 1];
-		a[j] = t;
+		for (j = i + 1; j < end; j++) {
+			struct kmap_access v = a[j];
+			size_t k = j;
+
+			for (; k > i && acc_less(&v, &a[k - 1]); k--)
+				a[k] = a[k - 1];
+			a[k] = v;
+		}
 	}
+	if (n <= 8)
+		return 0;
+	if (kmap_grow((void **)tmp, tmp_cap, n, sizeof(**tmp)))
+		return -1;
+	dst = *tmp;
+	for (w = 8; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t l = i, lend = i + w < n ? i + w : n;
+			size_t r = lend, rend = i + 2 * w < n ? i + 2 * w : n;
+			size_t o = i;
+
+			while (l < lend && r < rend)
+				dst[o++] = acc_less(&src[r], &src[l]) ?
+					   src[r++] : src[l++];
+			while (l < lend)
+				dst[o++] = src[l++];
+			while (r < rend)
+				dst[o++] = src[r++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	return 0;
 }
 
 /* Merged counts stop at the top rather than wrap, as the kernel's do. */
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static int emit_oom(struct kmap_src *s)
+{
+	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+	return -1;
 }
 
 /* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
@@ -774,7 +818,8 @@ static int emit(struct kmap_src *s, size_t i)
 		e->nacc = 0;
 	}
 	if (s->nacc > 1) {
-		sort_accesses(s->acc, s->nacc);
+		if (sort_accesses(s->acc, s->nacc, &s->tmp, &s->tmp_cap))
+			return emit_oom(s);
 		for (j = 0, k = 1; k < s->nacc; k++) {
 			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
 				s->acc[j].writes = sat_add(s->acc[j].writes,
