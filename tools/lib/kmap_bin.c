@@ -26,8 +26,8 @@ _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
 #define MAX_TASKS	(1u << 20)
 #define MAX_CACHES	(1u << 16)
 
-/* Bytes read at a time (a record is at most 64 KiB). */
-#define BIN_BUF		(1024 * 1024)
+/* Bytes read at a time (a record is at most 64 KiB; more is no faster). */
+#define BIN_BUF		(256 * 1024)
 
 struct kmap_bin_reader {
 	kmap_read_fn fn;

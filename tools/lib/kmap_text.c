@@ -8,7 +8,7 @@
 
 #include "kmap.h"
 
-#define BUF_SIZE	(1024 * 1024)
+#define BUF_SIZE	(256 * 1024)
 
 struct kmap_text_reader {
 	kmap_read_fn fn;		/* NULL for a memory buffer */
