@@ -41,6 +41,8 @@ static int copy_flush(struct copy *c)
 {
 	size_t rest = c->len - c->done;
 
+	if (!c->done)	/* nothing handed out yet (or no input at all) */
+		return 0;
 	if (fwrite_unlocked(c->buf, 1, c->done, c->out->f) != c->done)
 		return -1;
 	memmove(c->buf, c->buf + c->done, rest);
