@@ -214,10 +214,13 @@ int kmap_parse_dec(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+/*
+ * A kmap field: what kmap_parse_hex() and kmap_parse_dec() take, and
+ * stricter (lowercase hex, no leading zeros), with what is wrong said.
+ */
 static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {
-	uint64_t x = 0;
 	size_t i;
 
 	if (len == 0)
@@ -227,44 +230,30 @@ static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 	if (len > 1 && s[0] == '0')
 		return field_err(err, field, s, len,
 				 "leading zero (hex is written without 0x or leading zeros)");
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
-			return field_err(err, field, s, len,
-					 "not lowercase hexadecimal");
-		x = x << 4 | d;
-	}
-	*v = x;
+	for (i = 0; i < len; i++)
+		if (s[i] >= 'A' && s[i] <= 'F')
+			break;
+	if (i < len || kmap_parse_hex(s, len, v))
+		return field_err(err, field, s, len,
+				 "not lowercase hexadecimal");
 	return 0;
 }
 
 static int parse_dec(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {
-	uint64_t x = 0;
 	size_t i;
 
 	if (len == 0)
 		return field_err(err, field, s, len, "empty");
 	if (len > 1 && s[0] == '0')
 		return field_err(err, field, s, len, "leading zero");
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c < '0' || c > '9')
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
 			return field_err(err, field, s, len,
 					 "not an unsigned decimal number");
-		if (x > (UINT64_MAX - (c - '0')) / 10)
-			return field_err(err, field, s, len, "more than 64 bits");
-		x = x * 10 + (c - '0');
-	}
-	*v = x;
+	if (kmap_parse_dec(s, len, v))
+		return field_err(err, field, s, len, "more than 64 bits");
 	return 0;
 }
 
