@@ -215,6 +215,13 @@ struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
  */
 int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		   struct kmap_access *acc);
+/*
+ * Call fn with each line read (its newline included), as it is in the
+ * input, once it parsed: a valid kmap is copied as read (memorizer text of
+ * a text kmap), in the order its lines were read.
+ */
+typedef void (*kmap_tee_fn)(void *ctx, const char *line, size_t len);
+void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx);
 /* The number of the line last returned (1-based). */
 unsigned long kmap_text_line(const struct kmap_text_reader *r);
 /* Bytes consumed so far. */
@@ -234,6 +241,12 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 
 /* Returns 0, or -1 with errno set when the write failed. */
 int kmap_write_object(FILE *f, const struct kmap_object *o);
+/*
+ * The same line into line[KMAP_LINE_MAX] (newline included, no NUL);
+ * returns its length. For a writer that gathers lines in a buffer.
+ */
+size_t kmap_format_object(char *line, const struct kmap_object *o);
+size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
 /*
  * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas

@@ -26,17 +26,21 @@ _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
 #define MAX_TASKS	(1u << 20)
 #define MAX_CACHES	(1u << 16)
 
+/* Bytes read at a time (a record is at most 64 KiB; more is no faster). */
+#define BIN_BUF		(256 * 1024)
+
 struct kmap_bin_reader {
 	kmap_read_fn fn;
 	void *ctx;
-	FILE *f;
-	const unsigned char *mem;
-	size_t mem_len, mem_pos;
+	/* Unread bytes: buf[start .. end) (own: the buffer fn fills). */
+	const unsigned char *buf;
+	unsigned char *own;
+	size_t start, end;
+	int eof;
 	const char *name;
 	uint64_t offset, skipped;
 	int have_header, failed;
 	struct memorizer_stream_header hdr;
-	unsigned char rec[65536];
 	struct kmap_map tasks;		/* cpu << 32 | pid -> comms index */
 	char (*comms)[16];
 	size_t ncomms, comms_cap;
@@ -69,18 +73,6 @@ size_t kmap_bin_min_size(unsigned int type)
 	return type < MEMORIZER_REC_NR_TYPES ? sizes[type] : 0;
 }
 
-static long mem_read(void *ctx, void *buf, size_t len)
-{
-	struct kmap_bin_reader *r = ctx;
-	size_t n = r->mem_len - r->mem_pos;
-
-	if (n > len)
-		n = len;
-	memcpy(buf, r->mem + r->mem_pos, n);
-	r->mem_pos += n;
-	return (long)n;
-}
-
 struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 					 const char *name)
 {
@@ -88,6 +80,13 @@ struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 
 	if (!r)
 		return NULL;
+	if (fn) {
+		r->buf = r->own = malloc(BIN_BUF);
+		if (!r->own) {
+			free(r);
+			return NULL;
+		}
+	}
 	r->fn = fn;
 	r->ctx = ctx;
 	r->name = name;
@@ -104,13 +103,13 @@ struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
 					  const char *name)
 {
-	struct kmap_bin_reader *r = kmap_bin_open_fn(mem_read, NULL, name);
+	struct kmap_bin_reader *r = kmap_bin_open_fn(NULL, NULL, name);
 
 	if (!r)
 		return NULL;
-	r->ctx = r;
-	r->mem = buf;
-	r->mem_len = len;
+	r->buf = buf;
+	r->end = len;
+	r->eof = 1;
 	return r;
 }
 
@@ -122,6 +121,7 @@ void kmap_bin_close(struct kmap_bin_reader *r)
 	kmap_map_free(&r->caches);
 	free(r->comms);
 	free(r->names);
+	free(r->own);
 	free(r);
 }
 
@@ -146,23 +146,50 @@ kmap_bin_header(const struct kmap_bin_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
+/*
+ * The next len unread bytes (len <= BIN_BUF), in place: *got of them,
+ * fewer only at the end of the input; NULL on a read error. They stay
+ * unread until consume().
+ */
+static const unsigned char *peek(struct kmap_bin_reader *r, size_t len,
+				 size_t *got)
+{
+	while (r->end - r->start < len && !r->eof) {
+		long n;
+
+		if (r->start) {
+			memmove(r->own, r->own + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		n = r->fn(r->ctx, r->own + r->end, BIN_BUF - r->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return NULL;
+		if (n == 0)
+			r->eof = 1;
+		r->end += n;
+	}
+	*got = r->end - r->start < len ? r->end - r->start : len;
+	return r->buf + r->start;
+}
+
+static void consume(struct kmap_bin_reader *r, size_t len)
+{
+	r->start += len;
+}
+
 /* Read exactly len bytes; returns len, fewer at the end, -1 on error. */
 static long read_full(struct kmap_bin_reader *r, void *buf, size_t len)
 {
-	size_t got = 0;
+	size_t got;
+	const unsigned char *p = peek(r, len, &got);
 
-	while (got < len) {
-		long n = r->fn(r->ctx, (char *)buf + got, len - got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
+	if (!p)
+		return -1;
+	memcpy(buf, p, got);
+	consume(r, got);
 	return (long)got;
 }
 
@@ -278,13 +305,13 @@ int kmap_bin_read_header(struct kmap_bin_reader *r)
 	r->offset = n;
 	/* A later, longer header: skip what this reader does not know. */
 	if (r->hdr.header_size > sizeof(buf)) {
-		size_t extra = r->hdr.header_size - sizeof(buf);
+		size_t extra = r->hdr.header_size - sizeof(buf), got;
 
-		n = read_full(r, r->rec, extra);
-		if (n < 0 || (size_t)n < extra) {
+		if (!peek(r, extra, &got) || got < extra) {
 			set_err(r, r->offset, "stream header cut short");
 			return -1;
 		}
+		consume(r, extra);
 		r->offset += extra;
 	}
 	r->have_header = 1;
@@ -364,30 +391,122 @@ static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 	return 0;
 }
 
+/* A record of a known type, whole at p, into rec's fields. 0 or -1. */
+static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
+		  const unsigned char *p, struct kmap_bin_rec *rec)
+{
+	struct memorizer_rec_hdr h = *hp;
+
+	switch (h.type) {
+	case MEMORIZER_REC_ALLOC: {
+		struct memorizer_rec_alloc a;
+		uint64_t *slot;
+
+		memcpy(&a, p, sizeof(a));
+		if (check_pid(r, a.pid))
+			return -1;
+		rec->u.alloc.id = a.id;
+		rec->u.alloc.addr = a.addr;
+		rec->u.alloc.call_site = a.call_site;
+		rec->u.alloc.jiffies = a.jiffies;
+		rec->u.alloc.size = a.size;
+		rec->u.alloc.size_alloc = a.size_alloc;
+		rec->u.alloc.pid = a.pid;
+		rec->u.alloc.cache_id = a.cache_id;
+		rec->u.alloc.kind = a.kind;
+		rec->u.alloc.context = a.context;
+		slot = kmap_map_find(&r->tasks,
+				     (uint64_t)h.cpu << 32 | (uint32_t)a.pid);
+		if (slot)
+			copy_str(rec->u.alloc.comm, r->comms[*slot], 16);
+		else
+			rec->u.alloc.comm[0] = 0;
+		break;
+	}
+	case MEMORIZER_REC_FREE: {
+		struct memorizer_rec_free f;
+
+		memcpy(&f, p, sizeof(f));
+		rec->u.free.id = f.id;
+		rec->u.free.call_site = f.call_site;
+		rec->u.free.jiffies = f.jiffies;
+		rec->u.free.api = f.api;
+		rec->u.free.nr_access = f.nr_access;
+		break;
+	}
+	case MEMORIZER_REC_ACCESS: {
+		struct memorizer_rec_access a;
+
+		memcpy(&a, p, sizeof(a));
+		if (check_pid(r, a.pid))
+			return -1;
+		rec->u.access.id = a.id;
+		rec->u.access.ip = a.ip;
+		rec->u.access.pid = a.pid;
+		rec->u.access.writes = a.writes;
+		rec->u.access.reads = a.reads;
+		break;
+	}
+	case MEMORIZER_REC_TASK: {
+		struct memorizer_rec_task t;
+
+		memcpy(&t, p, sizeof(t));
+		if (check_pid(r, t.pid) || set_comm(r, h.cpu, t.pid, t.comm))
+			return -1;
+		rec->u.task.pid = t.pid;
+		copy_str(rec->u.task.comm, t.comm, 16);
+		break;
+	}
+	case MEMORIZER_REC_CACHE: {
+		struct memorizer_rec_cache c;
+
+		memcpy(&c, p, sizeof(c));
+		if (set_cache(r, c.cache_id, c.name))
+			return -1;
+		rec->u.cache.cache_id = c.cache_id;
+		copy_str(rec->u.cache.name, c.name, 32);
+		break;
+	}
+	case MEMORIZER_REC_LOST: {
+		struct memorizer_rec_lost l;
+
+		memcpy(&l, p, sizeof(l));
+		rec->u.lost.records = l.records;
+		rec->u.lost.allocs = l.allocs;
+		rec->u.lost.frees = l.frees;
+		rec->u.lost.accesses = l.accesses;
+		rec->u.lost.other = l.other;
+		break;
+	}
+	}
+	return 0;
+}
+
 int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 {
 	struct memorizer_rec_hdr h;
-	long n;
+	const unsigned char *p;
+	size_t n;
 
 	if (kmap_bin_read_header(r))
 		return -1;
 	for (;;) {
 		unsigned int known;
 
-		n = read_full(r, r->rec, sizeof(h));
-		if (n < 0) {
+		p = peek(r, sizeof(h), &n);
+		if (!p) {
 			set_err(r, r->offset, "read error: %s", strerror(errno));
 			return -1;
 		}
 		if (n == 0)
 			return 0;
-		if ((size_t)n < sizeof(h)) {
+		if (n < sizeof(h)) {
 			set_err(r, r->offset,
-				"record header cut short: %ld of %zu bytes", n,
+				"record header cut short: %zu of %zu bytes", n,
 				sizeof(h));
 			return -1;
 		}
-		memcpy(&h, r->rec, sizeof(h));
+		memcpy(&h, p, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8) {
 			set_err(r, r->offset,
 				"record size %u: not a multiple of 8 of at least 16",
@@ -399,17 +518,17 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 				h.cpu, r->hdr.nr_cpus);
 			return -1;
 		}
-		n = read_full(r, r->rec + sizeof(h), h.size - sizeof(h));
-		if (n < 0) {
+		p = peek(r, h.size, &n);
+		if (!p) {
 			set_err(r, r->offset, "read error: %s", strerror(errno));
 			return -1;
 		}
-		if ((size_t)n < h.size - sizeof(h)) {
+		if (n < h.size) {
 			set_err(r, r->offset,
-				"record cut short: %zu of %u bytes",
-				(size_t)n + sizeof(h), h.size);
+				"record cut short: %zu of %u bytes", n, h.size);
 			return -1;
 		}
+		consume(r, h.size);
 		known = kmap_bin_min_size(h.type) != 0;
 		if (!known) {
 			r->offset += h.size;
@@ -433,92 +552,14 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		}
 		break;
 	}
-	memset(rec, 0, sizeof(*rec));
+	/* Every field of the type is set (no memset: this is per record). */
 	rec->type = h.type;
 	rec->size = h.size;
 	rec->cpu = h.cpu;
 	rec->ns = h.ns;
 	rec->offset = r->offset;
-	switch (h.type) {
-	case MEMORIZER_REC_ALLOC: {
-		struct memorizer_rec_alloc a;
-		uint64_t *slot;
-
-		memcpy(&a, r->rec, sizeof(a));
-		if (check_pid(r, a.pid))
-			return -1;
-		rec->u.alloc.id = a.id;
-		rec->u.alloc.addr = a.addr;
-		rec->u.alloc.call_site = a.call_site;
-		rec->u.alloc.jiffies = a.jiffies;
-		rec->u.alloc.size = a.size;
-		rec->u.alloc.size_alloc = a.size_alloc;
-		rec->u.alloc.pid = a.pid;
-		rec->u.alloc.cache_id = a.cache_id;
-		rec->u.alloc.kind = a.kind;
-		rec->u.alloc.context = a.context;
-		slot = kmap_map_find(&r->tasks,
-				     (uint64_t)h.cpu << 32 | (uint32_t)a.pid);
-		if (slot)
-			copy_str(rec->u.alloc.comm, r->comms[*slot], 16);
-		break;
-	}
-	case MEMORIZER_REC_FREE: {
-		struct memorizer_rec_free f;
-
-		memcpy(&f, r->rec, sizeof(f));
-		rec->u.free.id = f.id;
-		rec->u.free.call_site = f.call_site;
-		rec->u.free.jiffies = f.jiffies;
-		rec->u.free.api = f.api;
-		rec->u.free.nr_access = f.nr_access;
-		break;
-	}
-	case MEMORIZER_REC_ACCESS: {
-		struct memorizer_rec_access a;
-
-		memcpy(&a, r->rec, sizeof(a));
-		if (check_pid(r, a.pid))
-			return -1;
-		rec->u.access.id = a.id;
-		rec->u.access.ip = a.ip;
-		rec->u.access.pid = a.pid;
-		rec->u.access.writes = a.writes;
-		rec->u.access.reads = a.reads;
-		break;
-	}
-	case MEMORIZER_REC_TASK: {
-		struct memorizer_rec_task t;
-
-		memcpy(&t, r->rec, sizeof(t));
-		if (check_pid(r, t.pid) || set_comm(r, h.cpu, t.pid, t.comm))
-			return -1;
-		rec->u.task.pid = t.pid;
-		copy_str(rec->u.task.comm, t.comm, 16);
-		break;
-	}
-	case MEMORIZER_REC_CACHE: {
-		struct memorizer_rec_cache c;
-
-		memcpy(&c, r->rec, sizeof(c));
-		if (set_cache(r, c.cache_id, c.name))
-			return -1;
-		rec->u.cache.cache_id = c.cache_id;
-		copy_str(rec->u.cache.name, c.name, 32);
-		break;
-	}
-	case MEMORIZER_REC_LOST: {
-		struct memorizer_rec_lost l;
-
-		memcpy(&l, r->rec, sizeof(l));
-		rec->u.lost.records = l.records;
-		rec->u.lost.allocs = l.allocs;
-		rec->u.lost.frees = l.frees;
-		rec->u.lost.accesses = l.accesses;
-		rec->u.lost.other = l.other;
-		break;
-	}
-	}
+	if (decode(r, &h, p, rec))
+		return -1;
 	r->offset += h.size;
 	return 1;
 }

@@ -62,7 +62,8 @@ struct kmap_src {
 #endif
 	/* text */
 	struct kmap_text_reader *tr;
-	struct kmap_object pending;
+	struct kmap_object tobj[2];	/* the object handed out, the next */
+	int pend;			/* tobj[pend]: the next one, read */
 	unsigned long pending_line;
 	int have_pending;
 	struct kmap_live *live;		/* live objects, for the overlap rule */
@@ -75,16 +76,19 @@ struct kmap_src {
 	size_t *freelist;
 	size_t nfree, free_cap;
 	size_t emitted;			/* entry to recycle, or -1 */
+	size_t last_ent;		/* the entry last looked up, or -1 */
 	int at_end;
 	size_t end_pos;
 	uint64_t lost, lost_frees, orphans;
 	struct kmap_map gone;		/* orphans given up: id -> first offset */
 	uint64_t orphan_records, since_sweep;
 	struct kmap_bin_rules *rules;
-	/* the object handed out */
-	struct kmap_object out;
+	/* the object handed out: *outp (&out, or a tobj) */
+	struct kmap_object out, *outp;
 	struct kmap_access *acc;
 	size_t nacc, acc_cap;
+	struct kmap_access *tmp;	/* for sorting acc */
+	size_t tmp_cap;
 	char err[KMAP_ERR_MAX];
 };
 
@@ -173,17 +177,24 @@ int kmap_object_kind(const struct kmap_object *o)
 	return KMAP_KIND_UNKNOWN;
 }
 
+/* Up to len of the bytes of from[*pos .. n) into buf; how many. */
+static size_t drain(const unsigned char *from, size_t n, size_t *pos,
+		    void *buf, size_t len)
+{
+	size_t k = n - *pos < len ? n - *pos : len;
+
+	memcpy(buf, from + *pos, k);
+	*pos += k;
+	return k;
+}
+
 static long raw_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
 	size_t n;
 
 	if (s->peek_pos < s->npeek) {
-		n = s->npeek - s->peek_pos;
-		if (n > len)
-			n = len;
-		memcpy(buf, s->peek + s->peek_pos, n);
-		s->peek_pos += n;
+		n = drain(s->peek, s->npeek, &s->peek_pos, buf, len);
 		s->raw_in += n;
 		return (long)n;
 	}
@@ -319,16 +330,9 @@ static int fill_head(struct kmap_src *s)
 static long src_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
-	size_t n;
 
-	if (s->head_pos < s->nhead) {
-		n = s->nhead - s->head_pos;
-		if (n > len)
-			n = len;
-		memcpy(buf, s->head + s->head_pos, n);
-		s->head_pos += n;
-		return (long)n;
-	}
+	if (s->head_pos < s->nhead)
+		return (long)drain(s->head, s->nhead, &s->head_pos, buf, len);
 	return s->dec(s, buf, len);
 }
 
@@ -350,6 +354,7 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		s->raw_size = (uint64_t)st.st_size;
 	s->npeek = fread(s->peek, 1, sizeof(s->peek), s->f);
 	s->emitted = (size_t)-1;
+	s->last_ent = (size_t)-1;
 	s->dec = raw_read;
 	kmap_map_init(&s->ids);
 	if (kmap_guess_format(s->peek, s->npeek) == KMAP_FMT_BINARY_ZSTD) {
@@ -464,6 +469,7 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->ent);
 	free(s->freelist);
 	free(s->acc);
+	free(s->tmp);
 	free(s->live);
 	kmap_bin_rules_free(s->rules);
 	kmap_map_free(&s->ids);
@@ -537,16 +543,23 @@ static int text_rule_error(struct kmap_src *s, unsigned long line,
 	return -1;
 }
 
-/* The object just read (s->pending), under the rules. */
+/* The object read ahead, not handed out yet. */
+static struct kmap_object *pending(struct kmap_src *s)
+{
+	return &s->tobj[s->pend];
+}
+
+/* The object just read (pending()), under the rules. */
 static int text_object_rules(struct kmap_src *s)
 {
 	char what[KMAP_ERR_MAX];
 
-	if (kmap_rule_object(&s->pending, what) == KMAP_RULE_ERROR)
+	const struct kmap_object *o = pending(s);
+
+	if (kmap_rule_object(o, what) == KMAP_RULE_ERROR)
 		return text_rule_error(s, s->pending_line, what);
-	if (!kmap_object_freed(&s->pending)) {
-		struct kmap_live l = { s->pending.addr, s->pending.size,
-				       s->pending_line };
+	if (!kmap_object_freed(o)) {
+		struct kmap_live l = { o->addr, o->size, s->pending_line };
 
 		return push_live(s, &l);
 	}
@@ -578,10 +591,10 @@ static int text_next(struct kmap_src *s)
 	struct kmap_access a;
 	unsigned long obj_line;
 	char what[KMAP_ERR_MAX];
-	int t, rc;
+	int t;
 
 	if (!s->have_pending) {
-		t = kmap_text_next(s->tr, &s->pending, &a);
+		t = kmap_text_next(s->tr, pending(s), &a);
 		if (t <= 0)
 			goto done;
 		s->pending_line = kmap_text_line(s->tr);
@@ -589,16 +602,27 @@ static int text_next(struct kmap_src *s)
 			return -1;
 		s->have_pending = 1;
 	}
-	s->out = s->pending;
+	/* Hand the one read out; read the next into the other. */
+	s->outp = pending(s);
+	s->pend ^= 1;
 	obj_line = s->pending_line;
 	s->nacc = 0;
 	s->have_pending = 0;
 	for (;;) {
-		t = kmap_text_next(s->tr, &s->pending, &a);
+		/* Access lines straight into the array while it has room. */
+		struct kmap_access *slot = s->nacc < s->acc_cap ?
+					   &s->acc[s->nacc] : &a;
+		int rc;
+
+		t = kmap_text_next(s->tr, pending(s), slot);
 		if (t != KMAP_LINE_ACCESS)
 			break;
-		if (kmap_rule_access(&a, what) == KMAP_RULE_ERROR)
+		if (kmap_rule_access(slot, what) == KMAP_RULE_ERROR)
 			return text_rule_error(s, kmap_text_line(s->tr), what);
+		if (slot != &a) {
+			s->nacc++;
+			continue;
+		}
 		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
 		if (rc) {
 			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
@@ -635,10 +659,15 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	uint64_t *slot;
 	size_t i;
 
-	slot = kmap_map_find(&s->ids, id);
 	*is_new = 0;
-	if (slot)
+	/* An object's records often come together: its entry again. */
+	if (s->last_ent != (size_t)-1 && s->ent[s->last_ent].o.id == id)
+		return &s->ent[s->last_ent];
+	slot = kmap_map_find(&s->ids, id);
+	if (slot) {
+		s->last_ent = *slot;
 		return &s->ent[*slot];
+	}
 	if (s->ids.len >= MAX_LIVE) {
 		snprintf(s->err, sizeof(s->err),
 			 "%s: byte %llu: more than %u objects live at once",
@@ -667,6 +696,7 @@ static struct entry *entry_for(struct kmap_src *s, uint64_t id, int *is_new)
 	s->ent[i].have_alloc = 0;
 	s->ent[i].nr_access = s->ent[i].nr_access_all = 0;
 	*is_new = 1;
+	s->last_ent = i;
 	return &s->ent[i];
 oom:
 	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
@@ -675,6 +705,8 @@ oom:
 
 static void release(struct kmap_src *s, size_t i)
 {
+	if (s->last_ent == i)
+		s->last_ent = (size_t)-1;
 	if (kmap_grow((void **)&s->freelist, &s->free_cap, s->nfree + 1,
 		      sizeof(*s->freelist)))
 		return;	/* the slot is only leaked until close */
@@ -690,10 +722,77 @@ static int acc_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+static inline int acc_less(const struct kmap_access *x,
+			    const struct kmap_access *y)
+{
+	return x->ip < y->ip || (x->ip == y->ip && x->pid < y->pid);
+}
+
+/*
+ * Sort an object's counters by (ip, pid), stably: nothing to do when they
+ * came in order; runs of 8 by insertion, then merged pairwise through tmp
+ * (n elements): the comparisons inline, n log n moves.
+ */
+static int sort_accesses(struct kmap_access *a, size_t n,
+			 struct kmap_access **tmp, size_t *tmp_cap)
+{
+	struct kmap_access *src = a, *dst, *t;
+	size_t i, j, w;
+
+	for (i = 1; i < n && !acc_less(&a[i], &a[i - 1]); i++)
+		;
+	if (i == n)
+		return 0;
+	for (i = 0; i < n; i += 8) {
+		size_t end = i + 8 < n ? i + 8 : n;
+
+		for (j = i + 1; j < end; j++) {
+			struct kmap_access v = a[j];
+			size_t k = j;
+
+			for (; k > i && acc_less(&v, &a[k - 1]); k--)
+				a[k] = a[k - 1];
+			a[k] = v;
+		}
+	}
+	if (n <= 8)
+		return 0;
+	if (kmap_grow((void **)tmp, tmp_cap, n, sizeof(**tmp)))
+		return -1;
+	dst = *tmp;
+	for (w = 8; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t l = i, lend = i + w < n ? i + w : n;
+			size_t r = lend, rend = i + 2 * w < n ? i + 2 * w : n;
+			size_t o = i;
+
+			while (l < lend && r < rend)
+				dst[o++] = acc_less(&src[r], &src[l]) ?
+					   src[r++] : src[l++];
+			while (l < lend)
+				dst[o++] = src[l++];
+			while (r < rend)
+				dst[o++] = src[r++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	return 0;
+}
+
 /* Merged counts stop at the top rather than wrap, as the kernel's do. */
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static int emit_oom(struct kmap_src *s)
+{
+	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+	return -1;
 }
 
 /* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
@@ -703,6 +802,7 @@ static int emit(struct kmap_src *s, size_t i)
 	size_t j, k;
 
 	s->out = e->o;
+	s->outp = &s->out;
 	if ((e->o.has & KMAP_HAS_CACHE) && e->o.cache_id)
 		s->out.cache = kmap_bin_cache_name(s->br, e->o.cache_id);
 	/* Swap the access arrays: the entry keeps the old output buffer. */
@@ -718,7 +818,8 @@ static int emit(struct kmap_src *s, size_t i)
 		e->nacc = 0;
 	}
 	if (s->nacc > 1) {
-		qsort(s->acc, s->nacc, sizeof(*s->acc), acc_cmp);
+		if (sort_accesses(s->acc, s->nacc, &s->tmp, &s->tmp_cap))
+			return emit_oom(s);
 		for (j = 0, k = 1; k < s->nacc; k++) {
 			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
 				s->acc[j].writes = sat_add(s->acc[j].writes,
@@ -914,11 +1015,140 @@ static int gone_record(struct kmap_src *s, const struct kmap_bin_rec *r)
 	return -1;
 }
 
+/*
+ * One record of each type into its object's entry: -1 on an error, 1 when
+ * an object is out (its life all read), 0 to read on.
+ */
+static int on_alloc(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	int is_new;
+	struct entry *e;
+
+	e = entry_for(s, r->u.alloc.id, &is_new);
+	if (!e)
+		return -1;
+	if (e->have_alloc) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: byte %llu: ALLOC of object id %llu, live since byte %llu",
+			 s->name, (unsigned long long)r->offset,
+			 (unsigned long long)r->u.alloc.id,
+			 (unsigned long long)e->alloc_offset);
+		return -1;
+	}
+	/* Its FREE may have come first, from another CPU. */
+	if (kmap_object_freed(&e->o) &&
+	    (bin_freed(s, r, r->u.alloc.id, r->u.alloc.kind,
+		       e->o.free_api) ||
+	     bin_free_time(s, r, r->u.alloc.jiffies,
+			   e->o.free_jiffies, r->offset)))
+		return -1;
+	e->have_alloc = 1;
+	e->alloc_offset = r->offset;
+	e->o.alloc_ip = r->u.alloc.call_site;
+	e->o.addr = r->u.alloc.addr;
+	e->o.size = r->u.alloc.size;
+	e->o.size_alloc = r->u.alloc.size_alloc;
+	e->o.alloc_jiffies = r->u.alloc.jiffies;
+	e->o.pid = r->u.alloc.pid;
+	e->o.cache_id = r->u.alloc.cache_id;
+	e->o.kind = r->u.alloc.kind;
+	e->o.context = r->u.alloc.context;
+	e->o.alloc_cpu = r->cpu;
+	e->o.alloc_ns = r->ns;
+	e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
+		    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
+		    (r->u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
+	if (r->u.alloc.context == MEMORIZER_CONTEXT_HARDIRQ)
+		strcpy(e->o.comm, "hardirq");
+	else if (r->u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
+		strcpy(e->o.comm, "softirq");
+	else if (r->u.alloc.context == MEMORIZER_CONTEXT_FOUND &&
+		 r->u.alloc.pid == 0)
+		/*
+		 * The kernel's word for the kind (the rules
+		 * refuse a found kind without one).
+		 */
+		snprintf(e->o.comm, sizeof(e->o.comm), "%s",
+			 kmap_found_word(r->u.alloc.kind) ?
+			 kmap_found_word(r->u.alloc.kind) :
+			 kmap_kind_name(r->u.alloc.kind));
+	else	/* a task's, its found stack too */
+		kmap_sanitize_comm(e->o.comm, r->u.alloc.comm,
+				   sizeof(r->u.alloc.comm));
+	if (!e->o.comm[0])
+		strcpy(e->o.comm, "?");
+	/* The FREE may come first, from another CPU. */
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
+static int on_access(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	struct kmap_access a = {
+		.ip = r->u.access.ip, .pid = r->u.access.pid,
+		.writes = r->u.access.writes, .reads = r->u.access.reads,
+	};
+	struct entry *e;
+	int is_new, rc;
+
+	e = entry_for(s, r->u.access.id, &is_new);
+	if (!e)
+		return -1;
+	rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
+	if (rc) {
+		snprintf(s->err, sizeof(s->err), "%s: byte %llu: %s", s->name,
+			 (unsigned long long)r->offset,
+			 rc == -2 ? "more than 16777216 access counters for one object"
+				  : "out of memory");
+		return -1;
+	}
+	e->nr_access++;
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
+static int on_free(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	int is_new;
+	struct entry *e;
+
+	e = entry_for(s, r->u.free.id, &is_new);
+	if (!e)
+		return -1;
+	if (kmap_object_freed(&e->o)) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: byte %llu: second FREE of object id %llu",
+			 s->name, (unsigned long long)r->offset,
+			 (unsigned long long)r->u.free.id);
+		return -1;
+	}
+	if (e->have_alloc &&
+	    (bin_freed(s, r, r->u.free.id, e->o.kind,
+		       r->u.free.api) ||
+	     bin_free_time(s, r, e->o.alloc_jiffies,
+			   r->u.free.jiffies, e->alloc_offset)))
+		return -1;
+	e->o.free_ip = r->u.free.api == MEMORIZER_FREE_MISSED ?
+		       KMAP_FREE_IP_MISSED : r->u.free.call_site;
+	e->o.free_jiffies = r->u.free.jiffies;
+	if (!kmap_object_freed(&e->o))
+		e->o.free_ip = KMAP_FREE_IP_MISSED;
+	e->o.free_api = r->u.free.api;
+	e->o.free_cpu = r->cpu;
+	e->o.free_ns = r->ns;
+	e->o.has |= KMAP_HAS_FREE_API;
+	e->nr_access_all = r->u.free.nr_access;
+	if (complete(e))
+		return emit_complete(s, e);
+	return 0;
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
-	struct entry *e;
-	int is_new, rc;
+	int rc;
 
 	if (s->emitted != (size_t)-1) {
 		release(s, s->emitted);
@@ -945,125 +1175,19 @@ static int bin_next(struct kmap_src *s)
 			return -1;
 		if (rc > 0)
 			continue;
-		switch (r.type) {
-		case MEMORIZER_REC_ALLOC:
-			e = entry_for(s, r.u.alloc.id, &is_new);
-			if (!e)
-				return -1;
-			if (e->have_alloc) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: ALLOC of object id %llu, live since byte %llu",
-					 s->name, (unsigned long long)r.offset,
-					 (unsigned long long)r.u.alloc.id,
-					 (unsigned long long)e->alloc_offset);
-				return -1;
-			}
-			/* Its FREE may have come first, from another CPU. */
-			if (kmap_object_freed(&e->o) &&
-			    (bin_freed(s, &r, r.u.alloc.id, r.u.alloc.kind,
-				       e->o.free_api) ||
-			     bin_free_time(s, &r, r.u.alloc.jiffies,
-					   e->o.free_jiffies, r.offset)))
-				return -1;
-			e->have_alloc = 1;
-			e->alloc_offset = r.offset;
-			e->o.alloc_ip = r.u.alloc.call_site;
-			e->o.addr = r.u.alloc.addr;
-			e->o.size = r.u.alloc.size;
-			e->o.size_alloc = r.u.alloc.size_alloc;
-			e->o.alloc_jiffies = r.u.alloc.jiffies;
-			e->o.pid = r.u.alloc.pid;
-			e->o.cache_id = r.u.alloc.cache_id;
-			e->o.kind = r.u.alloc.kind;
-			e->o.context = r.u.alloc.context;
-			e->o.alloc_cpu = r.cpu;
-			e->o.alloc_ns = r.ns;
-			e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
-				    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
-				    (r.u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
-			if (r.u.alloc.context == MEMORIZER_CONTEXT_HARDIRQ)
-				strcpy(e->o.comm, "hardirq");
-			else if (r.u.alloc.context == MEMORIZER_CONTEXT_SOFTIRQ)
-				strcpy(e->o.comm, "softirq");
-			else if (r.u.alloc.context == MEMORIZER_CONTEXT_FOUND &&
-				 r.u.alloc.pid == 0)
-				/*
-				 * The kernel's word for the kind (the rules
-				 * refuse a found kind without one).
-				 */
-				snprintf(e->o.comm, sizeof(e->o.comm), "%s",
-					 kmap_found_word(r.u.alloc.kind) ?
-					 kmap_found_word(r.u.alloc.kind) :
-					 kmap_kind_name(r.u.alloc.kind));
-			else	/* a task's, its found stack too */
-				kmap_sanitize_comm(e->o.comm, r.u.alloc.comm,
-						   sizeof(r.u.alloc.comm));
-			if (!e->o.comm[0])
-				strcpy(e->o.comm, "?");
-			/* The FREE may come first, from another CPU. */
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		case MEMORIZER_REC_ACCESS: {
-			struct kmap_access a = {
-				.ip = r.u.access.ip, .pid = r.u.access.pid,
-				.writes = r.u.access.writes,
-				.reads = r.u.access.reads,
-			};
-
-			e = entry_for(s, r.u.access.id, &is_new);
-			if (!e)
-				return -1;
-			rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
-			if (rc) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: %s", s->name,
-					 (unsigned long long)r.offset,
-					 rc == -2 ? "more than 16777216 access counters for one object"
-						  : "out of memory");
-				return -1;
-			}
-			e->nr_access++;
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		}
-		case MEMORIZER_REC_FREE:
-			e = entry_for(s, r.u.free.id, &is_new);
-			if (!e)
-				return -1;
-			if (kmap_object_freed(&e->o)) {
-				snprintf(s->err, sizeof(s->err),
-					 "%s: byte %llu: second FREE of object id %llu",
-					 s->name, (unsigned long long)r.offset,
-					 (unsigned long long)r.u.free.id);
-				return -1;
-			}
-			if (e->have_alloc &&
-			    (bin_freed(s, &r, r.u.free.id, e->o.kind,
-				       r.u.free.api) ||
-			     bin_free_time(s, &r, e->o.alloc_jiffies,
-					   r.u.free.jiffies, e->alloc_offset)))
-				return -1;
-			e->o.free_ip = r.u.free.api == MEMORIZER_FREE_MISSED ?
-				       KMAP_FREE_IP_MISSED : r.u.free.call_site;
-			e->o.free_jiffies = r.u.free.jiffies;
-			if (!kmap_object_freed(&e->o))
-				e->o.free_ip = KMAP_FREE_IP_MISSED;
-			e->o.free_api = r.u.free.api;
-			e->o.free_cpu = r.cpu;
-			e->o.free_ns = r.ns;
-			e->o.has |= KMAP_HAS_FREE_API;
-			e->nr_access_all = r.u.free.nr_access;
-			if (complete(e))
-				return emit_complete(s, e);
-			break;
-		case MEMORIZER_REC_LOST:
+		if (r.type == MEMORIZER_REC_ALLOC)
+			rc = on_alloc(s, &r);
+		else if (r.type == MEMORIZER_REC_ACCESS)
+			rc = on_access(s, &r);
+		else if (r.type == MEMORIZER_REC_FREE)
+			rc = on_free(s, &r);
+		else
+			rc = 0;
+		if (rc)
+			return rc;
+		if (r.type == MEMORIZER_REC_LOST) {
 			s->lost += r.u.lost.records;
 			s->lost_frees += r.u.lost.frees;
-			break;
-		default:
-			break;
 		}
 	}
 	/* The end: the objects still live, in id order of the table. */
@@ -1091,7 +1215,7 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 	int rc = s->tr ? text_next(s) : bin_next(s);
 
 	if (rc == 1) {
-		*obj = &s->out;
+		*obj = s->outp;
 		*acc = s->acc;
 		*nacc = s->nacc;
 	}

@@ -8,7 +8,7 @@
 
 #include "kmap.h"
 
-#define BUF_SIZE	(1024 * 1024)
+#define BUF_SIZE	(256 * 1024)
 
 struct kmap_text_reader {
 	kmap_read_fn fn;		/* NULL for a memory buffer */
@@ -18,6 +18,8 @@ struct kmap_text_reader {
 	const char *mem;
 	size_t start, end;		/* unread bytes: buf[start..end) */
 	int eof, failed, have_object;
+	kmap_tee_fn tee;		/* each line read, as it was */
+	void *tee_ctx;
 	unsigned long line;
 	uint64_t offset;		/* of buf[start] in the input */
 	char err[KMAP_ERR_MAX];
@@ -82,6 +84,12 @@ struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
 	r->eof = 1;
 	r->name = name;
 	return r;
+}
+
+void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx)
+{
+	r->tee = fn;
+	r->tee_ctx = ctx;
 }
 
 void kmap_text_close(struct kmap_text_reader *r)
@@ -206,10 +214,13 @@ int kmap_parse_dec(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+/*
+ * A kmap field: what kmap_parse_hex() and kmap_parse_dec() take, and
+ * stricter (lowercase hex, no leading zeros), with what is wrong said.
+ */
 static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {
-	uint64_t x = 0;
 	size_t i;
 
 	if (len == 0)
@@ -219,44 +230,30 @@ static int parse_hex(const char *s, size_t len, uint64_t *v, const char *field,
 	if (len > 1 && s[0] == '0')
 		return field_err(err, field, s, len,
 				 "leading zero (hex is written without 0x or leading zeros)");
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
-			return field_err(err, field, s, len,
-					 "not lowercase hexadecimal");
-		x = x << 4 | d;
-	}
-	*v = x;
+	for (i = 0; i < len; i++)
+		if (s[i] >= 'A' && s[i] <= 'F')
+			break;
+	if (i < len || kmap_parse_hex(s, len, v))
+		return field_err(err, field, s, len,
+				 "not lowercase hexadecimal");
 	return 0;
 }
 
 static int parse_dec(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
 {
-	uint64_t x = 0;
 	size_t i;
 
 	if (len == 0)
 		return field_err(err, field, s, len, "empty");
 	if (len > 1 && s[0] == '0')
 		return field_err(err, field, s, len, "leading zero");
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c < '0' || c > '9')
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
 			return field_err(err, field, s, len,
 					 "not an unsigned decimal number");
-		if (x > (UINT64_MAX - (c - '0')) / 10)
-			return field_err(err, field, s, len, "more than 64 bits");
-		x = x * 10 + (c - '0');
-	}
-	*v = x;
+	if (kmap_parse_dec(s, len, v))
+		return field_err(err, field, s, len, "more than 64 bits");
 	return 0;
 }
 
@@ -523,6 +520,8 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		len = fast_line(base + r->start, obj, acc, &type);
 		if (len && (type == KMAP_LINE_OBJECT || r->have_object)) {
 			r->have_object = 1;
+			if (r->tee)
+				r->tee(r->tee_ctx, base + r->start, len + 1);
 			r->line++;
 			r->start += len + 1;
 			r->offset += len + 1;
@@ -566,6 +565,8 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	}
 	if (type == KMAP_LINE_OBJECT)
 		r->have_object = 1;
+	if (r->tee)
+		r->tee(r->tee_ctx, base + r->start, len + 1);
 	r->start += len + 1;
 	r->offset += len + 1;
 	return type;
@@ -586,18 +587,26 @@ static char *put_hex(char *p, uint64_t v)
 
 static char *put_dec(char *p, uint64_t v)
 {
-	uint64_t t = v;
-	int n = 1, i;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[20], *e = tmp + sizeof(tmp), *q = e;
 
-	while (t >= 10) {
-		t /= 10;
-		n++;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else {
+		*--q = '0' + v;
 	}
-	return p + n;
+	memcpy(p, q, e - q);
+	return p + (e - q);
 }
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
@@ -612,9 +621,9 @@ void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 	out[i] = 0;
 }
 
-int kmap_write_object(FILE *f, const struct kmap_object *o)
+size_t kmap_format_object(char *line, const struct kmap_object *o)
 {
-	char line[KMAP_LINE_MAX], *p = line;
+	char *p = line;
 	char comm[KMAP_COMM_MAX];
 
 	p = put_hex(p, o->alloc_ip);
@@ -636,13 +645,12 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 		strcpy(comm, "?");
 	p = stpcpy(p, comm);
 	*p++ = '\n';
-	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
-	       0 : -1;
+	return p - line;
 }
 
-int kmap_write_access(FILE *f, const struct kmap_access *a)
+size_t kmap_format_access(char *line, const struct kmap_access *a)
 {
-	char line[KMAP_LINE_MAX], *p = line;
+	char *p = line;
 
 	*p++ = ' ';
 	*p++ = ' ';
@@ -654,6 +662,21 @@ int kmap_write_access(FILE *f, const struct kmap_access *a)
 	*p++ = ',';
 	p = put_dec(p, a->reads);
 	*p++ = '\n';
-	return fwrite_unlocked(line, 1, p - line, f) == (size_t)(p - line) ?
-	       0 : -1;
+	return p - line;
+}
+
+int kmap_write_object(FILE *f, const struct kmap_object *o)
+{
+	char line[KMAP_LINE_MAX];
+	size_t n = kmap_format_object(line, o);
+
+	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
+}
+
+int kmap_write_access(FILE *f, const struct kmap_access *a)
+{
+	char line[KMAP_LINE_MAX];
+	size_t n = kmap_format_access(line, a);
+
+	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
 }

@@ -586,7 +586,8 @@ const struct cmd cmd_check = {
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
 	.description =
 "Reads each FILE (- for standard input), a text kmap or a binary stream "
-"(told apart by the stream's magic), and checks it the way the kernel "
+"(told apart by the stream's magic; either may be zstd-compressed), "
+"through libkmap's record readers, and checks it the way the kernel "
 "documentation defines it. Exits 0 only when every FILE is valid; prints "
 "each problem as FILE:LINE: what is wrong (text) or FILE: byte OFFSET: what "
 "is wrong (binary), at most 20 of each kind, then a summary line.\n"
@@ -621,7 +622,10 @@ const struct cmd cmd_check = {
 "only (a per-CPU object's FREE is valid: an alloc_percpu() area's), "
 "missed frees marked deadbeef, LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
-"once FREE records were lost); lost records are reported as a warning.\n"
+"once FREE records were lost); lost records are reported as a warning, "
+"and objects allocated before the stream (FREE or ACCESS records without "
+"an ALLOC; ACCESS records a FREE's nr_access says follow it are its "
+"object's) are counted in the summary.\n"
 "\n"
 "The rules are libkmap's, and the same for every command: report and text "
 "refuse, with the same message, any input check calls invalid (they stop "

@@ -100,65 +100,18 @@ static int count(const char *path, uint64_t *objects, uint64_t *lines,
 	return rc;
 }
 
-static int run(int argc, char **argv)
+/*
+ * Run ops[] traced: the child turns Memorizer on in mode modestr and execs
+ * it (SIGINT, SIGTERM and SIGHUP passed on to it), then Memorizer goes off
+ * whatever happened. Returns 0 (*status is the child's) or 1.
+ */
+static int trace(const char *dir, const char *modestr, char **ops,
+		 int *status)
 {
-	struct optparse p;
-	const char *output = "memorizer.kmap", *dir = NULL;
-	uint64_t mode = 3, objects = 0, lines = 0, accesses = 0;
-	int access = 1, idx, status = 0, rc = 0, pipefd[2];
-	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
 	struct sigaction sa, old_int, old_term, old_hup;
 	sigset_t forwarded, old_mask;
-	struct output out;
-	char modestr[16];
+	int rc = 0, pipefd[2];
 	pid_t pid;
-
-	optparse_init(&p, &cmd_record, argc, argv);
-	p.stop_at_nonopt = 1;
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "output")) {
-			output = p.arg;
-		} else if (opt_is(&p, idx, "mode")) {
-			if (parse_u64_arg("--mode", p.arg, &mode))
-				return 2;
-			if (mode < 1 || mode > 3) {
-				error("--mode %s: 1, 2 or 3", p.arg);
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "no-access")) {
-			access = 0;
-		} else if (opt_is(&p, idx, "debugfs")) {
-			dir = p.arg;
-		}
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (p.nops < 1) {
-		error("which command? memorizer record [OPTIONS] -- CMD [ARGS]");
-		return 2;
-	}
-	dir = debugfs_dir(dir);
-	snprintf(modestr, sizeof(modestr), "%llu\n", (unsigned long long)mode);
-	if (!strcmp(output, "-")) {
-		error("-o -: the kmap is saved to a file, which record then counts");
-		return 2;
-	}
-	/* Before the workload runs: its trace must have somewhere to go. */
-	if (output_open(&out, output, NULL, 0))
-		return 1;
-
-	/* Start clean: off, freed records dropped, accesses as asked. */
-	if (debugfs_write(dir, "memorizer_enabled", "0\n") ||
-	    debugfs_write(dir, "clear_dead_objects", "1\n") ||
-	    debugfs_write(dir, "memorizer_log_access", access ? "1\n" : "0\n")) {
-		debugfs_write(dir, "memorizer_log_access", "0\n");
-		output_close(&out, 0);
-		return 1;
-	}
-	drop_obj0 = stat_value(dir, "objects_dropped");
-	drop_acc0 = stat_value(dir, "accesses_dropped");
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -208,8 +161,8 @@ static int run(int argc, char **argv)
 				_exit(126);
 			_exit(126);
 		}
-		execvp(p.ops[0], p.ops);
-		error("%s: %m", p.ops[0]);
+		execvp(ops[0], ops);
+		error("%s: %m", ops[0]);
 		what = 'x';
 		if (write(pipefd[1], &what, 1) < 0)
 			_exit(127);
@@ -227,7 +180,7 @@ static int run(int argc, char **argv)
 		if (n == 1 && what == 'e')
 			rc = 1;	/* enabling failed: the child said why */
 	}
-	while (waitpid(pid, &status, 0) < 0) {
+	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR) {
 			error("waitpid: %m");
 			rc = 1;
@@ -244,6 +197,67 @@ off:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct optparse p;
+	const char *output = "memorizer.kmap", *dir = NULL;
+	uint64_t mode = 3, objects = 0, lines = 0, accesses = 0;
+	int access = 1, idx, status = 0, rc = 0;
+	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
+	struct output out;
+	char modestr[16];
+
+	optparse_init(&p, &cmd_record, argc, argv);
+	p.stop_at_nonopt = 1;
+	while ((idx = opt_next(&p)) >= 0) {
+		if (opt_is(&p, idx, "output")) {
+			output = p.arg;
+		} else if (opt_is(&p, idx, "mode")) {
+			if (parse_u64_arg("--mode", p.arg, &mode))
+				return 2;
+			if (mode < 1 || mode > 3) {
+				error("--mode %s: 1, 2 or 3", p.arg);
+				return 2;
+			}
+		} else if (opt_is(&p, idx, "no-access")) {
+			access = 0;
+		} else if (opt_is(&p, idx, "debugfs")) {
+			dir = p.arg;
+		}
+	}
+	if (idx == -2)
+		return 0;
+	if (idx == -3)
+		return 2;
+	if (p.nops < 1) {
+		error("which command? memorizer record [OPTIONS] -- CMD [ARGS]");
+		return 2;
+	}
+	dir = debugfs_dir(dir);
+	snprintf(modestr, sizeof(modestr), "%llu\n", (unsigned long long)mode);
+	if (!strcmp(output, "-")) {
+		error("-o -: the kmap is saved to a file, which record then counts");
+		return 2;
+	}
+	/* Before the workload runs: its trace must have somewhere to go. */
+	if (output_open(&out, output, NULL, 0))
+		return 1;
+
+	/* Start clean: off, freed records dropped, accesses as asked. */
+	if (debugfs_write(dir, "memorizer_enabled", "0\n") ||
+	    debugfs_write(dir, "clear_dead_objects", "1\n") ||
+	    debugfs_write(dir, "memorizer_log_access", access ? "1\n" : "0\n")) {
+		debugfs_write(dir, "memorizer_log_access", "0\n");
+		output_close(&out, 0);
+		return 1;
+	}
+	drop_obj0 = stat_value(dir, "objects_dropped");
+	drop_acc0 = stat_value(dir, "accesses_dropped");
+
+	rc = trace(dir, modestr, p.ops, &status);
 	if (rc) {
 		output_close(&out, 0);
 		return rc;

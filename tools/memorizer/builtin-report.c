@@ -36,6 +36,13 @@ struct row {
 	uint64_t reads, writes, never_read, never_written, cross_cpu;
 	uint64_t mismatch, missed, sites, touched, last_obj;
 	uint32_t pid;
+};
+
+/*
+ * What a group is, beside its figures (for the views that name groups or
+ * show objects: apart, so that the figures of many groups stay small).
+ */
+struct about {
 	uint64_t comm_jiffies;		/* of the object comm came from */
 	char comm[KMAP_COMM_MAX];
 	char name[40];
@@ -57,6 +64,8 @@ struct report {
 	struct kmap_map index;		/* key -> rows index */
 	struct row *rows;
 	size_t n, cap;
+	struct about *about;		/* rows' (dim->about), else NULL */
+	size_t about_cap;
 	uint64_t objno;			/* objects read so far */
 	struct totals tot;
 };
@@ -84,6 +93,7 @@ struct dim {
 		   uint64_t reads, uint64_t writes);
 	const struct column *cols;	/* ended by a zeroed entry */
 	int needs_symbols, needs_kind;
+	int about;			/* its rows have a struct about */
 };
 
 /* The row of key, zeroed when new; NULL when out of memory. */
@@ -95,12 +105,24 @@ static struct row *row_get(struct report *rep, uint64_t key)
 	if (kmap_intern(&rep->index, key, (void **)&rep->rows, &rep->n,
 			&rep->cap, sizeof(*rep->rows), &i, &is_new))
 		return NULL;
+	if (is_new && rep->dim->about) {
+		if (kmap_grow((void **)&rep->about, &rep->about_cap, rep->n,
+			      sizeof(*rep->about)))
+			return NULL;	/* the row stays, zeroed, unnamed */
+		memset(&rep->about[i], 0, sizeof(rep->about[i]));
+	}
 	if (is_new) {
 		memset(&rep->rows[i], 0, sizeof(rep->rows[i]));
 		rep->rows[i].key = key;
 		rep->rows[i].last_obj = UINT64_MAX;
 	}
 	return &rep->rows[i];
+}
+
+/* What row r (of rep->rows) is. */
+static struct about *about(const struct report *rep, const struct row *r)
+{
+	return &rep->about[r - rep->rows];
 }
 
 /*
@@ -214,8 +236,8 @@ static int add_cache(struct report *rep, const struct kmap_object *o,
 	(void)acc, (void)nacc;
 	if (!r)
 		return -1;
-	if (!r->name[0])
-		snprintf(r->name, sizeof(r->name), "%s",
+	if (!about(rep, r)->name[0])
+		snprintf(about(rep, r)->name, sizeof(about(rep, r)->name), "%s",
 			 !has_cache ? kmap_kind_name(o->kind) :
 			 o->cache ? o->cache : "?");
 	add_object(r, o, reads, writes);
@@ -233,8 +255,9 @@ static int add_kind(struct report *rep, const struct kmap_object *o,
 	(void)acc, (void)nacc;
 	if (!r)
 		return -1;
-	if (!r->name[0])
-		snprintf(r->name, sizeof(r->name), "%s", kmap_kind_name(kind));
+	if (!about(rep, r)->name[0])
+		snprintf(about(rep, r)->name, sizeof(about(rep, r)->name), "%s",
+			 kmap_kind_name(kind));
 	add_object(r, o, reads, writes);
 	return 0;
 }
@@ -251,13 +274,15 @@ static int add_function(struct report *rep, const struct kmap_object *o,
 		uint64_t start;
 		const char *fn = kmap_sym_function(rep->sym, acc[i].ip, &start);
 		struct row *a = row_get(rep, fn ? start : acc[i].ip);
+		char *name;
 
 		if (!a)
 			return -1;
-		if (!a->name[0] && fn)
-			snprintf(a->name, sizeof(a->name), "%s", fn);
-		else if (!a->name[0])
-			snprintf(a->name, sizeof(a->name), "%llx",
+		name = about(rep, a)->name;
+		if (!name[0] && fn)
+			snprintf(name, sizeof(about(rep, a)->name), "%s", fn);
+		else if (!name[0])
+			snprintf(name, sizeof(about(rep, a)->name), "%llx",
 				 (unsigned long long)acc[i].ip);
 		a->sites++;
 		a->reads += acc[i].reads;
@@ -277,6 +302,7 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 		   uint64_t reads, uint64_t writes)
 {
 	struct row *r = row_get(rep, o->pid);
+	struct about *ab;
 	size_t i;
 
 	(void)reads, (void)writes;
@@ -284,9 +310,10 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 		return -1;
 	r->pid = o->pid;
 	/* A pid's newest command: the one after its exec. */
-	if (!r->comm[0] || o->alloc_jiffies > r->comm_jiffies) {
-		snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
-		r->comm_jiffies = o->alloc_jiffies;
+	ab = about(rep, r);
+	if (!ab->comm[0] || o->alloc_jiffies > ab->comm_jiffies) {
+		snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
+		ab->comm_jiffies = o->alloc_jiffies;
 	}
 	add_object(r, o, 0, 0);
 	for (i = 0; i < nacc; i++) {
@@ -315,20 +342,22 @@ static int add_obj(struct report *rep, const struct kmap_object *o,
 {
 	uint64_t id = (o->has & KMAP_HAS_ID) ? o->id : rep->objno + 1;
 	struct row *r = row_get(rep, rep->objno);
+	struct about *ab;
 
 	(void)acc;
 	if (!r)
 		return -1;
 	add_object(r, o, reads, writes);
-	r->id = id;
 	r->pid = o->pid;
-	snprintf(r->comm, sizeof(r->comm), "%s", o->comm);
 	r->sites = nacc;
-	r->addr = o->addr;
-	r->alloc_ip = o->alloc_ip;
-	r->alloc_jiffies = o->alloc_jiffies;
-	r->free_jiffies = o->free_jiffies;
-	snprintf(r->name, sizeof(r->name), "%s",
+	ab = about(rep, r);
+	ab->id = id;
+	snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
+	ab->addr = o->addr;
+	ab->alloc_ip = o->alloc_ip;
+	ab->alloc_jiffies = o->alloc_jiffies;
+	ab->free_jiffies = o->free_jiffies;
+	snprintf(ab->name, sizeof(ab->name), "%s",
 		 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
 		 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
 	return 0;
@@ -358,11 +387,11 @@ static void get_##field_name(const struct report *rep,			\
 	expr;								\
 }
 GET(callsite, ip_label(rep, r->key, c))
-GET(obj_callsite, ip_label(rep, r->alloc_ip, c))
-GET(name, cell_str(c, r->name))
-GET(comm, cell_str(c, r->comm))
-GET(addr, c->u = r->addr)
-GET(id, c->u = r->id)
+GET(obj_callsite, ip_label(rep, about(rep, r)->alloc_ip, c))
+GET(name, cell_str(c, about(rep, r)->name))
+GET(comm, cell_str(c, about(rep, r)->comm))
+GET(addr, c->u = about(rep, r)->addr)
+GET(id, c->u = about(rep, r)->id)
 GET(pid, c->u = r->pid)
 GET(objects, c->u = r->objects)
 GET(live, c->u = r->live)
@@ -382,8 +411,8 @@ GET(cross_cpu, c->u = r->cross_cpu)
 GET(mismatch, c->u = r->mismatch)
 GET(sites, c->u = r->sites)
 GET(touched, c->u = r->touched)
-GET(alloc_jiffies, c->u = r->alloc_jiffies)
-GET(free_jiffies, c->u = r->free_jiffies)
+GET(alloc_jiffies, c->u = about(rep, r)->alloc_jiffies)
+GET(free_jiffies, c->u = about(rep, r)->free_jiffies)
 #undef GET
 
 /* The columns of callsite, cache and kind, after their key column. */
@@ -452,12 +481,12 @@ static const struct column object_cols[] = {
 };
 
 static const struct dim dims[] = {
-	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0 },
-	{ "cache", "bytes", add_cache, cache_cols, 0, 1 },
-	{ "kind", "bytes", add_kind, kind_cols, 0, 0 },
-	{ "function", "accesses", add_function, function_cols, 1, 0 },
-	{ "pid", "bytes", add_pid, pid_cols, 0, 0 },
-	{ "object", "size", add_obj, object_cols, 0, 0 },
+	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0, 0 },
+	{ "cache", "bytes", add_cache, cache_cols, 0, 1, 1 },
+	{ "kind", "bytes", add_kind, kind_cols, 0, 0, 1 },
+	{ "function", "accesses", add_function, function_cols, 1, 0, 1 },
+	{ "pid", "bytes", add_pid, pid_cols, 0, 0, 1 },
+	{ "object", "size", add_obj, object_cols, 0, 0, 1 },
 	{ 0 },
 };
 
@@ -510,14 +539,67 @@ static int aggregate(struct report *rep, struct kmap_src *src)
 	return 0;
 }
 
+/* Fill a table row with the cells of rows[r]; -1 when out of memory. */
+static int add_row(struct report *rep, struct table *t,
+		   const struct column **getters, size_t r)
+{
+	union cell *cell = table_row(t);
+	int i;
+
+	if (!cell)
+		return -1;
+	for (i = 0; i < t->ncols; i++) {
+		getters[i]->get(rep, &rep->rows[r], &cell[i]);
+		if (t->cols[i].type == COL_STR && !cell[i].s)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The rows in order, the first limit of them (all for 0): sorted by keys
+ * made from the rows, and only those printed made into table rows. 1 when
+ * the columns are names this cannot sort (the table then sorts).
+ */
+static int add_rows_sorted(struct report *rep, struct table *t,
+			   const struct column **getters, int sc,
+			   uint64_t limit)
+{
+	size_t r, m = limit && limit < rep->n ? limit : rep->n;
+	struct table_key *k;
+	int rc = 0;
+
+	if (!table_can_key(&t->cols[sc]) || !table_can_key(&t->cols[0]) ||
+	    t->cols[0].type == COL_F64)
+		return 1;
+	k = malloc((rep->n ? rep->n : 1) * sizeof(*k));
+	if (!k)
+		return -1;
+	for (r = 0; r < rep->n; r++) {
+		union cell a = { 0 }, b = { 0 };
+
+		getters[sc]->get(rep, &rep->rows[r], &a);
+		getters[0]->get(rep, &rep->rows[r], &b);
+		k[r] = (struct table_key){ table_cell_key(&t->cols[sc], &a, 1),
+					   table_cell_key(&t->cols[0], &b, 0), r };
+	}
+	table_sort_keys(k, rep->n, m);
+	for (r = 0; r < m && !rc; r++)
+		rc = add_row(rep, t, getters, k[r].row);
+	free(k);
+	return rc;
+}
+
 /*
  * The table of rows: the dimension's columns (binary-only ones for binary
- * input only), sorted. Returns 0, -1 (out of memory), -2 (no such column).
+ * input only), sorted, the first limit rows (0: all). Returns 0, -1 (out
+ * of memory), -2 (no such column).
  */
 static int make_table(struct report *rep, struct table *t, struct col *cols,
-		      const struct column **getters, const char *sort)
+		      const struct column **getters, const char *sort,
+		      uint64_t limit)
 {
-	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc;
+	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc, rc;
 	const struct column *c;
 	size_t r;
 
@@ -528,17 +610,6 @@ static int make_table(struct report *rep, struct table *t, struct col *cols,
 			getters[n++] = c;
 		}
 	table_init(t, cols, n);
-	for (r = 0; r < rep->n; r++) {
-		union cell *cell = table_row(t);
-
-		if (!cell)
-			return -1;
-		for (i = 0; i < n; i++) {
-			getters[i]->get(rep, &rep->rows[r], &cell[i]);
-			if (cols[i].type == COL_STR && !cell[i].s)
-				return -1;
-		}
-	}
 	sc = table_col(t, sort ? sort : rep->dim->sort);
 	if (sc < 0) {
 		error("--sort %s: no such column in this report; columns:", sort);
@@ -547,6 +618,12 @@ static int make_table(struct report *rep, struct table *t, struct col *cols,
 		fputc('\n', stderr);
 		return -2;
 	}
+	rc = add_rows_sorted(rep, t, getters, sc, limit);
+	if (rc <= 0)
+		return rc;
+	for (r = 0; r < rep->n; r++)
+		if (add_row(rep, t, getters, r))
+			return -1;
 	table_sort(t, sc);
 	return 0;
 }
@@ -636,7 +713,7 @@ static int print_report(struct report *rep, struct kmap_src *src, FILE *out,
 	const struct column *getters[32];
 	struct json_object *head = NULL;
 	struct table t;
-	int rc = make_table(rep, &t, cols, getters, sort);
+	int rc = make_table(rep, &t, cols, getters, sort, limit);
 
 	if (rc == -1)
 		error("out of memory");
@@ -738,6 +815,7 @@ static int run(int argc, char **argv)
 	kmap_sym_close(rep.sym);
 	kmap_map_free(&rep.index);
 	free(rep.rows);
+	free(rep.about);
 	return rc == -2 ? 2 : rc < 0 ? 1 : 0;
 }
 

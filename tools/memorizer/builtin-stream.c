@@ -277,22 +277,20 @@ static int read_cpu(struct cpu_buf *cb, struct sink *out, int all,
 	}
 }
 
-static int stream_binary(const char *dir, struct sink *out, int tty)
+/*
+ * The stream header: checked and written to out first (its struct in
+ * *h). Returns 0, 1 on an error, -1 when out could not be written.
+ */
+static int copy_header(const char *dir, struct sink *out,
+		       struct memorizer_stream_header *hp)
 {
 	char path[4096], err[KMAP_ERR_MAX];
 	unsigned char hdr[65536];
 	struct memorizer_stream_header h;
-	struct cpu_buf *cpus = NULL;
-	struct pollfd *pfd = NULL;
-	uint64_t records = 0, lost = 0;
-	struct progress pg;
-	ssize_t n;
 	size_t len = 0;
-	int fd, open_cpus, rc = 0;
-	unsigned int i;
-	unsigned int ncpu = 0;
+	ssize_t n;
+	int fd;
 
-	progress_init(&pg, tty, "stream");
 	snprintf(path, sizeof(path), "%s/binary/header", dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -322,8 +320,62 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		      h.header_size);
 		return 1;
 	}
-	if (sink_write(out, hdr, len))
-		return !out->closed;
+	*hp = h;
+	return sink_write(out, hdr, len) ? -1 : 0;
+}
+
+/* Open DIR/binary/cpuN of every CPU present into cpus[], *ncpu of them. */
+static int open_cpus_of(const char *dir, unsigned int nr_cpus,
+			struct cpu_buf *cpus, unsigned int *ncpu)
+{
+	char path[4096];
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < nr_cpus; i++) {
+		snprintf(path, sizeof(path), "%s/binary/cpu%u", dir, i);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;	/* a possible CPU not present */
+			error("%s: %m", path);
+			return -1;
+		}
+		cpus[*ncpu].fd = fd;
+		cpus[*ncpu].cpu = i;
+		{
+			struct statfs sfs;
+
+			cpus[*ncpu].debugfs = !fstatfs(fd, &sfs) &&
+					   sfs.f_type == 0x64626720; /* DEBUGFS_MAGIC */
+		}
+		cpus[*ncpu].buf = malloc(CPU_BUF);
+		if (!cpus[*ncpu].buf) {
+			close(fd);
+			error("out of memory");
+			return -1;
+		}
+		(*ncpu)++;
+	}
+	return 0;
+}
+
+static int stream_binary(const char *dir, struct sink *out, int tty)
+{
+	char path[4096];
+	struct memorizer_stream_header h;
+	struct cpu_buf *cpus = NULL;
+	struct pollfd *pfd = NULL;
+	uint64_t records = 0, lost = 0;
+	struct progress pg;
+	int fd, open_cpus, rc = 0;
+	unsigned int i;
+	unsigned int ncpu = 0;
+
+	progress_init(&pg, tty, "stream");
+	rc = copy_header(dir, out, &h);
+	if (rc)
+		return rc < 0 ? !out->closed : rc;
 	cpus = calloc(h.nr_cpus, sizeof(*cpus));
 	pfd = calloc(h.nr_cpus, sizeof(*pfd));
 	if (!cpus || !pfd) {
@@ -331,32 +383,9 @@ static int stream_binary(const char *dir, struct sink *out, int tty)
 		rc = 1;
 		goto out;
 	}
-	for (i = 0; i < h.nr_cpus; i++) {
-		snprintf(path, sizeof(path), "%s/binary/cpu%u", dir, i);
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;	/* a possible CPU not present */
-			error("%s: %m", path);
-			rc = 1;
-			goto out;
-		}
-		cpus[ncpu].fd = fd;
-		cpus[ncpu].cpu = i;
-		{
-			struct statfs sfs;
-
-			cpus[ncpu].debugfs = !fstatfs(fd, &sfs) &&
-					   sfs.f_type == 0x64626720; /* DEBUGFS_MAGIC */
-		}
-		cpus[ncpu].buf = malloc(CPU_BUF);
-		if (!cpus[ncpu].buf) {
-			close(fd);
-			error("out of memory");
-			rc = 1;
-			goto out;
-		}
-		ncpu++;
+	if (open_cpus_of(dir, h.nr_cpus, cpus, &ncpu)) {
+		rc = 1;
+		goto out;
 	}
 	if (!ncpu) {
 		error("%s/binary: no cpuN files", dir);

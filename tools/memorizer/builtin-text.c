@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* memorizer text: a binary stream (or a kmap) as kmap text. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -9,8 +10,79 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
+#define BUF_SIZE	(256 * 1024)
+
+/* Write buf[0 .. *len - 1] out; -1 on a write error. */
+static int flush(struct output *out, const char *buf, size_t *len)
+{
+	size_t n = *len;
+
+	*len = 0;
+	return fwrite_unlocked(buf, 1, n, out->f) == n ? 0 : -1;
+}
+
+/*
+ * A text kmap's lines as read (libkmap's tee), into buf: those of the
+ * objects handed out are written, as formatted ones would be; the line
+ * read ahead (the next object's) waits for its object.
+ */
+struct copy {
+	struct output *out;
+	char *buf;		/* grows to hold one object's lines */
+	size_t cap, len;	/* bytes in buf */
+	size_t done;		/* of them, the objects handed out's */
+	size_t last;		/* the last line's length */
+	size_t lines;		/* lines in buf after done */
+	int failed;
+};
+
+/* Write the lines of the objects handed out, keep the rest. */
+static int copy_flush(struct copy *c)
+{
+	size_t rest = c->len - c->done;
+
+	if (!c->done)	/* nothing handed out yet (or no input at all) */
+		return 0;
+	if (fwrite_unlocked(c->buf, 1, c->done, c->out->f) != c->done)
+		return -1;
+	memmove(c->buf, c->buf + c->done, rest);
+	c->len = rest;
+	c->done = 0;
+	return 0;
+}
+
+static void copy_line(void *ctx, const char *line, size_t n)
+{
+	struct copy *c = ctx;
+
+	if (c->failed)
+		return;
+	if (c->len + n > c->cap && c->done && copy_flush(c))
+		c->failed = 1;
+	if (!c->failed && kmap_grow((void **)&c->buf, &c->cap,
+				    c->len + n > BUF_SIZE ? c->len + n : BUF_SIZE, 1))
+		c->failed = -1;		/* out of memory */
+	if (c->failed)
+		return;
+	memcpy(c->buf + c->len, line, n);
+	c->len += n;
+	c->last = n;
+	c->lines++;
+}
+
+/* An object of nacc access lines handed out: its lines are done. */
+static void copy_done(struct copy *c, size_t nacc)
+{
+	int ahead = c->lines > nacc + 1;	/* the next object's line */
+
+	c->done = c->len - (ahead ? c->last : 0);
+	c->lines = ahead;
+}
+
 static int run(int argc, char **argv)
 {
+	static char buf[BUF_SIZE];
+	size_t len = 0;
 	struct optparse p;
 	const char *output = NULL;
 	const struct kmap_object *o;
@@ -19,6 +91,7 @@ static int run(int argc, char **argv)
 	char err[KMAP_ERR_MAX];
 	size_t nacc, i;
 	struct output out;
+	struct copy copy = { .out = &out };
 	struct progress pg;
 	uint64_t n = 0;
 	int idx, rc;
@@ -45,22 +118,50 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
+	/* A text kmap, checked, is written as it is read: the same bytes. */
+	if (kmap_src_text(src))
+		kmap_text_tee(kmap_src_text(src), copy_line, &copy);
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
 		if (!(++n & 4095))
 			progress_input(&pg, src, 0);
-		if (kmap_write_object(out.f, o))
-			break;
-		for (i = 0; i < nacc; i++)
-			if (kmap_write_access(out.f, &acc[i]))
+		if (kmap_src_text(src)) {
+			copy_done(&copy, nacc);
+			if (copy.failed)
 				break;
+			continue;
+		}
+		/* Lines gathered in buf, written BUF_SIZE at a time. */
+		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(&out, buf, &len))
+			break;
+		len += kmap_format_object(buf + len, o);
+		for (i = 0; i < nacc; i++) {
+			if (len > BUF_SIZE - KMAP_LINE_MAX &&
+			    flush(&out, buf, &len))
+				break;
+			len += kmap_format_access(buf + len, &acc[i]);
+		}
 		if (i < nacc)
 			break;
+	}
+	/* What was read before an error goes out too, as it was read. */
+	if (kmap_src_text(src)) {
+		if (rc <= 0 && copy_flush(&copy) && !rc)
+			rc = 1;
+		if (copy.failed < 0) {
+			error("out of memory");
+			rc = -2;
+		} else if (copy.failed) {
+			rc = 1;
+		}
+		free(copy.buf);
+	} else if (rc <= 0 && flush(&out, buf, &len) && !rc) {
+		rc = 1;
 	}
 	progress_input(&pg, src, 1);
 	if (rc > 0) {
 		error("%s: write error: %m", out.name);
 		rc = -1;
-	} else if (rc < 0) {
+	} else if (rc == -1) {
 		error("%s", kmap_src_error(src));
 	}
 	/* A kmap cut short by a bad line is not written over FILE. */

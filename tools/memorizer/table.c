@@ -122,7 +122,7 @@ static int row_cmp(const void *x, const void *y)
  * A number cell as a key that sorts as cmp_cell() does, ascending: figures
  * descending (no value last), hexadecimal names ascending.
  */
-static uint64_t num_key(const struct col *col, const union cell *c, int desc)
+uint64_t table_cell_key(const struct col *col, const union cell *c, int desc)
 {
 	uint64_t bits;
 	double d;
@@ -143,20 +143,61 @@ static uint64_t num_key(const struct col *col, const union cell *c, int desc)
 	}
 }
 
-struct sort_key {
-	uint64_t k1, k2;
-	size_t row;
-};
-
 static int key_cmp(const void *x, const void *y)
 {
-	const struct sort_key *a = x, *b = y;
+	const struct table_key *a = x, *b = y;
 
 	if (a->k1 != b->k1)
 		return a->k1 < b->k1 ? -1 : 1;
 	if (a->k2 != b->k2)
 		return a->k2 < b->k2 ? -1 : 1;
 	return (a->row > b->row) - (a->row < b->row);
+}
+
+int table_can_key(const struct col *col)
+{
+	return col->type == COL_U64 || col->type == COL_HEX ||
+	       col->type == COL_F64;
+}
+
+static void swap_keys(struct table_key *a, struct table_key *b)
+{
+	struct table_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Put the m smallest of k[0 .. n - 1] first (in any order): quickselect. */
+static void select_keys(struct table_key *k, size_t n, size_t m)
+{
+	size_t lo = 0, hi = n;	/* the m-th is in [lo, hi) */
+
+	while (hi - lo > 1) {
+		size_t i, store = lo;
+
+		/* The middle one as pivot, moved to the end. */
+		swap_keys(&k[lo + (hi - lo) / 2], &k[hi - 1]);
+		for (i = lo; i < hi - 1; i++)
+			if (key_cmp(&k[i], &k[hi - 1]) < 0)
+				swap_keys(&k[i], &k[store++]);
+		swap_keys(&k[store], &k[hi - 1]);
+		if (store == m - 1 || store == m)
+			return;
+		if (store < m)
+			lo = store + 1;
+		else
+			hi = store;
+	}
+}
+
+void table_sort_keys(struct table_key *k, size_t n, size_t m)
+{
+	if (m < n)
+		select_keys(k, n, m);
+	else
+		m = n;
+	qsort(k, m, sizeof(*k), key_cmp);
 }
 
 /*
@@ -168,10 +209,10 @@ static int sort_by_keys(struct table *t, int col)
 {
 	const struct col *c = &t->cols[col], *first = &t->cols[0];
 	size_t r, nc = t->ncols;
-	struct sort_key *k;
+	struct table_key *k;
 	union cell *cells;
 
-	if (c->type == COL_STR || first->type == COL_STR ||
+	if (!table_can_key(c) || !table_can_key(first) ||
 	    first->type == COL_F64)
 		return -1;
 	k = malloc(t->nrows * sizeof(*k));
@@ -184,8 +225,8 @@ static int sort_by_keys(struct table *t, int col)
 	for (r = 0; r < t->nrows; r++) {
 		const union cell *row = &t->cells[r * nc];
 
-		k[r] = (struct sort_key){ num_key(c, &row[col], 1),
-					  num_key(first, &row[0], 0), r };
+		k[r] = (struct table_key){ table_cell_key(c, &row[col], 1),
+					  table_cell_key(first, &row[0], 0), r };
 	}
 	qsort(k, t->nrows, sizeof(*k), key_cmp);
 	for (r = 0; r < t->nrows; r++)

@@ -38,6 +38,19 @@ int table_col(const struct table *t, const char *name);
 /* Sort by column (descending for numbers, ascending for strings), ties by
  * the first column ascending. */
 void table_sort(struct table *t, int col);
+/*
+ * Sorting without building every row first: a row's key is its sort
+ * column's cell (table_cell_key(desc 1)), ties by its first column's
+ * (desc 0), then by its number; table_sort_keys() puts the m smallest
+ * keys first, in order (all n when m >= n). For columns table_can_key().
+ */
+struct table_key {
+	uint64_t k1, k2;
+	size_t row;
+};
+int table_can_key(const struct col *col);
+uint64_t table_cell_key(const struct col *col, const union cell *c, int desc);
+void table_sort_keys(struct table_key *k, size_t n, size_t m);
 enum table_fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
 struct json_object;
 /*

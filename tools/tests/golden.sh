@@ -357,6 +357,8 @@ run report report-progress sh -c "$(declare -f progress); progress '\"$M\" repor
 # Sorting: a figure descending, no value last, ties by the first column
 # ascending; a hexadecimal name ascending.
 run report report-sort sh -c "\"$M\" report --sort avg_lifetime --csv fixtures/tar.kmap; \"$M\" report --sort callsite --csv fixtures/tar.kmap; \"$M\" report --by object --sort never_read --csv fixtures/tar.kmap 2>&1; \"$M\" report --by object --sort writes --csv stream.bin; \"$M\" report --by pid --sort objects_accessed --csv fixtures/tar.kmap"
+# -n N: the first N rows of the whole sorted table, whichever the column.
+run report report-limit-is-head sh -c "for s in size reads writes sites free_jiffies addr object callsite; do \"$M\" report --by object --sort \$s --csv -n 3 fixtures/tar.kmap > a; \"$M\" report --by object --sort \$s --csv fixtures/tar.kmap | head -n 4 | cmp - a && echo \$s: same; done"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
 
@@ -374,6 +376,17 @@ run text text-output-is-input sh -c "\"$M\" text -o same.kmap same.kmap; echo st
 cp fixtures/tar.kmap keep.kmap
 run text text-bad-input-keeps-output sh -c "\"$M\" text -o keep.kmap cut.kmap; echo status \$?; cmp keep.kmap fixtures/tar.kmap && echo unchanged; ls -A | grep -c '^\.keep' || true"
 run text text-output-new sh -c "\"$M\" text -o new.kmap stream.bin 2>/dev/null && \"$M\" text stream.bin 2>/dev/null | cmp - new.kmap && echo written"
+# A text kmap is written as read; an object of more lines than fit the
+# output buffer (20000 access lines) too.
+awk 'BEGIN { print "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh"; for (i = 1; i <= 20000; i++) printf "  ffffffff%08x,1,0,1\n", i; print "ffffffff81000000,1,ffff888000002000,8,100,0,0,sh" }' > wide.kmap
+run text text-kmap-wide-object sh -c "\"$M\" text wide.kmap | cmp - wide.kmap && echo identical; \"$M\" text -o wide-out.kmap wide.kmap && cmp wide-out.kmap wide.kmap && echo identical"
+# Nothing to write: an empty kmap, an empty zstd frame (0 objects).
+printf '' | zstd -q -c > empty.zst
+run text text-empty sh -c "\"$M\" text empty.kmap; echo status \$?; \"$M\" text empty.zst; echo status \$?; \"$M\" check empty.zst"
+# Write errors: every command's standard output and -o.
+run text write-errors sh -c "\"$M\" symbolize --system-map fixtures/System.map 1 > /dev/full; echo status \$?; \"$M\" report -o /dev/full fixtures/tar.kmap; echo status \$?; \"$M\" --help > /dev/full; echo status \$?; \"$M\" text stream.bin > /dev/full; echo status \$?"
+cp fixtures/tar.kmap same2.kmap
+run text report-output-is-input sh -c "\"$M\" report -o same2.kmap same2.kmap; echo status \$?; cmp same2.kmap fixtures/tar.kmap && echo unchanged"
 run text text-write-error "$M" text -o /dev/full fixtures/tar.kmap
 # A live object's counters swept out on cpu 1 while it lived, read after
 # its FREE on cpu 0 (which counts 3 ACCESS records): the counts add up,

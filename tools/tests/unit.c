@@ -478,7 +478,7 @@ static void test_writer_roundtrip(void **state)
 /* Binary: fixtures built from the UAPI structs. */
 
 struct sbuf {
-	unsigned char b[4096];
+	unsigned char b[1 << 16];
 	size_t len;
 	uint64_t ns;		/* the last record's: records are in time order */
 };
@@ -769,6 +769,55 @@ static void test_src_assembles(void **state)
 	assert_int_equal(kmap_src_orphans(src), 1);
 	kmap_src_close(src);
 	unlink(path);
+}
+
+/*
+ * An object's counters come out sorted by (ip, pid), repeated ones merged,
+ * whatever their order and number (insertion runs, merges, a tail).
+ */
+static void test_src_sorts_counters(void **state)
+{
+	static const size_t sizes[] = { 2, 7, 8, 9, 16, 17, 63, 64, 65, 200, 1000 };
+	size_t t;
+
+	(void)state;
+	for (t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		struct sbuf s = { .len = 0 };
+		char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+		int fd = mkstemp(path);
+		size_t k = sizes[t], i, n, distinct;
+		const struct kmap_object *o;
+		const struct kmap_access *a;
+		struct kmap_src *src;
+		uint64_t reads = 0;
+
+		header(&s, 1);
+		task(&s, 0, 7, "tar");
+		alloc(&s, 0, 1, 0x1000, 7);
+		/* ips in a scrambled order; every fifth one repeats an ip */
+		for (i = 0; i < k; i++) {
+			uint64_t ip = 0xffffffff81000000ull +
+				      (i % 5 == 4 ? 0 : (i * 37 % k) * 16);
+
+			access_rec(&s, 0, 1, ip, 7 + (uint32_t)(i % 2), 0, i + 1);
+			reads += i + 1;
+		}
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, s.b, s.len), (ssize_t)s.len);
+		close(fd);
+		src = kmap_src_open(path, err);
+		assert_non_null(src);
+		assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+		for (i = 1, distinct = n; i < n; i++)
+			assert_true(a[i - 1].ip < a[i].ip ||
+				    (a[i - 1].ip == a[i].ip && a[i - 1].pid < a[i].pid));
+		for (i = 0; i < n; i++)
+			reads -= a[i].reads;
+		assert_true(reads == 0);	/* nothing lost, nothing twice */
+		assert_true(distinct <= k);
+		kmap_src_close(src);
+		unlink(path);
+	}
 }
 
 static void test_src_text_objects(void **state)
@@ -1855,6 +1904,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_reader_lines),
