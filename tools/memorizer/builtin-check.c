@@ -327,6 +327,12 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 	if (rec->u.free.api != MEMORIZER_FREE_MISSED)
 		check_ip(c, at, "call_site", rec->u.free.call_site);
 	slot = kmap_map_find(&st->ids, id);
+	if (!slot && kmap_map_find(&st->swept, id)) {
+		/* Freed, its last ACCESS records still to come. */
+		problem(c, 0, at, "second FREE of object id %llu",
+			(unsigned long long)id);
+		return 0;
+	}
 	if (!slot) {
 		/* Its ALLOC may follow, from another CPU. */
 		slot = kmap_map_get(&st->early, id, &is_new);

@@ -113,6 +113,14 @@ printf '%s\n' header 'free cpu=1 ns=1 id=1 call_site=0xffffffff81000200 jiffies=
 	'free cpu=0 ns=2 id=1 call_site=0xffffffff81000200 jiffies=7 api=0' |
 	"$MKSTREAM" > free-twice.bin
 run check check-bad-stream-free-twice sh -c "\"$M\" check free-twice.bin; \"$M\" report free-twice.bin; \"$M\" text free-twice.bin"
+# An object freed twice after its ALLOC, the second FREE while ACCESS
+# records its first said were to come are still awaited: refused alike.
+printf '%s\n' header \
+	'alloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8' \
+	'free cpu=0 ns=2 id=1 call_site=0xffffffff81000200 jiffies=6 api=0 nr_access=1' \
+	'free cpu=0 ns=3 id=1 call_site=0xffffffff81000200 jiffies=7 api=0' |
+	"$MKSTREAM" > free-twice-swept.bin
+run check check-bad-stream-free-twice-swept sh -c "\"$M\" check free-twice-swept.bin; \"$M\" report free-twice-swept.bin; \"$M\" text free-twice-swept.bin"
 # An address allocated twice with no FREE between: an error, unless a
 # LOST record says FREEs were lost (then a warning).
 a1='alloc cpu=0 ns=2 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=64 size_alloc=64'
