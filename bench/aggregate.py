@@ -54,6 +54,25 @@ def parse_stats(text):
     return {"figures": figures, "kinds": kinds}
 
 
+# memorizer/stats keys that count since boot (the rest are levels: live
+# objects, memory in use, sizes).
+SINCE_BOOT = re.compile(r"_(tracked|cleared|accesses)$|^(accesses_|untracked_|"
+                        r"objects_dropped$|frees_missed$|binary_records_)")
+
+
+def run_stats(after, before):
+    """A run's stats: its counts since boot less those before it began."""
+    st = parse_stats(after)
+    if before is None:
+        return st
+    prev = parse_stats(before)["figures"]
+    fig = {k: v - prev.get(k, 0) if SINCE_BOOT.search(k) else v
+           for k, v in st["figures"].items()}
+    kinds = {k: {"tracked": fig[k + "_tracked"], "live": v["live"]}
+             for k, v in st["kinds"].items()}
+    return {"figures": fig, "kinds": kinds}
+
+
 def attributed(fig):
     """The share of traced accesses that landed on an object's record."""
     rec, untr = fig.get("accesses_recorded"), fig.get("accesses_untracked")
@@ -103,7 +122,9 @@ def load(runs):
         for f in os.listdir(d):
             if f.startswith("stats."):
                 _, mode, wl = f.split(".", 2)
-                stats[(mode, wl)] = parse_stats(read(os.path.join(d, f)))
+                stats[(mode, wl)] = run_stats(
+                    read(os.path.join(d, f)),
+                    read(os.path.join(d, "stats-before." + mode + "." + wl)))
         boots.append({"name": name, "variant": variant, "smp": int(smp),
                       "times": times, "stats": stats,
                       "stream": read(os.path.join(d, "stream")),
@@ -337,7 +358,8 @@ def markdown(res):
       f"page key {fmt(res['bytes_per_page_key'], '{}')}.")
     w("")
     w("Pool memory in use right after each run (records of freed objects are kept "
-      "until cleared, so this is the run's peak; largest over the rounds):")
+      "until cleared, so this is the run's peak; largest over the rounds), with "
+      "that run's own counts (memorizer/stats after it less before it):")
     w("")
     w("| workload | mode | peak used (MB) | bound (MB) | objects tracked | live | accesses recorded | objects dropped | accesses dropped |")
     w("|---|---|---|---|---|---|---|---|---|")

@@ -12,7 +12,9 @@
 # WORKLOADS: comma list of hackbench, stressng, tar. SIZE: quick or full.
 # Writes /out/times ("mode workload seconds" a line), /out/stats.MODE.WL
 # (memorizer/stats right after the run, before clearing; for people,
-# show_stats then as /out/show_stats.MODE.WL), /out/stream (stream results,
+# show_stats then as /out/show_stats.MODE.WL; stats as the run began, whose
+# counts since boot aggregate.py subtracts, as /out/stats-before.MODE.WL),
+# /out/stream (stream results,
 # or "unavailable REASON"), /out/uname, /out/sample-size.
 set -eu
 modes=$1 workloads=$2 reps=$3 size=$4 stream=${5:-}
@@ -76,6 +78,8 @@ timed() {	# timed MODE WORKLOAD: one timed run, appended to /out/times
 		ctl memorizer_enabled 0
 		ctl memorizer_log_access 0
 		ctl clear_dead_objects 1
+		# Counts since boot: the run's own are the difference.
+		cat $m/stats > /tmp/stats.before
 	fi
 	case $1 in
 	base|off)
@@ -105,6 +109,7 @@ timed() {	# timed MODE WORKLOAD: one timed run, appended to /out/times
 		# Records of freed objects stay until cleared: what is used
 		# now is the run's peak.
 		cat $m/stats > "/out/stats.$1.$2"
+		cp /tmp/stats.before "/out/stats-before.$1.$2"
 		cat $m/show_stats > "/out/show_stats.$1.$2"
 	fi
 }

@@ -77,6 +77,17 @@ for r in 1 2; do
 		done
 	done
 done
+# The counts since boot of an earlier run, to be subtracted: tracked,
+# accesses, untracked and drops, never the levels (live, memory in use).
+for r in 1 2; do
+	stats 5 1 1 | sed -e 's/^kmalloc_tracked .*/kmalloc_tracked 20/' \
+		-e 's/^kmalloc_live .*/kmalloc_live 3/' \
+		-e 's/^accesses_recorded .*/accesses_recorded 400/' \
+		-e 's/^accesses_untracked .*/accesses_untracked 3/' \
+		-e 's/^untracked_slab .*/untracked_slab 1/' \
+		-e 's/^accesses_dropped .*/accesses_dropped 2/' \
+		> "$t/runs/round$r-memorizer/stats-before.full.stressng"
+done
 echo 'full hackbench 90' | boot scale1-memorizer-smp1 memorizer 1
 echo 'full hackbench 50' | boot scale1-memorizer-smp2 memorizer 2
 echo 'base hackbench 20' | boot scale1-kasan-smp1 kasan 1
@@ -123,6 +134,12 @@ assert r["memory"]["tar"]["full"]["untracked_by_class"] == {"slab": 5, "stack": 
 eq(r["memory"]["tar"]["full"]["objects_dropped"], 0, "objects dropped")
 eq(r["memory"]["tar"]["full"]["accesses_dropped"], 3, "accesses dropped")
 eq(r["memory"]["tar"]["full"]["per_kind"]["pages"]["tracked"], 5, "pages tracked")
+m = r["memory"]["stressng"]["full"]
+eq(m["objects_tracked"], (60 - 20) + (40 - 40) + (5 - 5), "tracked, less before"); eq(m["objects_live"], 11, "live, a level")
+eq(m["accesses_recorded"], 600, "accesses, less before"); eq(m["accesses_dropped"], 1, "dropped, less before")
+eq(m["peak_memory_used_bytes"], 2000000, "memory used, a level")
+assert m["untracked_by_class"] == {"slab": 4, "stack": 0, "percpu": 0}, m["untracked_by_class"]
+eq(m["attributed"], 600 / 604, "attributed, less before")
 eq(r["bytes_per_page_key"], 40, "page key")
 s = r["stream"]
 assert s["available"] is True

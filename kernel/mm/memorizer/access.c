@@ -4,8 +4,8 @@
  * (while access logging is on) and is counted on the record of the object
  * it falls in, per accessing instruction and pid. No global lock: a lookup
  * in the index, a lookup in the counter hash, an atomic increment; and
- * before both, a per-context cache of the last record and counter, whose
- * hit is a path of its own that calls nothing.
+ * before both, a per-context cache of the last few records and a counter
+ * of each, whose hit is a path of its own that calls nothing.
  */
 
 #include <linux/memorizer.h>
@@ -18,54 +18,91 @@
 DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
 
 /*
- * Each context's last record and counter: most accesses fall in the
- * object the previous one did, many from the same instruction. Records
- * and counters live in the pool, which is never unmapped, so a stale entry
- * is safe to read; it is used only once checked against the record (id,
- * state, range) and the counter (record, ip, pid), checks that a record or
- * counter freed since, or reused, fails. Used with preemption off, as a
- * lookup: nothing it returns is freed before that ends.
+ * Each context's last few records, each with the last counter used on it:
+ * most accesses fall in an object one of the last few did (a slab object,
+ * the task's stack, struct pages, a global), many from the same
+ * instruction. A way holds a copy of its record's extent, so that a miss
+ * reads no record. Records and counters live in the pool, which is never
+ * unmapped, so a stale way is safe to read; it is used only once checked
+ * against the record (id, state, range) and the counter (record, ip, pid),
+ * checks that a record or counter freed since, or reused, fails. Used with
+ * preemption off, as a lookup: nothing it returns is freed before that
+ * ends.
  */
-struct access_cache {
+#define ACCESS_WAYS 4
+
+struct access_way {
+	unsigned long start;		/* the record's extent, as cached */
+	unsigned long size;
 	struct memorizer_record *rec;
 	u64 id;
 	struct memorizer_counter *counter;
 };
+
+struct access_cache {
+	struct access_way ways[ACCESS_WAYS];
+	unsigned int victim;		/* the way to replace next */
+};
 static DEFINE_PER_CPU(struct access_cache, access_caches[4]);
 
-static struct memorizer_record *cached_record(struct access_cache *ac,
-					      unsigned long addr)
+/* @way's record, if @addr is still in it. */
+static __always_inline struct memorizer_record *
+way_record(struct access_way *way, unsigned long addr)
 {
-	struct memorizer_record *rec = ac->rec;
+	struct memorizer_record *rec = way->rec;
 
-	if (!rec || READ_ONCE(rec->id) != ac->id)
+	if (addr - way->start >= way->size)
 		return NULL;
-	if (READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED ||
+	if (READ_ONCE(rec->id) != way->id ||
+	    READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED ||
 	    addr - READ_ONCE(rec->key.addr) >= READ_ONCE(rec->size_alloc))
 		return NULL;
 	/* Not reused while we read it. */
 	smp_rmb();
-	return READ_ONCE(rec->id) == ac->id ? rec : NULL;
+	return READ_ONCE(rec->id) == way->id ? rec : NULL;
+}
+
+/* @rec in the way used least recently (of those filled since). */
+static __always_inline struct access_way *
+cache_record(struct access_cache *ac, struct memorizer_record *rec)
+{
+	struct access_way *way = &ac->ways[ac->victim];
+
+	ac->victim = (ac->victim + 1) % ACCESS_WAYS;
+	way->rec = rec;
+	way->id = rec->id;
+	way->start = rec->key.addr;
+	way->size = rec->size_alloc;
+	way->counter = NULL;
+	return way;
 }
 
 /*
- * The fast path: the access counted on this context's cached record, or a
- * slab object's found in the index, with the cached counter or one found
- * in the counter hash; or false. It calls
- * nothing, so it runs as it was entered, with AC (user access) set inside
- * a user-copy section: saving and clearing AC costs a flags push and pop,
- * and under TCG clac and popf each end a translation block, many times
- * what the rest costs.
+ * The fast path: the access counted on a record in this context's cache,
+ * or a slab object's found in the index, with the way's counter or one
+ * found in the counter hash; or false, with *@found the way of the record
+ * if there is one (its counter is to be made). It calls nothing, so it
+ * runs as it was entered, with AC (user access) set inside a user-copy
+ * section: saving and clearing AC costs a flags push and pop, and under
+ * TCG clac and popf each end a translation block, many times what the
+ * rest costs.
  */
 static __always_inline bool count_cached(struct access_cache *ac,
 					 unsigned long addr, bool write,
-					 unsigned long ip, pid_t pid)
+					 unsigned long ip, pid_t pid,
+					 struct access_way **found)
 {
-	struct memorizer_record *rec = cached_record(ac, addr);
-	struct memorizer_counter *c = ac->counter;
+	struct memorizer_record *rec = NULL;
+	struct memorizer_counter *c;
+	struct access_way *way;
+	int i;
 
+	for (i = 0; i < ACCESS_WAYS && !rec; i++) {
+		way = &ac->ways[i];
+		rec = way->rec ? way_record(way, addr) : NULL;
+	}
 	if (!rec) {
-		/* Slab objects, most of what is accessed, are found inline. */
+		/* Slab objects, most of what is allocated, are found inline. */
 		struct folio *folio;
 
 		if (addr < PAGE_OFFSET || addr >= (unsigned long)high_memory)
@@ -76,16 +113,16 @@ static __always_inline bool count_cached(struct access_cache *ac,
 		rec = memorizer_slab_lookup(folio, addr);
 		if (!rec)
 			return false;
-		ac->rec = rec;
-		ac->id = rec->id;
-		c = NULL;
+		way = cache_record(ac, rec);
 	}
+	*found = way;
+	c = way->counter;
 	if (!c || READ_ONCE(c->rec) != rec || c->ip != ip || c->pid != pid) {
 		c = memorizer_counter_find(memorizer_counter_bucket(rec, ip, pid),
 					   rec, ip, pid);
 		if (!c)
 			return false;
-		ac->counter = c;
+		way->counter = c;
 	}
 	/* Saturate: a count that wrapped would be a wrong one. */
 	atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
@@ -93,25 +130,30 @@ static __always_inline bool count_cached(struct access_cache *ac,
 	return true;
 }
 
-/* The slow path: the record and counter looked up, or made. AC clear. */
-static noinline void count_access(struct access_cache *ac, unsigned long addr,
+/*
+ * The slow path: the record looked up or found (unless the fast path had
+ * it in @way), the counter made. AC clear.
+ */
+static noinline void count_access(struct access_cache *ac,
+				  struct access_way *way, unsigned long addr,
 				  bool write, unsigned long ip, pid_t pid)
 {
 	struct memorizer_record *rec;
 	struct memorizer_counter *c;
 
-	rec = cached_record(ac, addr);
-	if (!rec) {
+	memorizer_stat_inc(MEMORIZER_STAT_SLOW_ACCESSES);
+	if (way) {
+		rec = way->rec;
+	} else {
 		rec = memorizer_index_lookup(addr);
 		if (!rec)
 			rec = memorizer_attribute(addr);
 		if (!rec)
 			return;
-		ac->rec = rec;
-		ac->id = rec->id;
+		way = cache_record(ac, rec);
 	}
 	c = memorizer_counter_get(rec, ip, pid);
-	ac->counter = c;
+	way->counter = c;
 	if (c) {
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
@@ -121,6 +163,7 @@ static noinline void count_access(struct access_cache *ac, unsigned long addr,
 void __memorizer_access(unsigned long addr, size_t size, bool write,
 			unsigned long ip)
 {
+	struct access_way *way = NULL;
 	struct access_cache *ac;
 	unsigned long ua_flags;
 	pid_t pid;
@@ -132,10 +175,10 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 		goto out;
 	ac = this_cpu_ptr(&access_caches[interrupt_context_level()]);
 	pid = in_task() ? current->pid : 0;
-	if (!count_cached(ac, addr, write, ip, pid)) {
+	if (!count_cached(ac, addr, write, ip, pid, &way)) {
 		/* KASAN checks run inside user-copy sections too. */
 		ua_flags = user_access_save();
-		count_access(ac, addr, write, ip, pid);
+		count_access(ac, way, addr, write, ip, pid);
 		user_access_restore(ua_flags);
 	}
 	memorizer_exit();

@@ -222,6 +222,7 @@ enum memorizer_stat {
 	MEMORIZER_STAT_DROPPED_OBJECTS,		/* pool full */
 	MEMORIZER_STAT_DROPPED_ACCESSES,	/* pool full for a new counter */
 	MEMORIZER_STAT_MISSED_FREES,		/* closed with 0xdeadbeef */
+	MEMORIZER_STAT_SLOW_ACCESSES,		/* not counted inline */
 	MEMORIZER_STAT_BINARY_MADE,		/* asked of the binary stream */
 	MEMORIZER_STAT_BINARY_LOST,		/* to full buffers */
 	MEMORIZER_STAT_BINARY_UNREAD,		/* left when readers left */

@@ -945,13 +945,16 @@ static void kinds_test(struct kunit *test)
  * What a traced access costs, stage by stage: the same loop of loads
  * timed with access logging off (KASAN's check alone), with it on for
  * another task (the context test), on one object from one instruction
- * (both caches hit), from two instructions in turn (the counter looked
- * up) and on two objects in turn (the record looked up too). The times
- * are printed for the note of whoever changes the access path; what is
- * checked is that every traced load was counted, exactly.
+ * (the cache hit), from two instructions in turn (the counter looked up),
+ * on two objects in turn (both in the cache), and on more slab objects or
+ * vmalloc areas in turn than the cache holds (the record looked up: inline
+ * for slab objects, in the slow path for the rest). The times are printed
+ * for the note of whoever changes the access path; what is checked is
+ * that every traced load was counted, exactly.
  */
 #define COST_LOADS 20000
 #define COST_ROUNDS 3
+#define COST_OBJECTS 8		/* more than the access cache's ways */
 
 static noinline unsigned long read_word_other(unsigned long *p)
 {
@@ -959,35 +962,75 @@ static noinline unsigned long read_word_other(unsigned long *p)
 }
 
 enum cost_stage {
-	COST_KASAN, COST_UNSELECTED, COST_HIT, COST_COUNTER, COST_RECORD,
-	COST_NR
+	COST_KASAN, COST_UNSELECTED, COST_HIT, COST_COUNTER, COST_TWO,
+	COST_SLAB, COST_VMALLOC, COST_NR
 };
 
 static const char * const cost_stage_names[COST_NR] = {
-	"kasan-only", "not-selected", "hit", "counter-lookup", "record-lookup"
+	"kasan-only", "not-selected", "hit", "counter-lookup", "two-objects",
+	"slab-lookup", "vmalloc-lookup"
 };
 
-static unsigned long cost_loop(enum cost_stage stage, unsigned long *p,
-			       unsigned long *q)
+struct cost_objects {
+	unsigned long *p, *q;
+	unsigned long *slab[COST_OBJECTS];
+	unsigned long *vmalloc[COST_OBJECTS];
+};
+
+static unsigned long cost_loop(enum cost_stage stage,
+			       const struct cost_objects *o)
 {
 	unsigned long sum = 0;
 	int i;
 
 	for (i = 0; i < COST_LOADS; i++) {
 		if (stage == COST_COUNTER && (i & 1))
-			sum += read_word_other(p);
-		else if (stage == COST_RECORD && (i & 1))
-			sum += read_word(q);
+			sum += read_word_other(o->p);
+		else if (stage == COST_TWO && (i & 1))
+			sum += read_word(o->q);
+		else if (stage == COST_SLAB)
+			sum += read_word(o->slab[i % COST_OBJECTS]);
+		else if (stage == COST_VMALLOC)
+			sum += read_word(o->vmalloc[i % COST_OBJECTS]);
 		else
-			sum += read_word(p);
+			sum += read_word(o->p);
 	}
 	return sum;
+}
+
+/* Inline: the records name access_cost_test as call site and free site. */
+static __always_inline bool cost_objects_alloc(struct cost_objects *o)
+{
+	bool ok;
+	int i;
+
+	o->p = kmalloc(64, GFP_KERNEL);
+	o->q = kmalloc(64, GFP_KERNEL);
+	ok = o->p && o->q;
+	for (i = 0; i < COST_OBJECTS; i++) {
+		o->slab[i] = kmalloc(64, GFP_KERNEL);
+		o->vmalloc[i] = vmalloc(PAGE_SIZE);
+		ok = ok && o->slab[i] && o->vmalloc[i];
+	}
+	return ok;
+}
+
+static __always_inline void cost_objects_free(struct cost_objects *o)
+{
+	int i;
+
+	kfree(o->p);
+	kfree(o->q);
+	for (i = 0; i < COST_OBJECTS; i++) {
+		kfree(o->slab[i]);
+		vfree(o->vmalloc[i]);
+	}
 }
 
 static void access_cost_test(struct kunit *test)
 {
 	const unsigned int loads = COST_ROUNDS * COST_LOADS;
-	/* p: all of hit, half of counter-lookup and of record-lookup. */
+	/* p: all of hit, half of counter-lookup and of two-objects. */
 	const struct expected_access exp_p[] = {
 		{ "read_word", current->pid, 0, loads + loads / 2 + loads / 2 },
 		{ "read_word_other", current->pid, 0, loads / 2 },
@@ -995,17 +1038,20 @@ static void access_cost_test(struct kunit *test)
 	const struct expected_access exp_q[] = {
 		{ "read_word", current->pid, 0, loads / 2 },
 	};
+	const struct expected_access exp_each[] = {
+		{ "read_word", current->pid, 0, loads / COST_OBJECTS },
+	};
 	struct memorizer_control c;
 	u64 best[COST_NR], t0, t;
+	struct cost_objects o;
 	struct trace_state st;
-	unsigned long *p, *q;
-	int stage, round;
+	int stage, round, i;
+	bool ok;
 
 	trace_self_begin(test, &st);
-	p = kmalloc(64, GFP_KERNEL);
-	q = kmalloc(64, GFP_KERNEL);
+	ok = cost_objects_alloc(&o);
 	memorizer_control_get(&c);
-	for (stage = 0; stage < COST_NR && p && q; stage++) {
+	for (stage = 0; stage < COST_NR && ok; stage++) {
 		c.log_access = stage != COST_KASAN;
 		c.target.mode = stage == COST_UNSELECTED ? MEMORIZER_PID :
 							   MEMORIZER_TREE;
@@ -1014,25 +1060,31 @@ static void access_cost_test(struct kunit *test)
 		best[stage] = U64_MAX;
 		for (round = 0; round < COST_ROUNDS; round++) {
 			t0 = ktime_get_ns();
-			cost_loop(stage, p, q);
+			cost_loop(stage, &o);
 			t = ktime_get_ns() - t0;
 			best[stage] = min(best[stage], t);
 		}
 	}
-	kfree(p);
-	kfree(q);
+	cost_objects_free(&o);
 	trace_self_end(test, &st);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_TRUE(test, ok);
 	for (stage = 0; stage < COST_NR; stage++)
 		kunit_info(test, "access cost: %s %llu ns per load (best of %d rounds of %d)\n",
 			   cost_stage_names[stage],
 			   div_u64(best[stage], COST_LOADS), COST_ROUNDS,
 			   COST_LOADS);
-	expect_record(test, (unsigned long)p, MEMORIZER_KIND_KMALLOC, 64, 64,
+	expect_record(test, (unsigned long)o.p, MEMORIZER_KIND_KMALLOC, 64, 64,
 		      "access_cost_test", exp_p, 2);
-	expect_record(test, (unsigned long)q, MEMORIZER_KIND_KMALLOC, 64, 64,
+	expect_record(test, (unsigned long)o.q, MEMORIZER_KIND_KMALLOC, 64, 64,
 		      "access_cost_test", exp_q, 1);
+	for (i = 0; i < COST_OBJECTS; i++) {
+		expect_record(test, (unsigned long)o.slab[i],
+			      MEMORIZER_KIND_KMALLOC, 64, 64,
+			      "access_cost_test", exp_each, 1);
+		expect_record(test, (unsigned long)o.vmalloc[i],
+			      MEMORIZER_KIND_VMALLOC, PAGE_SIZE, PAGE_SIZE,
+			      "access_cost_test", exp_each, 1);
+	}
 }
 
 static struct kunit_case memorizer_records_cases[] = {

@@ -57,7 +57,8 @@ static unsigned long sum_of(const unsigned long *v, int n)
 
 /* The figures after the per-kind ones, in both files' order. */
 enum figure {
-	FIG_ACCESSES, FIG_UNTRACKED_ACCESSES, FIG_DROPPED_OBJECTS,
+	FIG_ACCESSES, FIG_UNTRACKED_ACCESSES, FIG_SLOW_ACCESSES,
+	FIG_DROPPED_OBJECTS,
 	FIG_DROPPED_ACCESSES, FIG_MISSED_FREES, FIG_RECORDS, FIG_COUNTERS,
 	FIG_MEMORY_USED, FIG_MEMORY_BOUND, FIG_BINARY_MADE, FIG_BINARY_LOST,
 	FIG_BINARY_UNREAD, FIG_NR,
@@ -70,6 +71,8 @@ static const struct {
 	[FIG_ACCESSES] = { "accesses_recorded", "accesses recorded" },
 	[FIG_UNTRACKED_ACCESSES] = { "accesses_untracked",
 				     "accesses to untracked memory" },
+	[FIG_SLOW_ACCESSES] = { "accesses_slow_path",
+				"accesses on the slow path" },
 	[FIG_DROPPED_OBJECTS] = { "objects_dropped",
 				  "objects dropped (no memory)" },
 	[FIG_DROPPED_ACCESSES] = { "accesses_dropped",
@@ -102,6 +105,7 @@ static void read_figures(struct figures *f)
 	f->val[FIG_ACCESSES] = sum_of(f->sum.accesses, MEMORIZER_KIND_NR);
 	f->val[FIG_UNTRACKED_ACCESSES] = sum_of(f->sum.untracked,
 						MEMORIZER_MEM_NR);
+	f->val[FIG_SLOW_ACCESSES] = c[MEMORIZER_STAT_SLOW_ACCESSES];
 	f->val[FIG_DROPPED_OBJECTS] = c[MEMORIZER_STAT_DROPPED_OBJECTS];
 	f->val[FIG_DROPPED_ACCESSES] = c[MEMORIZER_STAT_DROPPED_ACCESSES];
 	f->val[FIG_MISSED_FREES] = c[MEMORIZER_STAT_MISSED_FREES];
