@@ -163,25 +163,35 @@ static noinline void count_access(struct access_cache *ac,
 void __memorizer_access(unsigned long addr, size_t size, bool write,
 			unsigned long ip)
 {
+	/* One reading of preempt_count: NMI is level 3, a task level 0. */
+	unsigned int level = interrupt_context_level();
 	struct access_way *way = NULL;
 	struct access_cache *ac;
 	unsigned long ua_flags;
-	pid_t pid;
+	u8 *busy;
 
-	if (!memorizer_context_selected() || in_nmi())
+	if (level == 3 || !memorizer_level_selected(level))
 		return;
 	preempt_disable_notrace();
-	if (!memorizer_enter())
+	/*
+	 * Not inside Memorizer at this level. The fast path calls nothing, so
+	 * it need not say it is inside: only the slow path sets the flag.
+	 */
+	busy = memorizer_busy_flag(level);
+	if (*busy)
 		goto out;
-	ac = this_cpu_ptr(&access_caches[interrupt_context_level()]);
-	pid = in_task() ? current->pid : 0;
-	if (!count_cached(ac, addr, write, ip, pid, &way)) {
+	ac = this_cpu_ptr(&access_caches[level]);
+	if (!count_cached(ac, addr, write, ip, level ? 0 : current->pid, &way)) {
+		WRITE_ONCE(*busy, 1);
+		barrier();
 		/* KASAN checks run inside user-copy sections too. */
 		ua_flags = user_access_save();
-		count_access(ac, way, addr, write, ip, pid);
+		count_access(ac, way, addr, write, ip,
+			     level ? 0 : current->pid);
 		user_access_restore(ua_flags);
+		barrier();
+		WRITE_ONCE(*busy, 0);
 	}
-	memorizer_exit();
 out:
 #ifdef CONFIG_PREEMPTION
 	/* preempt_enable_notrace(), with AC clear around the schedule. */

@@ -95,24 +95,30 @@ static inline bool memorizer_kind_tracked(enum memorizer_kind kind)
 }
 
 /*
- * Is the code running now selected by memorizer_enabled? Inline: the
- * access path asks it for every load and store in the system.
+ * Is the code running now, at @level (interrupt_context_level(): 0 is a
+ * task), selected by memorizer_enabled? Inline: the access path asks it
+ * for every load and store in the system.
  */
-static __always_inline bool memorizer_context_selected(void)
+static __always_inline bool memorizer_level_selected(unsigned int level)
 {
 	switch (READ_ONCE(memorizer_active_mode)) {
 	case MEMORIZER_SYSTEM:
 		return true;
 	case MEMORIZER_TREE_AND_IRQ:
-		if (!in_task())
+		if (level)
 			return true;
 		fallthrough;
 	case MEMORIZER_TREE:
 	case MEMORIZER_PID:
-		return in_task() && READ_ONCE(current->memorizer_marked);
+		return !level && READ_ONCE(current->memorizer_marked);
 	default:
 		return false;
 	}
+}
+
+static __always_inline bool memorizer_context_selected(void)
+{
+	return memorizer_level_selected(interrupt_context_level());
 }
 
 /*
@@ -125,10 +131,16 @@ struct memorizer_busy {
 };
 DECLARE_PER_CPU(struct memorizer_busy, memorizer_busy);
 
+/* This CPU's flag at @level (interrupt_context_level()). */
+static __always_inline u8 *memorizer_busy_flag(unsigned int level)
+{
+	return &this_cpu_ptr(&memorizer_busy)->level[level];
+}
+
 /* Preemption is disabled. False: Memorizer already runs at this level. */
 static __always_inline bool memorizer_enter(void)
 {
-	u8 *busy = &this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()];
+	u8 *busy = memorizer_busy_flag(interrupt_context_level());
 
 	if (*busy)
 		return false;
@@ -140,7 +152,7 @@ static __always_inline bool memorizer_enter(void)
 static __always_inline void memorizer_exit(void)
 {
 	barrier();
-	WRITE_ONCE(this_cpu_ptr(&memorizer_busy)->level[interrupt_context_level()], 0);
+	WRITE_ONCE(*memorizer_busy_flag(interrupt_context_level()), 0);
 }
 
 /*

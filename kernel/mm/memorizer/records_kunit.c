@@ -948,13 +948,16 @@ static void kinds_test(struct kunit *test)
  * (the cache hit), from two instructions in turn (the counter looked up),
  * on two objects in turn (both in the cache), and on more slab objects or
  * vmalloc areas in turn than the cache holds (the record looked up: inline
- * for slab objects, in the slow path for the rest). The times are printed
+ * for slab objects, in the slow path for the rest), and once on each of
+ * many objects (a counter made for each: the slow path's). The times are
+ * printed
  * for the note of whoever changes the access path; what is checked is
  * that every traced load was counted, exactly.
  */
 #define COST_LOADS 20000
 #define COST_ROUNDS 3
 #define COST_OBJECTS 8		/* more than the access cache's ways */
+#define COST_FRESH 1000		/* objects a round of new-counter reads */
 
 static noinline unsigned long read_word_other(unsigned long *p)
 {
@@ -963,26 +966,33 @@ static noinline unsigned long read_word_other(unsigned long *p)
 
 enum cost_stage {
 	COST_KASAN, COST_UNSELECTED, COST_HIT, COST_COUNTER, COST_TWO,
-	COST_SLAB, COST_VMALLOC, COST_NR
+	COST_SLAB, COST_VMALLOC, COST_NEW, COST_NR
 };
 
 static const char * const cost_stage_names[COST_NR] = {
 	"kasan-only", "not-selected", "hit", "counter-lookup", "two-objects",
-	"slab-lookup", "vmalloc-lookup"
+	"slab-lookup", "vmalloc-lookup", "new-counter"
 };
 
 struct cost_objects {
 	unsigned long *p, *q;
 	unsigned long *slab[COST_OBJECTS];
 	unsigned long *vmalloc[COST_OBJECTS];
+	unsigned long **fresh;		/* COST_FRESH a round */
+	unsigned long fresh_ends[COST_ROUNDS][2];	/* checked after */
 };
 
 static unsigned long cost_loop(enum cost_stage stage,
-			       const struct cost_objects *o)
+			       const struct cost_objects *o, int round)
 {
 	unsigned long sum = 0;
 	int i;
 
+	if (stage == COST_NEW) {
+		for (i = 0; i < COST_FRESH; i++)
+			sum += read_word(o->fresh[round * COST_FRESH + i]);
+		return sum;
+	}
 	for (i = 0; i < COST_LOADS; i++) {
 		if (stage == COST_COUNTER && (i & 1))
 			sum += read_word_other(o->p);
@@ -1012,7 +1022,13 @@ static __always_inline bool cost_objects_alloc(struct cost_objects *o)
 		o->vmalloc[i] = vmalloc(PAGE_SIZE);
 		ok = ok && o->slab[i] && o->vmalloc[i];
 	}
-	return ok;
+	o->fresh = kcalloc(COST_ROUNDS * COST_FRESH, sizeof(*o->fresh),
+			   GFP_KERNEL);
+	for (i = 0; o->fresh && i < COST_ROUNDS * COST_FRESH; i++) {
+		o->fresh[i] = kmalloc(64, GFP_KERNEL);
+		ok = ok && o->fresh[i];
+	}
+	return ok && o->fresh;
 }
 
 static __always_inline void cost_objects_free(struct cost_objects *o)
@@ -1025,6 +1041,13 @@ static __always_inline void cost_objects_free(struct cost_objects *o)
 		kfree(o->slab[i]);
 		vfree(o->vmalloc[i]);
 	}
+	for (i = 0; o->fresh && i < COST_ROUNDS * COST_FRESH; i++) {
+		if (i % COST_FRESH == 0 || i % COST_FRESH == COST_FRESH - 1)
+			o->fresh_ends[i / COST_FRESH][i % COST_FRESH != 0] =
+				(unsigned long)o->fresh[i];
+		kfree(o->fresh[i]);
+	}
+	kfree(o->fresh);
 }
 
 static void access_cost_test(struct kunit *test)
@@ -1040,6 +1063,9 @@ static void access_cost_test(struct kunit *test)
 	};
 	const struct expected_access exp_each[] = {
 		{ "read_word", current->pid, 0, loads / COST_OBJECTS },
+	};
+	const struct expected_access exp_once[] = {
+		{ "read_word", current->pid, 0, 1 },
 	};
 	struct memorizer_control c;
 	u64 best[COST_NR], t0, t;
@@ -1060,7 +1086,7 @@ static void access_cost_test(struct kunit *test)
 		best[stage] = U64_MAX;
 		for (round = 0; round < COST_ROUNDS; round++) {
 			t0 = ktime_get_ns();
-			cost_loop(stage, &o);
+			cost_loop(stage, &o, round);
 			t = ktime_get_ns() - t0;
 			best[stage] = min(best[stage], t);
 		}
@@ -1068,11 +1094,13 @@ static void access_cost_test(struct kunit *test)
 	cost_objects_free(&o);
 	trace_self_end(test, &st);
 	KUNIT_ASSERT_TRUE(test, ok);
-	for (stage = 0; stage < COST_NR; stage++)
+	for (stage = 0; stage < COST_NR; stage++) {
+		int n = stage == COST_NEW ? COST_FRESH : COST_LOADS;
+
 		kunit_info(test, "access cost: %s %llu ns per load (best of %d rounds of %d)\n",
-			   cost_stage_names[stage],
-			   div_u64(best[stage], COST_LOADS), COST_ROUNDS,
-			   COST_LOADS);
+			   cost_stage_names[stage], div_u64(best[stage], n),
+			   COST_ROUNDS, n);
+	}
 	expect_record(test, (unsigned long)o.p, MEMORIZER_KIND_KMALLOC, 64, 64,
 		      "access_cost_test", exp_p, 2);
 	expect_record(test, (unsigned long)o.q, MEMORIZER_KIND_KMALLOC, 64, 64,
@@ -1085,6 +1113,12 @@ static void access_cost_test(struct kunit *test)
 			      MEMORIZER_KIND_VMALLOC, PAGE_SIZE, PAGE_SIZE,
 			      "access_cost_test", exp_each, 1);
 	}
+	/* new-counter: each object read once; the ends of each round's. */
+	for (round = 0; round < COST_ROUNDS; round++)
+		for (i = 0; i < 2; i++)
+			expect_record(test, o.fresh_ends[round][i],
+				      MEMORIZER_KIND_KMALLOC, 64, 64,
+				      "access_cost_test", exp_once, 1);
 }
 
 static struct kunit_case memorizer_records_cases[] = {
