@@ -69,11 +69,13 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 		bit_spin_lock(BUCKET_LOCK, bucket);
 		c = memorizer_counter_find(bucket, rec, ip, pid);
 		if (!c) {
-			c = memorizer_pool_alloc(MEMORIZER_POOL_SMALL);
+			c = memorizer_pool_alloc_irqoff(MEMORIZER_POOL_SMALL);
 			if (c) {
 				c->rec = rec;
 				c->ip = ip;
 				c->pid = pid;
+				atomic_set(&c->writes, 0);
+				atomic_set(&c->reads, 0);
 				c->next = rec->counters;
 				c->hash_next = bucket_first(bucket);
 				/* Pairs with the readers' acquire: it is whole. */

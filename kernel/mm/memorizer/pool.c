@@ -107,14 +107,11 @@ static void refill(struct pool_cpu *pc, enum memorizer_pool_class c)
 	arch_spin_unlock(&pool_lock);
 }
 
-void *memorizer_pool_alloc(enum memorizer_pool_class c)
+void *memorizer_pool_alloc_irqoff(enum memorizer_pool_class c)
 {
-	struct pool_cpu *pc;
-	unsigned long flags;
+	struct pool_cpu *pc = this_cpu_ptr(&pool_cpu);
 	void *p;
 
-	local_irq_save(flags);
-	pc = this_cpu_ptr(&pool_cpu);
 	if (!pc->free[c])
 		refill(pc, c);
 	p = pc->free[c];
@@ -122,8 +119,17 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
 		pc->free[c] = *(void **)p;
 		pc->used[c]++;
 	}
-	local_irq_restore(flags);
+	return p;
+}
 
+void *memorizer_pool_alloc(enum memorizer_pool_class c)
+{
+	unsigned long flags;
+	void *p;
+
+	local_irq_save(flags);
+	p = memorizer_pool_alloc_irqoff(c);
+	local_irq_restore(flags);
 	if (p)
 		memset(p, 0, chunk_size[c]);
 	return p;

@@ -16,6 +16,11 @@ enum memorizer_pool_class {
 int memorizer_pool_init(unsigned long size);
 bool memorizer_pool_available(enum memorizer_pool_class c);
 void *memorizer_pool_alloc(enum memorizer_pool_class c);
+/*
+ * The access path's: with IRQs off already, and not zeroed (the caller
+ * sets every field).
+ */
+void *memorizer_pool_alloc_irqoff(enum memorizer_pool_class c);
 void memorizer_pool_free(enum memorizer_pool_class c, void *p);
 void memorizer_pool_usage(unsigned long *chunks, unsigned long *used,
 			  unsigned long *bound);
