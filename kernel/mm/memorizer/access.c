@@ -117,7 +117,8 @@ static __always_inline bool count_cached(struct access_cache *ac,
 	}
 	*found = way;
 	c = way->counter;
-	if (!c || READ_ONCE(c->rec) != rec || c->ip != ip || c->pid != pid) {
+	if (!c || READ_ONCE(c->rec) != memorizer_ref(rec) ||
+	    memorizer_counter_ip(c) != ip || c->pid != pid) {
 		c = memorizer_counter_find(memorizer_counter_bucket(rec, ip, pid),
 					   rec, ip, pid);
 		if (!c)

@@ -304,7 +304,7 @@ static void binary_counts(struct memorizer_record *rec,
 
 	rec_hdr(&wire.hdr, MEMORIZER_REC_ACCESS, sizeof(wire));
 	wire.id = rec->id;
-	wire.ip = c->ip;
+	wire.ip = memorizer_counter_ip(c);
 	wire.pid = c->pid;
 	wire.writes = writes;
 	wire.reads = reads;
@@ -326,7 +326,8 @@ static bool binary_record_closed(struct memorizer_record *rec)
 		return false;
 
 	local_irq_save(flags);
-	for (c = rec->counters; c; c = c->next) {
+	for (c = memorizer_deref(rec->counters); c;
+	     c = memorizer_deref(c->next)) {
 		u32 writes = atomic_read(&c->writes);
 		u32 reads = atomic_read(&c->reads);
 
@@ -514,8 +515,8 @@ static void found_records_restart(void)
 		WRITE_ONCE(rec->in_binary_stream, false);
 		rcu_read_lock();
 		/* Pairs with memorizer_counter_get(): listed counters are whole. */
-		for (c = smp_load_acquire(&rec->counters); c;
-		     c = READ_ONCE(c->next)) {
+		for (c = memorizer_counters_first(rec); c;
+		     c = memorizer_counter_next(c)) {
 			atomic_set(&c->writes, 0);
 			atomic_set(&c->reads, 0);
 		}

@@ -36,7 +36,7 @@ static bool enabled_boot = true;
 static bool log_access_boot;
 static struct memorizer_size_param pool_size = {
 	.bytes = 64UL << 20,
-	.max = 1UL << 40,
+	.max = 1UL << 34,	/* memorizer_ref() */
 };
 
 /**

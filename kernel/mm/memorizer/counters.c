@@ -57,6 +57,11 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 	c = memorizer_counter_find(bucket, rec, ip, pid);
 	if (likely(c))
 		return c;
+	/* An ip a counter cannot hold (none of the kernel's): dropped. */
+	if (unlikely((unsigned long)(long)(memorizer_ip_t)ip != ip)) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+		return NULL;
+	}
 	/* A full pool: drop without the locks (see pool_used_up()). */
 	if (!memorizer_pool_available(MEMORIZER_POOL_SMALL)) {
 		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
@@ -71,15 +76,16 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 		if (!c) {
 			c = memorizer_pool_alloc_irqoff(MEMORIZER_POOL_SMALL);
 			if (c) {
-				c->rec = rec;
-				c->ip = ip;
+				c->rec = memorizer_ref(rec);
+				c->ip = (memorizer_ip_t)ip;
 				c->pid = pid;
 				atomic_set(&c->writes, 0);
 				atomic_set(&c->reads, 0);
 				c->next = rec->counters;
-				c->hash_next = bucket_first(bucket);
+				c->hash_next = memorizer_ref(bucket_first(bucket));
 				/* Pairs with the readers' acquire: it is whole. */
-				smp_store_release(&rec->counters, c);
+				smp_store_release(&rec->counters,
+						  memorizer_ref(c));
 				/* Publish, keeping the lock bit set. */
 				smp_store_release(bucket, (unsigned long)c |
 						  BIT(BUCKET_LOCK));
@@ -98,16 +104,20 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 static void counter_unhash(struct memorizer_record *rec,
 			   struct memorizer_counter *c)
 {
-	unsigned long *bucket = memorizer_counter_bucket(rec, c->ip, c->pid);
+	unsigned long *bucket = memorizer_counter_bucket(rec,
+							 memorizer_counter_ip(c),
+							 c->pid);
 	struct memorizer_counter *cur, *prev = NULL;
 
 	bit_spin_lock(BUCKET_LOCK, bucket);
-	for (cur = bucket_first(bucket); cur && cur != c; cur = cur->hash_next)
+	for (cur = bucket_first(bucket); cur && cur != c;
+	     cur = memorizer_deref(cur->hash_next))
 		prev = cur;
 	if (cur && prev)
 		WRITE_ONCE(prev->hash_next, c->hash_next);
 	else if (cur)
-		WRITE_ONCE(*bucket, (unsigned long)c->hash_next |
+		WRITE_ONCE(*bucket,
+			   (unsigned long)memorizer_deref(c->hash_next) |
 			   BIT(BUCKET_LOCK));
 	bit_spin_unlock(BUCKET_LOCK, bucket);
 }
@@ -128,7 +138,7 @@ void memorizer_counters_close(struct memorizer_record *rec)
 	smp_store_release(&rec->state, MEMORIZER_RECORD_CLOSED);
 	bit_spin_unlock(RECORD_LOCK, &rec->counters_lock);
 
-	for (c = rec->counters; c; c = c->next)
+	for (c = memorizer_deref(rec->counters); c; c = memorizer_deref(c->next))
 		if (c->rec)
 			counter_unhash(rec, c);
 	local_irq_restore(flags);
@@ -149,12 +159,13 @@ unsigned int memorizer_counters_sweep(struct memorizer_record *rec,
 				      struct memorizer_counter **idle,
 				      unsigned int n, unsigned int max)
 {
-	struct memorizer_counter *c, **link = &rec->counters;
+	struct memorizer_counter *c;
+	u32 *link = &rec->counters;
 
 	bit_spin_lock(RECORD_LOCK, &rec->counters_lock);
 	if (READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED)
 		goto out;
-	while ((c = *link)) {
+	while ((c = memorizer_deref(*link))) {
 		bool unhashed = !c->rec;
 		u32 writes = atomic_xchg(&c->writes, 0);
 		u32 reads = atomic_xchg(&c->reads, 0);
@@ -169,7 +180,7 @@ unsigned int memorizer_counters_sweep(struct memorizer_record *rec,
 		}
 		if (!unhashed && !writes && !reads) {
 			counter_unhash(rec, c);
-			WRITE_ONCE(c->rec, NULL);
+			WRITE_ONCE(c->rec, 0);
 		}
 		link = &c->next;
 	}

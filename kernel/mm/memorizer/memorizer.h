@@ -299,19 +299,56 @@ struct memorizer_key {
 };
 
 /*
+ * A chunk of the pool in 32 bits: its offset in 8-byte units, plus one;
+ * 0 is NULL. Counters link with them, to take 32 bytes. pool.c sets the
+ * base at boot, and the pool is at most 16 GiB.
+ */
+extern char *memorizer_pool_base;
+
+static __always_inline u32 memorizer_ref(const void *p)
+{
+	return p ? (u32)(((const char *)p - memorizer_pool_base) >> 3) + 1 : 0;
+}
+
+static __always_inline void *memorizer_deref(u32 ref)
+{
+	return ref ? memorizer_pool_base + ((unsigned long)(ref - 1) << 3) :
+		     NULL;
+}
+
+#ifdef CONFIG_X86_64
+/* Kernel and module text lie in the top 2 GiB: an ip sign-extends. */
+typedef s32 memorizer_ip_t;
+#else
+typedef unsigned long memorizer_ip_t;
+#endif
+
+/*
  * Loads and stores to one object by one instruction in one pid. Found by
  * the access path in a hash of (record, ip, pid); listed on the record
- * for the text formats and the binary stream.
+ * for the text formats and the binary stream. Links are memorizer_ref()s.
  */
 struct memorizer_counter {
-	struct memorizer_counter *hash_next;	/* in its bucket */
-	struct memorizer_counter *next;		/* the record's, newest first */
-	struct memorizer_record *rec;		/* NULL: out of the hash */
-	unsigned long ip;
+	u32 hash_next;			/* in its bucket */
+	u32 next;			/* the record's, newest first */
+	u32 rec;			/* 0: out of the hash */
+	memorizer_ip_t ip;		/* memorizer_counter_ip() */
 	pid_t pid;
 	atomic_t writes;
 	atomic_t reads;
 };
+
+static __always_inline unsigned long
+memorizer_counter_ip(const struct memorizer_counter *c)
+{
+	return (unsigned long)(long)c->ip;
+}
+
+static __always_inline struct memorizer_counter *
+memorizer_counter_next(const struct memorizer_counter *c)
+{
+	return memorizer_deref(READ_ONCE(c->next));
+}
 
 #define MEMORIZER_FREE_IP_MISSED	0xdeadbeefUL
 
@@ -334,7 +371,7 @@ struct memorizer_record {
 	struct memorizer_key key;		/* in the index while live */
 	struct list_head list;			/* on its CPU's record list */
 	struct memorizer_key *aliases;		/* further pages' keys */
-	struct memorizer_counter *counters;	/* newest first */
+	u32 counters;				/* memorizer_ref(): newest first */
 	struct llist_node closed;		/* on a closed or sent list */
 	u64 id;					/* for the binary stream */
 	unsigned long alloc_ip;
@@ -459,6 +496,13 @@ memorizer_slab_lookup(struct folio *folio, unsigned long addr)
 
 /* counters.c */
 
+/* @rec's newest counter; listed counters are whole (memorizer_counter_get()). */
+static __always_inline struct memorizer_counter *
+memorizer_counters_first(const struct memorizer_record *rec)
+{
+	return memorizer_deref(smp_load_acquire(&rec->counters));
+}
+
 /* Where a sweep sends what a live record's counter counted since. */
 typedef void (*memorizer_counts_fn)(struct memorizer_record *rec,
 				    const struct memorizer_counter *c,
@@ -490,9 +534,12 @@ memorizer_counter_find(unsigned long *bucket, struct memorizer_record *rec,
 {
 	struct memorizer_counter *c;
 
+	u32 ref = memorizer_ref(rec);
+
 	c = (struct memorizer_counter *)(READ_ONCE(*bucket) & ~1UL);
-	for (; c; c = READ_ONCE(c->hash_next))
-		if (c->rec == rec && c->ip == ip && c->pid == pid)
+	for (; c; c = memorizer_deref(READ_ONCE(c->hash_next)))
+		if (c->rec == ref && memorizer_counter_ip(c) == ip &&
+		    c->pid == pid)
 			return c;
 	return NULL;
 }

@@ -44,6 +44,7 @@ static arch_spinlock_t pool_lock = __ARCH_SPIN_LOCK_UNLOCKED;
 /* Written under pool_lock; pool_used_up() reads them without it. */
 static void *global_free[MEMORIZER_POOL_NR];
 static char *region, *region_next, *region_end;
+char *memorizer_pool_base __read_mostly;	/* memorizer_ref()'s */
 static unsigned long region_size;
 static DEFINE_PER_CPU(struct pool_cpu, pool_cpu);
 
@@ -53,6 +54,7 @@ int memorizer_pool_init(unsigned long size)
 	if (!region)
 		return -ENOMEM;
 	region_size = size;
+	memorizer_pool_base = region;
 	region_next = region;
 	region_end = region + size;
 	return 0;

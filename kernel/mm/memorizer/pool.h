@@ -10,7 +10,7 @@ enum memorizer_pool_class {
 };
 
 #define MEMORIZER_POOL_OBJ_SIZE		184
-#define MEMORIZER_POOL_SMALL_SIZE	48
+#define MEMORIZER_POOL_SMALL_SIZE	32
 #define MEMORIZER_POOL_KEY_SIZE		40
 
 int memorizer_pool_init(unsigned long size);

@@ -92,8 +92,8 @@ static void free_record(struct memorizer_record *rec)
 	struct memorizer_key *alias, *next_alias;
 	struct memorizer_counter *c, *next;
 
-	for (c = rec->counters; c; c = next) {
-		next = c->next;
+	for (c = memorizer_deref(rec->counters); c; c = next) {
+		next = memorizer_deref(c->next);
 		memorizer_pool_free(MEMORIZER_POOL_SMALL, c);
 	}
 	for (alias = rec->aliases; alias; alias = next_alias) {

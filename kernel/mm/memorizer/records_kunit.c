@@ -146,7 +146,8 @@ static void expect_accesses(struct kunit *test, struct memorizer_record *rec,
 	bool seen[4] = {};
 	int lines = 0, fields, i;
 
-	for (c = rec->counters; c; c = c->next) {
+	for (c = memorizer_deref(rec->counters); c;
+	     c = memorizer_deref(c->next)) {
 		char line[MEMORIZER_LINE_MAX], sym[KSYM_SYMBOL_LEN];
 		unsigned int writes, reads;
 		unsigned long ip;
@@ -784,8 +785,9 @@ static struct memorizer_counter *counter_of(struct memorizer_record *rec,
 	struct memorizer_counter *c;
 	char sym[KSYM_SYMBOL_LEN];
 
-	for (c = rec->counters; c; c = c->next) {
-		ip_function(sym, c->ip);
+	for (c = memorizer_deref(rec->counters); c;
+	     c = memorizer_deref(c->next)) {
+		ip_function(sym, memorizer_counter_ip(c));
 		if (c->pid == pid && !strcmp(sym, func))
 			return c;
 	}

@@ -55,7 +55,7 @@ static int snapshot_show(struct seq_file *m, void *v)
 	/* A sweep frees the counters it unlinks after a grace period. */
 	rcu_read_lock();
 	/* Pairs with memorizer_counter_get(): counters are whole when listed. */
-	for (c = smp_load_acquire(&rec->counters); c; c = READ_ONCE(c->next)) {
+	for (c = memorizer_counters_first(rec); c; c = memorizer_counter_next(c)) {
 		memorizer_format_counter(line, c);
 		seq_puts(m, line);
 	}

@@ -52,6 +52,6 @@ int memorizer_format_counter(char *buf, const struct memorizer_counter *c)
 		buf[0] = '\0';
 		return 0;
 	}
-	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n", c->ip,
-			 c->pid, writes, reads);
+	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n",
+			 memorizer_counter_ip(c), c->pid, writes, reads);
 }

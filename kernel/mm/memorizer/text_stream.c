@@ -100,7 +100,8 @@ static ssize_t record_text(const struct memorizer_record *rec,
 				   memorizer_format_counter(line, c);
 		size_t from, to;
 
-		c = first ? rec->counters : c->next;
+		c = first ? memorizer_deref(rec->counters) :
+			    memorizer_deref(c->next);
 		first = false;
 		from = max(pos, skip);
 		to = min(pos + n, skip + len);
