@@ -58,7 +58,7 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 	if (likely(c))
 		return c;
 	/* An ip a counter cannot hold (none of the kernel's): dropped. */
-	if (unlikely((unsigned long)(long)(memorizer_ip_t)ip != ip)) {
+	if (unlikely(!memorizer_counter_ip_fits(ip))) {
 		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
 		return NULL;
 	}
@@ -77,7 +77,7 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 			c = memorizer_pool_alloc_irqoff(MEMORIZER_POOL_SMALL);
 			if (c) {
 				c->rec = memorizer_ref(rec);
-				c->ip = (memorizer_ip_t)ip;
+				c->ip = ip;
 				c->pid = pid;
 				atomic_set(&c->writes, 0);
 				atomic_set(&c->reads, 0);

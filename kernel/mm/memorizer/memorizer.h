@@ -316,13 +316,6 @@ static __always_inline void *memorizer_deref(u32 ref)
 		     NULL;
 }
 
-#ifdef CONFIG_X86_64
-/* Kernel and module text lie in the top 2 GiB: an ip sign-extends. */
-typedef s32 memorizer_ip_t;
-#else
-typedef unsigned long memorizer_ip_t;
-#endif
-
 /*
  * Loads and stores to one object by one instruction in one pid. Found by
  * the access path in a hash of (record, ip, pid); listed on the record
@@ -332,16 +325,29 @@ struct memorizer_counter {
 	u32 hash_next;			/* in its bucket */
 	u32 next;			/* the record's, newest first */
 	u32 rec;			/* 0: out of the hash */
-	memorizer_ip_t ip;		/* memorizer_counter_ip() */
+#ifdef CONFIG_X86_64
+	s32 ip;		/* kernel and module text: the top 2 GiB */
+#else
+	unsigned long ip;
+#endif
 	pid_t pid;
 	atomic_t writes;
 	atomic_t reads;
 };
 
+/* The ip @c holds, sign-extended. */
 static __always_inline unsigned long
 memorizer_counter_ip(const struct memorizer_counter *c)
 {
 	return (unsigned long)(long)c->ip;
+}
+
+/* Whether a counter can hold @ip (every ip of the kernel's text can). */
+static __always_inline bool memorizer_counter_ip_fits(unsigned long ip)
+{
+	struct memorizer_counter c = { .ip = ip };
+
+	return memorizer_counter_ip(&c) == ip;
 }
 
 static __always_inline struct memorizer_counter *
@@ -500,6 +506,7 @@ memorizer_slab_lookup(struct folio *folio, unsigned long addr)
 static __always_inline struct memorizer_counter *
 memorizer_counters_first(const struct memorizer_record *rec)
 {
+	/* Pairs with memorizer_counter_get()'s release of a new counter. */
 	return memorizer_deref(smp_load_acquire(&rec->counters));
 }
 
