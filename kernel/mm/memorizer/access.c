@@ -22,12 +22,13 @@ DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
  * most accesses fall in an object one of the last few did (a slab object,
  * the task's stack, struct pages, a global), many from the same
  * instruction. A way holds a copy of its record's extent, so that a miss
- * reads no record. Records and counters live in the pool, which is never
- * unmapped, so a stale way is safe to read; it is used only once checked
- * against the record (id, state, range) and the counter (record, ip, pid),
- * checks that a record or counter freed since, or reused, fails. Used with
- * preemption off, as a lookup: nothing it returns is freed before that
- * ends.
+ * reads no record; a record's extent is set when it is made, so its id
+ * vouches for the copy. Records and counters live in the pool, which is
+ * never unmapped, so a stale way is safe to read; it is used only once
+ * checked against the record (id, state) and the counter (record, ip,
+ * pid), checks that a record or counter freed since, or reused, fails.
+ * Used with preemption off, as a lookup: nothing it returns is freed
+ * before that ends.
  */
 #define ACCESS_WAYS 4
 
@@ -54,8 +55,7 @@ way_record(struct access_way *way, unsigned long addr)
 	if (addr - way->start >= way->size)
 		return NULL;
 	if (READ_ONCE(rec->id) != way->id ||
-	    READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED ||
-	    addr - READ_ONCE(rec->key.addr) >= READ_ONCE(rec->size_alloc))
+	    READ_ONCE(rec->state) == MEMORIZER_RECORD_CLOSED)
 		return NULL;
 	/* Not reused while we read it. */
 	smp_rmb();
@@ -78,8 +78,43 @@ cache_record(struct access_cache *ac, struct memorizer_record *rec)
 }
 
 /*
+ * The record of @addr found inline, or NULL for the slow path
+ * (memorizer_index_lookup()) to look up: a slab object's, or one keyed at
+ * the page of @addr in the direct map or vmalloc space (a page allocation,
+ * a vmalloc area, a task's stack, struct pages) that covers @addr. Slab
+ * and per-CPU records found by a page are the slow path's to judge.
+ */
+static __always_inline struct memorizer_record *
+lookup_inline(unsigned long addr)
+{
+	struct memorizer_record *rec;
+	struct memorizer_key *key;
+	unsigned long page;
+
+	if (addr >= PAGE_OFFSET && addr < (unsigned long)high_memory) {
+		struct folio *folio = virt_to_folio((void *)addr);
+
+		if (folio_test_slab(folio))
+			return memorizer_slab_lookup(folio, addr);
+		page = (unsigned long)folio_address(folio);
+	} else if (addr >= VMALLOC_START && addr < VMALLOC_END) {
+		/* is_vmalloc_addr(), which is out of line. */
+		page = addr & PAGE_MASK;
+	} else {
+		return NULL;
+	}
+	key = memorizer_index_find(page);
+	rec = key ? READ_ONCE(key->rec) : NULL;
+	if (!rec || addr - rec->key.addr >= rec->size_alloc ||
+	    memorizer_kind_is_slab(rec->kind) ||
+	    rec->kind == MEMORIZER_KIND_PERCPU)
+		return NULL;
+	return rec;
+}
+
+/*
  * The fast path: the access counted on a record in this context's cache,
- * or a slab object's found in the index, with the way's counter or one
+ * or on one found inline (lookup_inline()), with the way's counter or one
  * found in the counter hash; or false, with *@found the way of the record
  * if there is one (its counter is to be made). It calls nothing, so it
  * runs as it was entered, with AC (user access) set inside a user-copy
@@ -102,15 +137,7 @@ static __always_inline bool count_cached(struct access_cache *ac,
 		rec = way->rec ? way_record(way, addr) : NULL;
 	}
 	if (!rec) {
-		/* Slab objects, most of what is allocated, are found inline. */
-		struct folio *folio;
-
-		if (addr < PAGE_OFFSET || addr >= (unsigned long)high_memory)
-			return false;
-		folio = virt_to_folio((void *)addr);
-		if (!folio_test_slab(folio))
-			return false;
-		rec = memorizer_slab_lookup(folio, addr);
+		rec = lookup_inline(addr);
 		if (!rec)
 			return false;
 		way = cache_record(ac, rec);
