@@ -4,11 +4,11 @@
 # included. Memorizer's memory stays flat (records of dead objects leave,
 # sweeps free the counters no longer in use), no record is lost at the
 # default buffer size, and every test-module object appears exactly once
-# with its exact counts. 2G: the stream (339 MB once the workload made 54
-# rounds in its 90 s) and its text both live in the guest's tmpfs, beside
-# KASAN's shadow and Memorizer's pool; with 1G, in one CI run, the text
-# came out cut mid-line with no error (memory, most likely: text's exit
-# status and the guest's memory are printed now).
+# with its exact counts. The stream (370 MB once the workload made 60
+# rounds) is checked on the host by tests/vm/host/stream-binary.sh: under
+# TCG its text and the awk passes over it took about 4 of this test's 6
+# minutes in the guest. 2G: the stream lives in the guest's tmpfs beside
+# KASAN's shadow and Memorizer's pool.
 # vm/run: --append memorizer_enabled_boot=no --timeout 900 --mem 2G
 . /vmrun/guest-lib.sh
 cd /tmp
@@ -87,17 +87,7 @@ check "memory flat under load" flat
 # 5 s after the workload, the records in memory are the live objects'.
 echo "5 s after the workload: $records records in memory, $live objects live"
 check "dead objects' records left memory" [ "$records" -le $((live + live / 20 + 50)) ]
-check "the stream checks" memorizer check /tmp/s.bin
-memorizer text /tmp/s.bin > /tmp/s.kmap 2> /tmp/text.err
-text_rc=$?
-cat /tmp/text.err
-echo "memorizer text: exit $text_rc, $(wc -c < /tmp/s.kmap) bytes"
-check "the stream converts to text" [ $text_rc = 0 ]
-[ $text_rc = 0 ] || { free; dmesg | tail -n 20; }
-check "its text is a kmap" kmap_valid /tmp/s.kmap
-n=$(test_objects /tmp/s.kmap 7 5)
-all=$(test_objects_any /tmp/s.kmap)
-echo "test objects: $all in the stream, $n with exact counts, $((rounds * 20)) made"
-check "every test object, with exact counts" [ "$n" = $((rounds * 20)) ]
-check "each exactly once" [ "$all" = $((rounds * 20)) ]
+# The stream and the count of test objects made, for the host's checks.
+mv /tmp/s.bin /out/s.bin
+echo $((rounds * 20)) > /out/test-objects-made
 finish
