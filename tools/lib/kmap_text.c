@@ -574,14 +574,37 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 
 /* Writer. */
 
+/*
+ * The writers below store whole words past the digits they return (at
+ * most 20 bytes from p), which the line that follows overwrites: lines
+ * are built in buffers of KMAP_LINE_MAX, far longer than any line.
+ */
+
+/* x's 8 hex digits, most significant first, as the bytes of a word. */
+static uint64_t hex_digits8(uint32_t x)
+{
+	uint64_t v = x, letters;
+
+	/* One nibble per byte, nibble i in byte i... */
+	v = (v & 0xffff) | (v & 0xffff0000) << 16;
+	v = (v & 0x000000ff000000ffULL) | (v & 0x0000ff000000ff00ULL) << 8;
+	v = (v & 0x000f000f000f000fULL) | (v & 0x00f000f000f000f0ULL) << 4;
+	/* ... then the most significant first in memory, as ASCII. */
+	v = __builtin_bswap64(v);
+	letters = (v + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
+	return v + 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+}
+
 static char *put_hex(char *p, uint64_t v)
 {
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	uint64_t hi, lo;
 
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
+	v <<= 4 * (16 - n);	/* the first digit to print at the top */
+	hi = hex_digits8(v >> 32);
+	lo = hex_digits8(v);
+	memcpy(p, &hi, 8);
+	memcpy(p + 8, &lo, 8);
 	return p + n;
 }
 
@@ -592,21 +615,35 @@ static char *put_dec(char *p, uint64_t v)
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	char tmp[20], *e = tmp + sizeof(tmp), *q = e;
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL,
+	};
+	int t, n;
+	char *q;
 
+	if (v < 10) {
+		*p = '0' + v;
+		return p + 1;
+	}
+	/* Digits: log10 from the bit length (1233 / 4096 ~ log10(2)). */
+	t = (64 - __builtin_clzll(v)) * 1233 >> 12;
+	n = t + 1 - (v < pow10[t]);
+	q = p + n;
 	while (v >= 100) {
 		q -= 2;
 		memcpy(q, pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, pairs + 2 * v, 2);
-	} else {
-		*--q = '0' + v;
-	}
-	memcpy(p, q, e - q);
-	return p + (e - q);
+	if (v >= 10)
+		memcpy(q - 2, pairs + 2 * v, 2);
+	else
+		q[-1] = '0' + v;
+	return p + n;
 }
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)

@@ -475,6 +475,43 @@ static void test_writer_roundtrip(void **state)
 	free(buf);
 }
 
+/*
+ * The writer's numbers at every digit-count boundary, against printf:
+ * hexadecimal 0, 0xf, 0x10, ... 2^64 - 1; decimal 0, 9, 10, 99, 100, ...
+ * 2^64 - 1 (the writer counts digits from the bit length).
+ */
+static void test_writer_numbers(void **state)
+{
+	char line[KMAP_LINE_MAX], want[KMAP_LINE_MAX];
+	uint64_t p10 = 1;
+	int i, k;
+
+	(void)state;
+	for (i = 0; i <= 64; i++) {
+		uint64_t hex = i == 64 ? ~0ull : (1ull << i) - 1;
+
+		for (k = 0; k < 2; k++) {
+			uint64_t dec = (i < 20 ? p10 : ~0ull) - (uint64_t)k;
+			struct kmap_access a = {
+				.ip = hex + (uint64_t)k, .pid = 7,
+				.writes = dec, .reads = dec / 3,
+			};
+			size_t n = kmap_format_access(line, &a);
+
+			snprintf(want, sizeof(want), "  %llx,7,%llu,%llu\n",
+				 (unsigned long long)a.ip,
+				 (unsigned long long)a.writes,
+				 (unsigned long long)a.reads);
+			assert_int_equal(n, strlen(want));
+			assert_memory_equal(line, want, n);
+		}
+		if (i < 19)
+			p10 *= 10;
+		else if (i == 19)
+			p10 = ~0ull;
+	}
+}
+
 /* Binary: fixtures built from the UAPI structs. */
 
 struct sbuf {
@@ -1911,6 +1948,7 @@ int main(void)
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_reader_file_refill),
 		cmocka_unit_test(test_writer_roundtrip),
+		cmocka_unit_test(test_writer_numbers),
 		cmocka_unit_test(test_bin_header_checks),
 		cmocka_unit_test(test_bin_task_per_cpu),
 		cmocka_unit_test(test_bin_skip_and_grow),
