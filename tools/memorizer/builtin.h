@@ -32,7 +32,7 @@ struct cmd {
 };
 
 extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
-	cmd_text, cmd_symbolize;
+	cmd_text, cmd_symbolize, cmd_capmap, cmd_diff, cmd_export;
 extern const struct cmd *const commands[];
 
 /*
@@ -96,10 +96,18 @@ struct output {
 	const char *name;	/* for messages: as given, or <stdout> */
 	char *path;		/* a regular file's real path */
 	char *tmp;		/* the temporary file being written */
+	int failed;		/* output_flush() failed */
 };
 int output_open(struct output *o, const char *path, char *const *inputs,
 		int ninputs);
 int output_close(struct output *o, int keep);
+/*
+ * Flush, sync and close o's file, its temporary one not renamed yet: a
+ * command whose outputs go together (export's tables) flushes all of them
+ * before output_close() renames any. 0, or -1 with a message (then
+ * output_close() fails too, and removes the temporary file).
+ */
+int output_flush(struct output *o);
 
 /*
  * Progress on a terminal (progress.c): stream's collection, and every
@@ -127,6 +135,23 @@ int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
 /* Symbols from --vmlinux or --system-map (NULL, no error, when neither). */
 struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
 			      int *failed);
+
+/*
+ * Capability maps (builtin-capmap.c), for capmap and diff: --rows and
+ * --cols (-1 with a message when not a known one), a map whose subjects
+ * the symbols given can name (NULL with a message: which option the
+ * subject needs), and a map filled from src (-1 with a message).
+ */
+int capmap_parse_rows(const char *arg, enum kmap_capmap_subject *subject);
+int capmap_parse_cols(const char *arg, enum kmap_capmap_group *group);
+struct kmap_capmap *capmap_new(enum kmap_capmap_subject subject,
+			       enum kmap_capmap_group group,
+			       struct kmap_sym *sym, const char *vmlinux);
+int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
+		struct kmap_src *src);
+/* "function" or "functions", "call site" or "call sites", ... for n. */
+const char *capmap_plural(enum kmap_capmap_subject subject, uint64_t n);
+const char *capmap_group_plural(enum kmap_capmap_group group, uint64_t n);
 
 /* debugfs: where Memorizer's files are (--debugfs, $MEMORIZER_DEBUGFS). */
 const char *debugfs_dir(const char *opt);
