@@ -12,8 +12,7 @@
 
 #include <json.h>
 
-#include "builtin.h"
-#include "table.h"
+#include "capmap.h"
 
 static const struct opt opts[] = {
 	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory) or ip that read, wrote or freed." },
@@ -28,93 +27,113 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-int capmap_parse_rows(const char *arg, enum kmap_capmap_subject *subject)
+void capmap_opts_init(struct capmap_opts *o)
 {
-	int v = kmap_capmap_subject_parse(arg);
-
-	if (v < 0) {
-		error("--rows %s: not function, file, dir or ip", arg);
-		return -1;
-	}
-	*subject = v;
-	return 0;
+	memset(o, 0, sizeof(*o));
+	o->subject = KMAP_SUBJECT_FUNCTION;
+	o->group = KMAP_GROUP_CALLSITE;
+	o->fmt = FMT_TEXT;
 }
 
-int capmap_parse_cols(const char *arg, enum kmap_capmap_group *group)
+int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o)
 {
-	int v = kmap_capmap_group_parse(arg);
+	int v;
 
-	if (v < 0) {
-		error("--cols %s: not callsite, cache, kind or object", arg);
-		return -1;
+	if (opt_is(p, idx, "rows")) {
+		v = kmap_capmap_subject_parse(p->arg);
+		if (v < 0) {
+			error("--rows %s: not function, file, dir or ip", p->arg);
+			return -1;
+		}
+		o->subject = v;
+	} else if (opt_is(p, idx, "cols")) {
+		v = kmap_capmap_group_parse(p->arg);
+		if (v < 0) {
+			error("--cols %s: not callsite, cache, kind or object",
+			      p->arg);
+			return -1;
+		}
+		o->group = v;
+	} else if (opt_is(p, idx, "limit")) {
+		if (parse_u64_arg("-n", p->arg, &o->limit))
+			return -1;
+		if (!o->limit) {
+			error("-n 0: nothing to print (leave -n out for all)");
+			return -1;
+		}
+	} else if (opt_is(p, idx, "csv") || opt_is(p, idx, "json")) {
+		o->fmt = opt_is(p, idx, "csv") ? FMT_CSV : FMT_JSON;
+		o->formats++;
+	} else if (opt_is(p, idx, "vmlinux")) {
+		o->vmlinux = p->arg;
+	} else if (opt_is(p, idx, "system-map")) {
+		o->system_map = p->arg;
+	} else if (opt_is(p, idx, "output")) {
+		o->output = p->arg;
+	} else {
+		return 0;
 	}
-	*group = v;
-	return 0;
+	return 1;
 }
 
-struct kmap_capmap *capmap_new(enum kmap_capmap_subject subject,
-			       enum kmap_capmap_group group,
-			       struct kmap_sym *sym, const char *vmlinux)
+struct kmap_capmap *capmap_new(const struct capmap_opts *o,
+			       struct kmap_sym *sym)
 {
-	const char *rows = kmap_capmap_subject_name(subject);
+	const char *rows = kmap_capmap_subject_name(o->subject);
+	int lines = o->subject == KMAP_SUBJECT_FILE ||
+		    o->subject == KMAP_SUBJECT_DIR;
 	struct kmap_capmap *m;
 	char err[KMAP_ERR_MAX];
 
-	if (subject == KMAP_SUBJECT_FUNCTION && !sym) {
+	if (o->subject == KMAP_SUBJECT_FUNCTION && !sym) {
 		error("--rows function names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest), or use --rows ip");
 		return NULL;
 	}
-	if ((subject == KMAP_SUBJECT_FILE || subject == KMAP_SUBJECT_DIR) &&
-	    !vmlinux) {
+	if (lines && !o->vmlinux) {
 		error("--rows %s needs DWARF line tables: give --vmlinux FILE (a vmlinux built with debug info); a System.map names functions only (--rows function)",
 		      rows);
 		return NULL;
 	}
-	if ((subject == KMAP_SUBJECT_FILE || subject == KMAP_SUBJECT_DIR) &&
-	    !kmap_sym_has_lines(sym)) {
+	if (lines && !kmap_sym_has_lines(sym)) {
 		error("%s: no DWARF line tables: --rows %s needs a vmlinux built with debug info (CONFIG_DEBUG_INFO)",
-		      vmlinux, rows);
+		      o->vmlinux, rows);
 		return NULL;
 	}
-	m = kmap_capmap_new(subject, group, sym, err);
+	m = kmap_capmap_new(o->subject, o->group, sym, err);
 	if (!m)
 		error("%s", err);
 	return m;
 }
 
-int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
-		struct kmap_src *src)
-{
-	const char *name = kmap_src_name(src);
-	const struct kmap_object *o;
-	const struct kmap_access *acc;
-	struct progress pg;
-	uint64_t n = 0;
-	size_t nacc;
-	int rc;
+struct capmap_reader {
+	struct kmap_capmap *m;
+	enum kmap_capmap_group group;
+	const char *name;
+};
 
-	progress_init(&pg, progress_wanted(src), name);
-	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		if (!(n++ & 4095))
-			progress_input(&pg, src, 0);
-		if (group == KMAP_GROUP_CACHE && !(o->has & KMAP_HAS_KIND)) {
-			progress_input(&pg, src, 1);
-			error("%s: --cols cache needs a binary stream: text kmaps name no caches (--cols callsite or kind)",
-			      name);
-			return -1;
-		}
-		if (kmap_capmap_add(m, o, acc, nacc)) {
-			progress_input(&pg, src, 1);
-			error("out of memory");
-			return -1;
-		}
+static int add_object(void *ctx, const struct kmap_object *o,
+		      const struct kmap_access *acc, size_t nacc)
+{
+	const struct capmap_reader *r = ctx;
+
+	if (r->group == KMAP_GROUP_CACHE && !(o->has & KMAP_HAS_KIND)) {
+		error("%s: --cols cache needs a binary stream: text kmaps name no caches (--cols callsite or kind)",
+		      r->name);
+		return -1;
 	}
-	progress_input(&pg, src, 1);
-	if (rc < 0) {
-		error("%s", kmap_src_error(src));
+	if (kmap_capmap_add(r->m, o, acc, nacc)) {
+		error("out of memory");
 		return -1;
 	}
 	return 0;
+}
+
+int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
+		struct kmap_src *src)
+{
+	struct capmap_reader r = { m, group, kmap_src_name(src) };
+
+	return read_objects(src, add_object, &r);
 }
 
 const char *capmap_plural(enum kmap_capmap_subject subject, uint64_t n)
@@ -374,57 +393,32 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 
 static int run(int argc, char **argv)
 {
-	enum kmap_capmap_subject subject = KMAP_SUBJECT_FUNCTION;
-	enum kmap_capmap_group group = KMAP_GROUP_CALLSITE;
-	const char *vmlinux = NULL, *system_map = NULL, *output = NULL;
-	int rc = -1, idx, failed, formats = 0, dot = 0;
-	enum table_fmt fmt = FMT_TEXT;
+	int rc = -1, idx, failed, r, dot = 0;
 	struct kmap_capmap *m = NULL;
 	struct kmap_src *src = NULL;
+	struct capmap_opts o;
 	struct kmap_sym *sym;
 	char err[KMAP_ERR_MAX];
-	uint64_t limit = 0;
 	size_t n, *order = NULL;
 	struct optparse p;
 	struct output out;
 
+	capmap_opts_init(&o);
 	optparse_init(&p, &cmd_capmap, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "rows")) {
-			if (capmap_parse_rows(p.arg, &subject))
-				return 2;
-		} else if (opt_is(&p, idx, "cols")) {
-			if (capmap_parse_cols(p.arg, &group))
-				return 2;
-		} else if (opt_is(&p, idx, "limit")) {
-			if (parse_u64_arg("-n", p.arg, &limit))
-				return 2;
-			if (!limit) {
-				error("-n 0: no cells to print (leave -n out for all)");
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "csv")) {
-			fmt = FMT_CSV;
-			formats++;
-		} else if (opt_is(&p, idx, "json")) {
-			fmt = FMT_JSON;
-			formats++;
-		} else if (opt_is(&p, idx, "dot")) {
+		r = capmap_option(&p, idx, &o);
+		if (r < 0)
+			return 2;
+		if (!r && opt_is(&p, idx, "dot")) {
 			dot = 1;
-			formats++;
-		} else if (opt_is(&p, idx, "vmlinux")) {
-			vmlinux = p.arg;
-		} else if (opt_is(&p, idx, "system-map")) {
-			system_map = p.arg;
-		} else if (opt_is(&p, idx, "output")) {
-			output = p.arg;
+			o.formats++;
 		}
 	}
 	if (idx == -2)
 		return 0;
 	if (idx == -3)
 		return 2;
-	if (formats > 1) {
+	if (o.formats > 1) {
 		error("one of --csv, --json and --dot");
 		return 2;
 	}
@@ -434,28 +428,28 @@ static int run(int argc, char **argv)
 		cmd_usage(&cmd_capmap, stderr);
 		return 2;
 	}
-	sym = open_symbols(vmlinux, system_map, &failed);
+	sym = open_symbols(o.vmlinux, o.system_map, &failed);
 	if (failed)
 		return 2;
-	m = capmap_new(subject, group, sym, vmlinux);
+	m = capmap_new(&o, sym);
 	if (!m) {
 		kmap_sym_close(sym);
 		return 2;
 	}
-	if (output_open(&out, output, p.ops, 1))
+	if (output_open(&out, o.output, p.ops, 1))
 		goto done;
 	src = kmap_src_open(p.ops[0], err);
 	if (!src)
 		error("%s", err);
-	else if (!capmap_read(m, group, src) &&
+	else if (!capmap_read(m, o.group, src) &&
 		 !(order = sorted_cells(m, &n)))
 		error("out of memory");
 	if (order) {
-		if (limit && limit < n)
-			n = limit;
+		if (o.limit && o.limit < n)
+			n = o.limit;
 		rc = dot ? print_dot(m, order, n, out.f) :
-		     print_table(m, order, n, subject, group,
-				 kmap_src_name(src), fmt, out.f);
+		     print_table(m, order, n, o.subject, o.group,
+				 kmap_src_name(src), o.fmt, out.f);
 	}
 	if (output_close(&out, !rc) && !rc)
 		rc = -1;

@@ -10,8 +10,7 @@
 
 #include <json.h>
 
-#include "builtin.h"
-#include "table.h"
+#include "capmap.h"
 
 static const struct opt opts[] = {
 	{ "rows", 'r', "SUBJECT", "Subjects: function (the default), file, dir or ip, as in memorizer capmap." },
@@ -114,12 +113,9 @@ static struct edge *join(const struct kmap_capmap *a,
 }
 
 struct run_args {
-	enum kmap_capmap_subject subject;
-	enum kmap_capmap_group group;
+	struct capmap_opts o;
 	const char *name[2];
-	uint64_t limit;
 	int all;
-	enum table_fmt fmt;
 };
 
 static uint64_t count(const struct edge *e, size_t n, enum status s)
@@ -150,8 +146,8 @@ static void print_summary(const struct run_args *ra,
 			i ? "B" : "A", ra->name[i],
 			(unsigned long long)t.objects,
 			plural(t.objects, "object", "objects"), ns,
-			capmap_plural(ra->subject, ns), ng,
-			capmap_group_plural(ra->group, ng), nc,
+			capmap_plural(ra->o.subject, ns), ng,
+			capmap_group_plural(ra->o.group, ng), nc,
 			plural(nc, "edge", "edges"));
 	}
 	fprintf(f, "  %llu new, %llu vanished, %llu changed, %llu unchanged\n\n",
@@ -174,9 +170,9 @@ static struct json_object *json_head(const struct run_args *ra,
 		return NULL;
 	}
 	json_object_object_add(h, "subject", json_object_new_string(
-		kmap_capmap_subject_name(ra->subject)));
+		kmap_capmap_subject_name(ra->o.subject)));
 	json_object_object_add(h, "group", json_object_new_string(
-		kmap_capmap_group_name(ra->group)));
+		kmap_capmap_group_name(ra->o.group)));
 	json_object_object_add(h, "a", json_bytes(ra->name[0]));
 	json_object_object_add(h, "b", json_bytes(ra->name[1]));
 	for (i = NEW; i <= SAME; i++)
@@ -192,8 +188,8 @@ static int print_diff(const struct run_args *ra,
 {
 	const struct col cols[] = {
 		{ "status", COL_STR },
-		{ kmap_capmap_subject_name(ra->subject), COL_STR },
-		{ kmap_capmap_group_name(ra->group), COL_STR },
+		{ kmap_capmap_subject_name(ra->o.subject), COL_STR },
+		{ kmap_capmap_group_name(ra->o.group), COL_STR },
 		{ "reads_a", COL_U64 }, { "reads_b", COL_U64 },
 		{ "writes_a", COL_U64 }, { "writes_b", COL_U64 },
 		{ "frees_a", COL_U64 }, { "frees_b", COL_U64 },
@@ -211,7 +207,7 @@ static int print_diff(const struct run_args *ra,
 		union cell *row;
 
 		if ((e[i].status == SAME && !ra->all) ||
-		    (ra->limit && shown[e[i].status] >= ra->limit))
+		    (ra->o.limit && shown[e[i].status] >= ra->o.limit))
 			continue;
 		shown[e[i].status]++;
 		row = table_row(&t);
@@ -231,12 +227,12 @@ static int print_diff(const struct run_args *ra,
 		row[8].u = b ? b->frees : 0;
 		row[9].i = e[i].change;
 	}
-	if (!rc && ra->fmt == FMT_JSON && !(head = json_head(ra, e, n)))
+	if (!rc && ra->o.fmt == FMT_JSON && !(head = json_head(ra, e, n)))
 		rc = -1;
-	if (!rc && ra->fmt == FMT_TEXT)
+	if (!rc && ra->o.fmt == FMT_TEXT)
 		print_summary(ra, m, e, n, f);
 	if (!rc)
-		rc = table_print(&t, f, ra->fmt, 0, head);
+		rc = table_print(&t, f, ra->o.fmt, 0, head);
 	if (rc)
 		error("out of memory");
 	json_object_put(head);
@@ -264,54 +260,33 @@ static int read_one(struct kmap_capmap *m, enum kmap_capmap_group group,
 
 static int run(int argc, char **argv)
 {
-	struct run_args ra = { KMAP_SUBJECT_FUNCTION, KMAP_GROUP_CALLSITE,
-			       { NULL, NULL }, 0, 0, FMT_TEXT };
-	const char *vmlinux = NULL, *system_map = NULL, *output = NULL;
 	struct kmap_capmap *m[2] = { NULL, NULL };
-	int rc = -1, idx, failed, formats = 0, i;
+	int rc = -1, idx, failed, r, i;
+	struct run_args ra = { 0 };
 	struct edge *e = NULL;
 	struct kmap_sym *sym;
 	struct optparse p;
 	struct output out;
 	size_t n;
 
+	capmap_opts_init(&ra.o);
 	optparse_init(&p, &cmd_diff, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "rows")) {
-			if (capmap_parse_rows(p.arg, &ra.subject))
-				return 2;
-		} else if (opt_is(&p, idx, "cols")) {
-			if (capmap_parse_cols(p.arg, &ra.group))
-				return 2;
-		} else if (opt_is(&p, idx, "limit")) {
-			if (parse_u64_arg("-n", p.arg, &ra.limit))
-				return 2;
-			if (!ra.limit) {
-				error("-n 0: no edges to print (leave -n out for all)");
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "all")) {
+		r = capmap_option(&p, idx, &ra.o);
+		if (r < 0)
+			return 2;
+		if (!r && opt_is(&p, idx, "all"))
 			ra.all = 1;
-		} else if (opt_is(&p, idx, "csv") || opt_is(&p, idx, "json")) {
-			ra.fmt = opt_is(&p, idx, "csv") ? FMT_CSV : FMT_JSON;
-			formats++;
-		} else if (opt_is(&p, idx, "vmlinux")) {
-			vmlinux = p.arg;
-		} else if (opt_is(&p, idx, "system-map")) {
-			system_map = p.arg;
-		} else if (opt_is(&p, idx, "output")) {
-			output = p.arg;
-		}
 	}
 	if (idx == -2)
 		return 0;
 	if (idx == -3)
 		return 2;
-	if (formats > 1) {
+	if (ra.o.formats > 1) {
 		error("--csv or --json, not both");
 		return 2;
 	}
-	if (ra.group == KMAP_GROUP_OBJECT) {
+	if (ra.o.group == KMAP_GROUP_OBJECT) {
 		error("--cols object: objects of two runs are not the same objects; compare them by callsite, cache or kind");
 		return 2;
 	}
@@ -320,18 +295,18 @@ static int run(int argc, char **argv)
 		cmd_usage(&cmd_diff, stderr);
 		return 2;
 	}
-	sym = open_symbols(vmlinux, system_map, &failed);
+	sym = open_symbols(ra.o.vmlinux, ra.o.system_map, &failed);
 	if (failed)
 		return 2;
 	for (i = 0; i < 2; i++)
-		if (!(m[i] = capmap_new(ra.subject, ra.group, sym, vmlinux))) {
+		if (!(m[i] = capmap_new(&ra.o, sym))) {
 			rc = -2;
 			goto done;
 		}
-	if (output_open(&out, output, p.ops, 2))
+	if (output_open(&out, ra.o.output, p.ops, 2))
 		goto done;
-	if (!read_one(m[0], ra.group, p.ops[0], &ra.name[0]) &&
-	    !read_one(m[1], ra.group, p.ops[1], &ra.name[1])) {
+	if (!read_one(m[0], ra.o.group, p.ops[0], &ra.name[0]) &&
+	    !read_one(m[1], ra.o.group, p.ops[1], &ra.name[1])) {
 		e = join(m[0], m[1], &n);
 		rc = e ? print_diff(&ra, m, e, n, out.f) : -1;
 		if (!e)

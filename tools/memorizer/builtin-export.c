@@ -64,6 +64,7 @@ struct export {
 	int jsonl;
 	struct kmap_sym *sym;
 	struct table_out objects, accesses;
+	uint64_t objects_read;
 };
 
 static void put_csv(FILE *f, const struct field *fields,
@@ -201,38 +202,28 @@ static int open_table(struct table_out *t, const char *dir, const char *name,
 	return output_open(&t->out, t->path, inputs, 1);
 }
 
+static int put_object_row(void *ctx, const struct kmap_object *o,
+			  const struct kmap_access *acc, size_t nacc)
+{
+	struct export *x = ctx;
+
+	x->objects_read++;	/* a text kmap's objects are numbered from 1 */
+	if (put_object(x, o, (o->has & KMAP_HAS_ID) ? o->id : x->objects_read,
+		       acc, nacc)) {
+		error("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Read src into both tables; -1 with a message. */
 static int export(struct export *x, struct kmap_src *src)
 {
-	const struct kmap_object *o;
-	const struct kmap_access *acc;
-	struct progress pg;
-	uint64_t n = 0;
-	size_t nacc;
-	int rc;
-
 	if (!x->jsonl) {
 		put_header(x->objects.out.f, object_fields, NOBJECT_FIELDS);
 		put_header(x->accesses.out.f, access_fields, NACCESS_FIELDS);
 	}
-	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
-	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		if (!(n & 4095))
-			progress_input(&pg, src, 0);
-		n++;	/* a text kmap's objects are numbered from 1 */
-		if (put_object(x, o, (o->has & KMAP_HAS_ID) ? o->id : n, acc,
-			       nacc)) {
-			progress_input(&pg, src, 1);
-			error("out of memory");
-			return -1;
-		}
-	}
-	progress_input(&pg, src, 1);
-	if (rc < 0) {
-		error("%s", kmap_src_error(src));
-		return -1;
-	}
-	return 0;
+	return read_objects(src, put_object_row, x);
 }
 
 /* DIR, made when it is not there (*made set: removed if export fails). */

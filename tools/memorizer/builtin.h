@@ -129,29 +129,21 @@ void progress_input(struct progress *p, const struct kmap_src *src, int last);
 /* Whether src is a regular file of PROGRESS_MIN_BYTES and stderr a tty. */
 int progress_wanted(const struct kmap_src *src);
 
+/*
+ * Every object of src, in order, through each(ctx, object, its accesses),
+ * with progress as progress_input() shows it: 0, or -1 after a message
+ * (each's own when it returns non-zero, else src's error).
+ */
+typedef int (*read_object_fn)(void *ctx, const struct kmap_object *o,
+			      const struct kmap_access *acc, size_t nacc);
+int read_objects(struct kmap_src *src, read_object_fn each, void *ctx);
+
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
 
 /* Symbols from --vmlinux or --system-map (NULL, no error, when neither). */
 struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
 			      int *failed);
-
-/*
- * Capability maps (builtin-capmap.c), for capmap and diff: --rows and
- * --cols (-1 with a message when not a known one), a map whose subjects
- * the symbols given can name (NULL with a message: which option the
- * subject needs), and a map filled from src (-1 with a message).
- */
-int capmap_parse_rows(const char *arg, enum kmap_capmap_subject *subject);
-int capmap_parse_cols(const char *arg, enum kmap_capmap_group *group);
-struct kmap_capmap *capmap_new(enum kmap_capmap_subject subject,
-			       enum kmap_capmap_group group,
-			       struct kmap_sym *sym, const char *vmlinux);
-int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
-		struct kmap_src *src);
-/* "function" or "functions", "call site" or "call sites", ... for n. */
-const char *capmap_plural(enum kmap_capmap_subject subject, uint64_t n);
-const char *capmap_group_plural(enum kmap_capmap_group group, uint64_t n);
 
 /* debugfs: where Memorizer's files are (--debugfs, $MEMORIZER_DEBUGFS). */
 const char *debugfs_dir(const char *opt);
