@@ -98,6 +98,16 @@ struct kmap_access {
 	uint64_t reads;
 };
 
+/*
+ * True when no allocation of the object was seen: Memorizer found it at
+ * its first access (a global, per-CPU data, a stack, ...; struct
+ * kmap_kind), and its alloc_ip is its own address, not a call site. A
+ * stream's ALLOC says so (context found); in a text kmap, its alloc_ip
+ * is its address (kmap_rule_object() requires that of found objects, and
+ * no call site is a heap address).
+ */
+int kmap_object_found(const struct kmap_object *o);
+
 /* True when an object has been freed (free_jiffies or free_ip set). */
 static inline int kmap_object_freed(const struct kmap_object *o)
 {
@@ -647,7 +657,8 @@ enum kmap_capmap_subject {
 	KMAP_SUBJECT_IP,	/* the ip: function+off/size with symbols */
 };
 enum kmap_capmap_group {
-	KMAP_GROUP_CALLSITE,	/* the alloc_ip's function; the ip in hex */
+	KMAP_GROUP_CALLSITE,	/* the alloc_ip's function; the ip in hex;
+				 * a found object's "[kind]" */
 	KMAP_GROUP_CACHE,	/* the cache's name; no cache: its kind's */
 	KMAP_GROUP_KIND,	/* kmap_kind_name(kmap_object_kind()) */
 	KMAP_GROUP_OBJECT,	/* the object id (text: its number, from 1) */

@@ -269,6 +269,18 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 
 	switch (m->group) {
 	case KMAP_GROUP_CALLSITE:
+		/*
+		 * A found object's alloc_ip is its own address, no code: it
+		 * goes under what it is, [global], [stack] and so on (in a
+		 * text kmap its executable word; a task's found stack has
+		 * its task's).
+		 */
+		if (kmap_object_found(o)) {
+			snprintf(buf, len, "[%s]",
+				 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) :
+				 o->pid ? "stack" : o->comm);
+			return 0;
+		}
 		*key = o->alloc_ip;
 		function_name(m->sym, o->alloc_ip, buf, len);
 		return 1;

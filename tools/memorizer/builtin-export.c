@@ -151,7 +151,8 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		NUM(id), STR(kmap_kind_name(kmap_object_kind(o))),
 		NUM(o->addr), NUM(o->size),
 		(o->has & KMAP_HAS_SIZE_ALLOC) ? NUM(o->size_alloc) : NONE,
-		NUM(o->alloc_ip), STR(function(x, o->alloc_ip)),
+		NUM(o->alloc_ip),
+		kmap_object_found(o) ? NONE : STR(function(x, o->alloc_ip)),
 		(o->has & KMAP_HAS_CACHE) ? STR(o->cache) : NONE,
 		NUM(o->pid), STR(o->comm), NUM(o->alloc_jiffies),
 		freed ? NUM(o->free_jiffies) : NONE,
@@ -354,8 +355,9 @@ const struct cmd cmd_export = {
 "  size UBIGINT: bytes requested.\n"
 "  size_alloc UBIGINT: bytes allocated (binary streams; null in text).\n"
 "  alloc_ip ADDRESS: the allocation's call site.\n"
-"  alloc_function VARCHAR: alloc_ip's function (null without symbols, or\n"
-"    outside every known function).\n"
+"  alloc_function VARCHAR: alloc_ip's function (null without symbols,\n"
+"    outside every known function, and for a found object: one no\n"
+"    allocation of which was seen, whose alloc_ip is its address).\n"
 "  cache VARCHAR: the slab cache's name (binary streams, slab objects).\n"
 "  pid UINTEGER: the allocating task (0: no task, or found).\n"
 "  comm VARCHAR: its command, as the kmap's executable field.\n"
@@ -363,8 +365,8 @@ const struct cmd cmd_export = {
 "  free_jiffies UBIGINT: when it was freed; null while live.\n"
 "  free_ip ADDRESS: who freed it; null while live, 0 when not known,\n"
 "    deadbeef when the free was missed.\n"
-"  free_function VARCHAR: free_ip's function (null as alloc_function,\n"
-"    and for a missed free).\n"
+"  free_function VARCHAR: free_ip's function (null without symbols,\n"
+"    outside every known function, and for a missed free).\n"
 "  free_api VARCHAR: kfree, kmem_cache_free, vfree, free_pages, missed,\n"
 "    free_percpu or module (binary streams; null while live).\n"
 "\n"

@@ -550,6 +550,12 @@ run capmap capmap-limit sh -c "\"$M\" capmap $cm $sm -n 2 -o out.txt && cat out.
 run capmap capmap-tar "$M" capmap fixtures/tar.kmap $sm
 run capmap capmap-stream-cache "$M" capmap stream.bin --cols cache $sm
 run capmap capmap-stream-kind "$M" capmap globals.bin --rows ip --cols kind
+# Found objects (no allocation seen; alloc_ip their own address) have no
+# call site: they go under [KIND], in a text kmap [its executable word],
+# and export names no alloc_function for them.
+run capmap capmap-found-stream "$M" capmap found.bin --rows ip
+run capmap capmap-found-text "$M" capmap globals.kmap --rows ip --csv
+run capmap capmap-found-export sh -c "\"$M\" export globals.bin -f csv -o exg --system-map fixtures/System.map && cut -d, -f1,2,6,7 exg/objects.csv"
 run capmap capmap-dot "$M" capmap $cm $sm --dot
 run capmap capmap-dot-draws sh -c "\"$M\" capmap fixtures/tar.kmap $sm --dot | dot -Tsvg | grep -c '<g id=\"edge'"
 # Files and directories from DWARF: a program built with -g from two

@@ -2044,6 +2044,33 @@ static void test_capmap_groups(void **state)
 	capmap_cell(m, "40", "3");
 	assert_int_equal(kmap_capmap_ngroups(m), 3);
 	kmap_capmap_free(m);
+
+	/* Found objects have no call site: [kind], or the text's word. */
+	struct kmap_object global = { .alloc_ip = 0xffffffff82a01000ull,
+		.addr = 0xffffffff82a01000ull, .size = 64,
+		.has = KMAP_HAS_KIND | KMAP_HAS_ID, .id = 2,
+		.kind = MEMORIZER_ALLOC_GLOBAL, .context = MEMORIZER_CONTEXT_FOUND };
+	struct kmap_object irq = { .alloc_ip = 0xffffc90000000000ull,
+		.addr = 0xffffc90000000000ull, .size = 16384, .comm = "irq_stack" };
+	struct kmap_object task_stack = irq;
+
+	task_stack.pid = 146;
+	snprintf(task_stack.comm, sizeof(task_stack.comm), "tar");
+	assert_true(kmap_object_found(&global));
+	assert_true(kmap_object_found(&irq));
+	assert_false(kmap_object_found(&text));
+	assert_false(kmap_object_found(&cached));
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &global, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &irq, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &task_stack, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &text, a, 1), 0);
+	capmap_cell(m, "40", "[global]");
+	capmap_cell(m, "40", "[irq_stack]");
+	capmap_cell(m, "40", "[stack]");
+	capmap_cell(m, "40", "3");
+	kmap_capmap_free(m);
 }
 
 /* Files and directories need line tables; names parse both ways. */
