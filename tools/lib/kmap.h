@@ -98,6 +98,16 @@ struct kmap_access {
 	uint64_t reads;
 };
 
+/*
+ * True when no allocation of the object was seen: Memorizer found it at
+ * its first access (a global, per-CPU data, a stack, ...; struct
+ * kmap_kind), and its alloc_ip is its own address, not a call site. A
+ * stream's ALLOC says so (context found); in a text kmap, its alloc_ip
+ * is its address (kmap_rule_object() requires that of found objects, and
+ * no call site is a heap address).
+ */
+int kmap_object_found(const struct kmap_object *o);
+
 /* True when an object has been freed (free_jiffies or free_ip set). */
 static inline int kmap_object_freed(const struct kmap_object *o)
 {
@@ -612,6 +622,94 @@ int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len);
  */
 const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
 			      uint64_t *start);
+/*
+ * Whether s has DWARF line tables (a vmlinux built with debug info, read
+ * with libdw): what kmap_sym_source() needs.
+ */
+int kmap_sym_has_lines(const struct kmap_sym *s);
+/*
+ * The source file of the instruction at ip and its line in *line, from
+ * the DWARF line tables: relative to the compilation directory when under
+ * it (mm/slub.c for a kernel built in its tree), else as DWARF says. NULL
+ * when unknown (no line tables, or none for ip). Valid while s is open.
+ */
+const char *kmap_sym_source(struct kmap_sym *s, uint64_t ip, int *line);
 void kmap_sym_close(struct kmap_sym *s);
+
+/* ------------------------------------------------------------------ */
+/* Capability maps: who reads, writes and frees what (kmap_capmap.c). */
+
+/*
+ * A sparse matrix of cells, one per (subject, object group) pair that
+ * some access or free joins, built one object at a time from
+ * kmap_src_next(): memory grows with the subjects, groups and cells, not
+ * with the input. The subject is the code: the function, source file or
+ * directory of the accessing (or freeing) ip, or the ip itself; the group
+ * is what was touched: the function that allocated it (its call site),
+ * its slab cache, its allocator kind, or the object itself. Frees count
+ * against the free ip's subject; a free without a known free ip (0, or
+ * KMAP_FREE_IP_MISSED) counts in no cell (kmap_capmap_totals()).
+ */
+enum kmap_capmap_subject {
+	KMAP_SUBJECT_FUNCTION,	/* the ip's function; the ip in hex if none */
+	KMAP_SUBJECT_FILE,	/* its source file (DWARF); "[unknown]" */
+	KMAP_SUBJECT_DIR,	/* that file's directory; "[unknown]" */
+	KMAP_SUBJECT_IP,	/* the ip: function+off/size with symbols */
+};
+enum kmap_capmap_group {
+	KMAP_GROUP_CALLSITE,	/* the alloc_ip's function; the ip in hex;
+				 * a found object's "[kind]" */
+	KMAP_GROUP_CACHE,	/* the cache's name; no cache: its kind's */
+	KMAP_GROUP_KIND,	/* kmap_kind_name(kmap_object_kind()) */
+	KMAP_GROUP_OBJECT,	/* the object id (text: its number, from 1) */
+};
+/* What a subject or group option says: "function", "callsite", ... */
+const char *kmap_capmap_subject_name(enum kmap_capmap_subject s);
+const char *kmap_capmap_group_name(enum kmap_capmap_group g);
+/* The value of a name; -1 when none has it. */
+int kmap_capmap_subject_parse(const char *name);
+int kmap_capmap_group_parse(const char *name);
+
+struct kmap_capmap_cell {
+	uint32_t subject, group;	/* kmap_capmap_subject_of() and _group_of() */
+	uint64_t reads, writes, frees;
+	uint64_t objects;		/* distinct objects read, written or freed */
+	uint64_t last_object;		/* the library's: the last one counted */
+};
+struct kmap_capmap_totals {
+	uint64_t objects;		/* objects added */
+	uint64_t reads, writes, frees;	/* in cells */
+	uint64_t frees_unattributed;	/* freed, free ip 0 or missed */
+};
+struct kmap_capmap;
+/*
+ * A new, empty map. sym names ips (NULL: none, ips in hex); file and
+ * directory subjects need line tables (kmap_sym_has_lines()). NULL with
+ * err set when they are missing or memory is.
+ */
+struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
+				    enum kmap_capmap_group group,
+				    struct kmap_sym *sym, char *err);
+/* Add one object and its accesses. Returns 0, or -1 when out of memory. */
+int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
+		    const struct kmap_access *acc, size_t nacc);
+/* The cells, in the order they were made; valid until the next add. */
+size_t kmap_capmap_cells(const struct kmap_capmap *m,
+			 const struct kmap_capmap_cell **cells);
+/* A cell's subject and group names; valid while m is. */
+const char *kmap_capmap_subject_of(const struct kmap_capmap *m,
+				   const struct kmap_capmap_cell *c);
+const char *kmap_capmap_group_of(const struct kmap_capmap *m,
+				 const struct kmap_capmap_cell *c);
+/* The cell of a subject and a group by name (another map's); NULL: none. */
+const struct kmap_capmap_cell *kmap_capmap_find(const struct kmap_capmap *m,
+						const char *subject,
+						const char *group);
+void kmap_capmap_totals(const struct kmap_capmap *m,
+			struct kmap_capmap_totals *t);
+/* How many subjects and groups the cells name. */
+size_t kmap_capmap_nsubjects(const struct kmap_capmap *m);
+size_t kmap_capmap_ngroups(const struct kmap_capmap *m);
+void kmap_capmap_free(struct kmap_capmap *m);
 
 #endif /* KMAP_H */

@@ -162,6 +162,13 @@ const char *kmap_found_word(int kind)
 	return kmap_kind(kind) ? kinds[kind].found_word : NULL;
 }
 
+int kmap_object_found(const struct kmap_object *o)
+{
+	if (o->has & KMAP_HAS_KIND)
+		return o->context == MEMORIZER_CONTEXT_FOUND;
+	return o->alloc_ip == o->addr;
+}
+
 int kmap_object_kind(const struct kmap_object *o)
 {
 	int k;

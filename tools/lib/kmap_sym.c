@@ -300,6 +300,45 @@ static void describe_line(struct kmap_sym *s, uint64_t ip, char *out,
 #endif
 }
 
+int kmap_sym_has_lines(const struct kmap_sym *s)
+{
+#ifdef KMAP_DW
+	Dwarf_Addr bias;
+
+	return s && s->dwfl && dwfl_module_getdwarf(s->mod, &bias) != NULL;
+#else
+	(void)s;
+	return 0;
+#endif
+}
+
+const char *kmap_sym_source(struct kmap_sym *s, uint64_t ip, int *line)
+{
+#ifdef KMAP_DW
+	const char *file, *dir;
+	Dwfl_Line *l;
+	size_t n;
+
+	if (!s || !s->dwfl)
+		return NULL;
+	l = dwfl_module_getsrc(s->mod, ip);
+	if (!l)
+		return NULL;
+	file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	if (!file)
+		return NULL;
+	/* A kernel built in its tree names mm/slub.c by the tree's path. */
+	dir = dwfl_line_comp_dir(l);
+	n = dir ? strlen(dir) : 0;
+	if (n && !strncmp(file, dir, n) && file[n] == '/' && file[n + 1])
+		file += n + 1;
+	return file;
+#else
+	(void)s, (void)ip, (void)line;
+	return NULL;
+#endif
+}
+
 int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len)
 {
 	uint64_t start, size;

@@ -500,42 +500,29 @@ static const struct dim *find_dim(const char *name)
 	return NULL;
 }
 
-/* Read every object into rep's rows. Returns 0, or -1 with a message. */
-static int aggregate(struct report *rep, struct kmap_src *src)
+/* File one object under its rows and the totals; -1 with a message. */
+static int add_to_report(void *ctx, const struct kmap_object *o,
+			 const struct kmap_access *acc, size_t nacc)
 {
-	const struct kmap_object *o;
-	const struct kmap_access *acc;
-	struct progress pg;
-	size_t nacc, i;
-	int rc;
+	struct report *rep = ctx;
+	uint64_t reads = 0, writes = 0;
+	size_t i;
 
-	progress_init(&pg, progress_wanted(src), rep->input);
-	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		uint64_t reads = 0, writes = 0;
-
-		if (!(rep->objno & 4095))
-			progress_input(&pg, src, 0);
-		if (rep->dim->needs_kind && !(o->has & KMAP_HAS_KIND)) {
-			error("%s: --by %s needs a binary stream: text kmaps name no caches",
-			      rep->input, rep->dim->name);
-			return -1;
-		}
-		for (i = 0; i < nacc; i++) {
-			reads += acc[i].reads;
-			writes += acc[i].writes;
-		}
-		add_totals(&rep->tot, o, nacc, reads, writes);
-		if (rep->dim->add(rep, o, acc, nacc, reads, writes)) {
-			error("out of memory");
-			return -1;
-		}
-		rep->objno++;
-	}
-	progress_input(&pg, src, 1);
-	if (rc < 0) {
-		error("%s", kmap_src_error(src));
+	if (rep->dim->needs_kind && !(o->has & KMAP_HAS_KIND)) {
+		error("%s: --by %s needs a binary stream: text kmaps name no caches",
+		      rep->input, rep->dim->name);
 		return -1;
 	}
+	for (i = 0; i < nacc; i++) {
+		reads += acc[i].reads;
+		writes += acc[i].writes;
+	}
+	add_totals(&rep->tot, o, nacc, reads, writes);
+	if (rep->dim->add(rep, o, acc, nacc, reads, writes)) {
+		error("out of memory");
+		return -1;
+	}
+	rep->objno++;
 	return 0;
 }
 
@@ -806,7 +793,7 @@ static int run(int argc, char **argv)
 	}
 	rep.input = kmap_src_name(src);
 	kmap_map_init(&rep.index);
-	rc = aggregate(&rep, src);
+	rc = read_objects(src, add_to_report, &rep);
 	if (!rc)
 		rc = print_report(&rep, src, out.f, fmt, limit, sort);
 	if (output_close(&out, !rc) && !rc)

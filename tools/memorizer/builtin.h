@@ -32,7 +32,7 @@ struct cmd {
 };
 
 extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
-	cmd_text, cmd_symbolize;
+	cmd_text, cmd_symbolize, cmd_capmap, cmd_diff, cmd_export;
 extern const struct cmd *const commands[];
 
 /*
@@ -96,10 +96,18 @@ struct output {
 	const char *name;	/* for messages: as given, or <stdout> */
 	char *path;		/* a regular file's real path */
 	char *tmp;		/* the temporary file being written */
+	int failed;		/* output_flush() failed */
 };
 int output_open(struct output *o, const char *path, char *const *inputs,
 		int ninputs);
 int output_close(struct output *o, int keep);
+/*
+ * Flush, sync and close o's file, its temporary one not renamed yet: a
+ * command whose outputs go together (export's tables) flushes all of them
+ * before output_close() renames any. 0, or -1 with a message (then
+ * output_close() fails too, and removes the temporary file).
+ */
+int output_flush(struct output *o);
 
 /*
  * Progress on a terminal (progress.c): stream's collection, and every
@@ -120,6 +128,15 @@ void progress_count(struct progress *p, uint64_t bytes, uint64_t n,
 void progress_input(struct progress *p, const struct kmap_src *src, int last);
 /* Whether src is a regular file of PROGRESS_MIN_BYTES and stderr a tty. */
 int progress_wanted(const struct kmap_src *src);
+
+/*
+ * Every object of src, in order, through each(ctx, object, its accesses),
+ * with progress as progress_input() shows it: 0, or -1 after a message
+ * (each's own when it returns non-zero, else src's error).
+ */
+typedef int (*read_object_fn)(void *ctx, const struct kmap_object *o,
+			      const struct kmap_access *acc, size_t nacc);
+int read_objects(struct kmap_src *src, read_object_fn each, void *ctx);
 
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);

@@ -112,7 +112,7 @@ static void man_text(FILE *f, const char *s, size_t len)
 static void man_paras(FILE *f, const char *text)
 {
 	const char *p = text;
-	int pre = 0;
+	int pre = 0, i;
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -129,7 +129,8 @@ static void man_paras(FILE *f, const char *text)
 				fputs(".RS 4\n.nf\n", f);
 				pre = 1;
 			}
-			while (len && *p == ' ') {
+			/* The block's own indent goes; deeper lines keep theirs. */
+			for (i = 0; i < 2 && len && *p == ' '; i++) {
 				p++;
 				len--;
 			}

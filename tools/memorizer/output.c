@@ -120,36 +120,40 @@ fail:
 	return -1;
 }
 
-int output_close(struct output *o, int keep)
+int output_flush(struct output *o)
 {
-	int rc = 0, err = 0;
+	int err = 0;
 
 	if (!o->f)
-		return 0;
+		return o->failed ? -1 : 0;
 	errno = 0;
 	if (fflush(o->f))
 		err = errno ? errno : EIO;
 	else if (ferror(o->f))
 		err = EIO;
-	if (o->f == stdout) {
-		o->f = NULL;
-		if (err && keep) {
-			errno = err;
-			error("%s: write error: %m", o->name);
-			return -1;
-		}
-		return 0;
-	}
-	if (!err && keep && o->tmp && fsync(o->fd))
+	if (!err && o->tmp && fsync(o->fd))
 		err = errno;
-	if (fclose(o->f) && !err)
+	if (o->f != stdout && fclose(o->f) && !err)
 		err = errno;
 	o->f = NULL;
-	if (err && keep) {
+	if (err) {
 		errno = err;
 		error("%s: write error: %m", o->name);
-		rc = -1;
+		o->failed = 1;
+		return -1;
 	}
+	return 0;
+}
+
+int output_close(struct output *o, int keep)
+{
+	int rc = 0;
+
+	if (keep)
+		rc = output_flush(o);
+	else if (o->f && o->f != stdout)
+		fclose(o->f);
+	o->f = NULL;
 	if (o->tmp) {
 		if (keep && !rc && rename(o->tmp, o->path)) {
 			error("%s: %m", o->name);

@@ -74,3 +74,29 @@ int progress_wanted(const struct kmap_src *src)
 	kmap_src_progress(src, &size);
 	return size >= PROGRESS_MIN_BYTES && isatty(2);
 }
+
+int read_objects(struct kmap_src *src, read_object_fn each, void *ctx)
+{
+	const struct kmap_object *o;
+	const struct kmap_access *acc;
+	struct progress pg;
+	uint64_t n = 0;
+	size_t nacc;
+	int rc;
+
+	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
+	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
+		if (!(n++ & 4095))
+			progress_input(&pg, src, 0);
+		if (each(ctx, o, acc, nacc)) {
+			progress_input(&pg, src, 1);
+			return -1;
+		}
+	}
+	progress_input(&pg, src, 1);
+	if (rc < 0) {
+		error("%s", kmap_src_error(src));
+		return -1;
+	}
+	return 0;
+}

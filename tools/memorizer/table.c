@@ -92,6 +92,9 @@ static int cmp_cell(const struct col *col, const union cell *a,
 	case COL_U64:
 		r = (a->u > b->u) - (a->u < b->u);
 		break;
+	case COL_I64:
+		r = (a->i > b->i) - (a->i < b->i);
+		break;
 	case COL_F64:	/* no value sorts after every value */
 		if (isnan(a->f) || isnan(b->f))
 			return isnan(a->f) - isnan(b->f);
@@ -138,6 +141,9 @@ uint64_t table_cell_key(const struct col *col, const union cell *c, int desc)
 		return desc ? ~bits - 1 : bits;	/* below the no-value key */
 	case COL_HEX:
 		return c->u;
+	case COL_I64:
+		bits = (uint64_t)c->i ^ 1ull << 63;	/* in order, unsigned */
+		return desc ? ~bits : bits;
 	default:
 		return desc ? ~c->u : c->u;
 	}
@@ -157,7 +163,7 @@ static int key_cmp(const void *x, const void *y)
 int table_can_key(const struct col *col)
 {
 	return col->type == COL_U64 || col->type == COL_HEX ||
-	       col->type == COL_F64;
+	       col->type == COL_F64 || col->type == COL_I64;
 }
 
 static void swap_keys(struct table_key *a, struct table_key *b)
@@ -307,6 +313,9 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
 	case COL_HEX:
 		return (int)(put_hex(buf, c->u) - buf);
+	case COL_I64:
+		return snprintf(buf, len, human && c->i > 0 ? "+%lld" : "%lld",
+				(long long)c->i);
 	case COL_F64:
 		if (isnan(c->f))
 			return snprintf(buf, len, "%s", human ? "-" : "");
@@ -364,7 +373,7 @@ static void print_row(const struct table *t, const union cell *row,
 			l = (int)(put_u64(num, row[c].u) - num);
 		else if (col->type == COL_HEX)
 			l = (int)(put_hex(num, row[c].u) - num);
-		else if (col->type == COL_F64)
+		else if (col->type == COL_F64 || col->type == COL_I64)
 			l = fmt_cell(col, &row[c], num, sizeof(num), 1);
 		else
 			l = (int)strlen(s = row[c].s ? row[c].s : "");
@@ -416,7 +425,7 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-static void csv_str(FILE *f, const char *s)
+void csv_str(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
@@ -477,6 +486,8 @@ static struct json_object *json_cell(const struct col *col,
 	switch (col->type) {
 	case COL_U64:
 		return json_object_new_uint64(c->u);
+	case COL_I64:
+		return json_object_new_int64(c->i);
 	case COL_F64:
 		return json_figure(c->f);
 	case COL_HEX: {

@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* COL_HEX: a u64 named in hexadecimal (an address): a name, not a figure. */
-enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX };
+/*
+ * COL_HEX: a u64 named in hexadecimal (an address): a name, not a figure.
+ * COL_I64: a signed figure (a change), "+N" in the text table.
+ */
+enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX, COL_I64 };
 
 struct col {
 	const char *name;
@@ -17,6 +20,7 @@ struct col {
 /* A COL_F64 cell without a value (NaN): "-" in text, empty in CSV, JSON null. */
 union cell {
 	uint64_t u;
+	int64_t i;
 	double f;
 	char *s;			/* owned by the table */
 };
@@ -63,6 +67,8 @@ struct json_object;
  */
 int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		size_t limit, struct json_object *json_head);
+/* A CSV field of s: quoted (its quotes doubled) when it has , " CR or LF. */
+void csv_str(FILE *f, const char *s);
 /* A JSON string of s (any bytes: not UTF-8 ones become U+00XX); NULL: OOM. */
 struct json_object *json_bytes(const char *s);
 /* A JSON number of d, as CSV prints it; null for CELL_NONE. */

@@ -11,7 +11,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-groups="check report text symbolize record stream help"
+groups="check report text symbolize record stream capmap diff export help"
 if [ "${1:-}" = --list ]; then
 	echo "$groups"
 	exit 0
@@ -522,6 +522,103 @@ rm -f dbg/kmap_stream
 for i in $(seq 200); do cat fixtures/tar.kmap; done > dbg/kmap_stream
 run stream stream-closed-pipe bash -c "\"$M\" stream --debugfs dbg 2> err | head -n 1; echo status \${PIPESTATUS[0]}; grep -v '^memorizer stream: [0-9]* bytes' err"
 
+# capmap, over fixtures/capmap.kmap, whose matrix (--system-map
+# fixtures/System.map, rows function, cols callsite) is, by hand:
+#   object 1: getname_flags+0x10's, freed by kfree+0x20;
+#     xas_load+0x6 reads 5, xas_store+0x10 writes 3 and reads 1
+#   object 2: getname_flags+0x10's, live; xas_load+0x6 reads 2 (pid 10),
+#     xas_load+0x20 reads 1 (pid 11)
+#   object 3: alloc_vmap_area+0x8's, freed by call_rcu+0x30;
+#     rb_erase+0x4 writes 1 and reads 4, xas_store+0x10 writes 2
+#   object 4: alloc_vmap_area+0x8's, free missed (deadbeef);
+#     rb_erase+0x4 reads 1, ffffffff81000010 (in no function) writes 1
+# so, cell (reads, writes, frees, objects):
+#   xas_load x getname_flags          8 0 0 2
+#   rb_erase x alloc_vmap_area        5 1 0 2
+#   xas_store x getname_flags         1 3 0 1
+#   xas_store x alloc_vmap_area       0 2 0 1
+#   call_rcu x alloc_vmap_area        0 0 1 1
+#   ffffffff81000010 x alloc_vmap_area 0 1 0 1
+#   kfree x getname_flags             0 0 1 1
+# and 14 reads, 7 writes, 2 frees, 1 free without a free ip.
+cm=fixtures/capmap.kmap
+sm="--system-map fixtures/System.map"
+run capmap capmap-function-callsite "$M" capmap $cm $sm
+run capmap capmap-ip-object-csv "$M" capmap $cm --rows ip --cols object --csv
+run capmap capmap-ip-symbols-json "$M" capmap $cm --rows ip --cols kind --json $sm
+run capmap capmap-limit sh -c "\"$M\" capmap $cm $sm -n 2 -o out.txt && cat out.txt"
+run capmap capmap-tar "$M" capmap fixtures/tar.kmap $sm
+run capmap capmap-stream-cache "$M" capmap stream.bin --cols cache $sm
+run capmap capmap-stream-kind "$M" capmap globals.bin --rows ip --cols kind
+# Found objects (no allocation seen; alloc_ip their own address) have no
+# call site: they go under [KIND], in a text kmap [its executable word],
+# and export names no alloc_function for them.
+run capmap capmap-found-stream "$M" capmap found.bin --rows ip
+run capmap capmap-found-text "$M" capmap globals.kmap --rows ip --csv
+run capmap capmap-found-export sh -c "\"$M\" export globals.bin -f csv -o exg --system-map fixtures/System.map && cut -d, -f1,2,6,7 exg/objects.csv"
+run capmap capmap-dot "$M" capmap $cm $sm --dot
+run capmap capmap-dot-draws sh -c "\"$M\" capmap fixtures/tar.kmap $sm --dot | dot -Tsvg | grep -c '<g id=\"edge'"
+# Files and directories from DWARF: a program built with -g from two
+# directories stands in for vmlinux; a kmap of its functions' addresses.
+mkdir -p src/fs src/mm
+printf 'int fs_read(int x)\n{\n\treturn x + 1;\n}\n' > src/fs/read.c
+printf 'int mm_alloc(int x)\n{\n\treturn x * 2;\n}\nint main(void) { return mm_alloc(1); }\n' > src/mm/alloc.c
+(cd src && cc -g -O0 -no-pie -o ../dwprog fs/read.c mm/alloc.c)
+(cd src && cc -O0 -no-pie -o ../nodwprog fs/read.c mm/alloc.c)
+fs_read=$(nm dwprog | awk '$3 == "fs_read" { sub(/^0+/, "", $1); print $1 }')
+mm_alloc=$(nm dwprog | awk '$3 == "mm_alloc" { sub(/^0+/, "", $1); print $1 }')
+printf '%s,5,ffff888000001000,64,100,0,0,sh\n  %s,5,1,2\n  %s,5,3,0\n' \
+	"$mm_alloc" "$fs_read" "$mm_alloc" > dw.kmap
+run capmap capmap-dwarf-files "$M" capmap dw.kmap --vmlinux dwprog --rows file --csv
+run capmap capmap-dwarf-dirs "$M" capmap dw.kmap --vmlinux dwprog --rows dir --csv
+run capmap capmap-no-dwarf "$M" capmap dw.kmap --vmlinux nodwprog --rows dir
+run capmap capmap-file-needs-vmlinux "$M" capmap $cm $sm --rows file
+run capmap capmap-function-needs-symbols "$M" capmap $cm
+run capmap capmap-cache-needs-stream "$M" capmap $cm --cols cache $sm
+run capmap capmap-bad-rows "$M" capmap $cm --rows type $sm
+run capmap capmap-bad-cols "$M" capmap $cm --cols type $sm
+run capmap capmap-bad-limit "$M" capmap $cm $sm -n 0
+run capmap capmap-two-formats "$M" capmap $cm $sm --csv --dot
+run capmap capmap-two-files "$M" capmap $cm $cm $sm
+printf 'ffffffff812e0540,10,ffff888000001000,64,100,110,ffffffff812a5010,tar\n  ffffffff817562d6,10,0\n' > bad-access.kmap
+cp fixtures/tar.kmap kept.txt
+run capmap capmap-bad-input sh -c "\"$M\" capmap bad-access.kmap $sm -o kept.txt; echo status \$?; cmp kept.txt fixtures/tar.kmap && echo output unchanged"
+run capmap capmap-empty "$M" capmap empty.kmap --rows ip
+run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"
+
+# diff: capmap.kmap against capmap-b.kmap, which lacks object 4, has
+# rb_erase+0x4 read object 3 three times (not four), and has
+# call_rcu+0x8 write object 2 twice. By hand: new call_rcu x getname_flags
+# (+2), vanished ffffffff81000010 x alloc_vmap_area (-1), changed rb_erase x
+# alloc_vmap_area (r 5 -> 3: -2), and 5 unchanged.
+run diff diff-function-callsite "$M" diff $cm fixtures/capmap-b.kmap $sm
+run diff diff-all-json "$M" diff $cm fixtures/capmap-b.kmap $sm -a --json
+run diff diff-reverse-csv "$M" diff fixtures/capmap-b.kmap $cm $sm --csv
+run diff diff-kind-limit "$M" diff $cm fixtures/tar.kmap --rows ip --cols kind -n 1
+run diff diff-same "$M" diff $cm $cm $sm
+run diff diff-bad-cols "$M" diff $cm fixtures/capmap-b.kmap $sm --cols object
+run diff diff-one-file "$M" diff $cm $sm
+run diff diff-bad-input "$M" diff $cm bad-access.kmap $sm
+run diff diff-needs-symbols "$M" diff $cm fixtures/capmap-b.kmap
+
+# export: both tables of a text kmap and of a stream, both formats.
+run export export-csv sh -c "\"$M\" export $cm --format csv -o ex $sm && ls ex && cat ex/objects.csv ex/accesses.csv"
+run export export-jsonl sh -c "\"$M\" export $cm --format jsonl -o ex && ls ex && cat ex/objects.jsonl ex/accesses.jsonl"
+run export export-stream-csv sh -c "\"$M\" export stream.bin -f csv -o exs && cat exs/objects.csv exs/accesses.csv"
+run export export-dwarf-lines sh -c "\"$M\" export dw.kmap -f csv -o exd --vmlinux dwprog && cut -d, -f1,3- exd/accesses.csv"
+# A failure leaves the tables as they were, and no temporary file.
+mkdir -p keep
+echo old objects > keep/objects.csv
+echo old accesses > keep/accesses.csv
+run export export-bad-input-keeps-tables sh -c "\"$M\" export bad-access.kmap -f csv -o keep; echo status \$?; cat keep/*; ls -A keep"
+run export export-bad-input-no-dir sh -c "\"$M\" export bad-access.kmap -f csv -o newdir; echo status \$?; ls -d newdir 2>&1 | sed 's/^ls: //'"
+run export export-bad-format "$M" export $cm --format parquet -o ex
+run export export-no-format "$M" export $cm -o ex
+run export export-no-dir "$M" export $cm --format csv
+run export export-dir-is-file "$M" export $cm --format csv -o kept.txt
+run export export-missing-parent "$M" export $cm --format csv -o no/such/dir
+run export export-input-is-output sh -c "cp $cm ex/objects.csv; \"$M\" export ex/objects.csv -f csv -o ex; echo status \$?; cmp ex/objects.csv $cm && echo input unchanged"
+
 # help, usage, man pages.
 run help help-main "$M" --help
 run help help-check "$M" help check
@@ -533,6 +630,7 @@ run help help-bad-option "$M" check --frobnicate x
 run help options-getopt sh -c "\"$M\" report --limit=1 fixtures/tar.kmap --csv | wc -l; \"$M\" report -n1 --cs fixtures/tar.kmap | wc -l; \"$M\" check -q -- fixtures/tar.kmap; echo status \$?; \"$M\" report fixtures/tar.kmap -n; \"$M\" check --quiet=yes fixtures/tar.kmap; \"$M\" check -x fixtures/tar.kmap"
 run help completion-parses bash -c "\"$M\" help --completion > c.bash && bash -n c.bash && grep -c -- '--system-map' c.bash"
 run help man-record sh -c "\"$M\" help --man record | head -n 12"
+run help man-export-schema sh -c "\"$M\" help --man export | sed -n '/^objects: one row/,/^Sums over/p'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

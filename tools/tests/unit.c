@@ -1930,6 +1930,241 @@ static void test_sym_map(void **state)
 	unlink(path);
 }
 
+/* Capability maps. */
+
+/* A System.map in a temporary file: f_a, f_b, f_c of 0x100 bytes each. */
+static struct kmap_sym *capmap_symbols(void)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	int fd = mkstemp(path);
+	static const char map[] =
+		"ffffffff81000000 T f_a\n"
+		"ffffffff81000100 T f_b\n"
+		"ffffffff81000200 t f_c\n"
+		"ffffffff81000300 T _etext\n";
+	struct kmap_sym *s;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, map, strlen(map)), (ssize_t)strlen(map));
+	close(fd);
+	s = kmap_sym_open_map(path, err);
+	unlink(path);
+	assert_non_null(s);
+	return s;
+}
+
+static const struct kmap_capmap_cell *
+capmap_cell(const struct kmap_capmap *m, const char *subject, const char *group)
+{
+	const struct kmap_capmap_cell *c = kmap_capmap_find(m, subject, group);
+
+	assert_non_null(c);
+	assert_string_equal(kmap_capmap_subject_of(m, c), subject);
+	assert_string_equal(kmap_capmap_group_of(m, c), group);
+	return c;
+}
+
+/*
+ * Three objects; by hand, function x callsite:
+ *   f_b x f_a: reads 2 + 3 + 1, writes 1, objects 1 and 2
+ *   f_c x f_a: writes 5 and the free of object 1: objects 1
+ *   20 x 10 (no function): writes 1
+ * and object 2's missed free in no cell.
+ */
+static void test_capmap_cells(void **state)
+{
+	struct kmap_sym *sym = capmap_symbols();
+	char err[KMAP_ERR_MAX];
+	struct kmap_capmap *m = kmap_capmap_new(KMAP_SUBJECT_FUNCTION,
+						KMAP_GROUP_CALLSITE, sym, err);
+	struct kmap_object o1 = { .alloc_ip = 0xffffffff81000010ull, .addr = 0x1000,
+		.size = 8, .alloc_jiffies = 1, .free_jiffies = 2,
+		.free_ip = 0xffffffff81000210ull };
+	struct kmap_object o2 = o1, o3 = { .alloc_ip = 0x10, .addr = 0x3000,
+		.size = 8, .alloc_jiffies = 1 };
+	const struct kmap_access a1[] = {
+		{ 0xffffffff81000104ull, 1, 1, 2 },
+		{ 0xffffffff81000108ull, 2, 0, 3 },
+		{ 0xffffffff81000200ull, 1, 5, 0 },
+	};
+	const struct kmap_access a2[] = { { 0xffffffff81000104ull, 1, 0, 1 } };
+	const struct kmap_access a3[] = { { 0x20, 3, 1, 0 } };
+	const struct kmap_capmap_cell *c, *cells;
+	struct kmap_capmap_totals t;
+
+	(void)state;
+	assert_non_null(m);
+	o2.addr = 0x2000;
+	o2.free_ip = KMAP_FREE_IP_MISSED;
+	assert_int_equal(kmap_capmap_add(m, &o1, a1, 3), 0);
+	assert_int_equal(kmap_capmap_add(m, &o2, a2, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &o3, a3, 1), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 3);
+	assert_int_equal(kmap_capmap_nsubjects(m), 3);
+	assert_int_equal(kmap_capmap_ngroups(m), 2);
+	c = capmap_cell(m, "f_b", "f_a");
+	assert_int_equal(c->reads, 6);
+	assert_int_equal(c->writes, 1);
+	assert_int_equal(c->frees, 0);
+	assert_int_equal(c->objects, 2);
+	c = capmap_cell(m, "f_c", "f_a");
+	assert_int_equal(c->reads, 0);
+	assert_int_equal(c->writes, 5);
+	assert_int_equal(c->frees, 1);
+	assert_int_equal(c->objects, 1);
+	c = capmap_cell(m, "20", "10");
+	assert_int_equal(c->writes, 1);
+	assert_int_equal(c->objects, 1);
+	assert_null(kmap_capmap_find(m, "f_b", "f_b"));
+	assert_null(kmap_capmap_find(m, "f_a", "f_a"));
+	assert_null(kmap_capmap_find(m, "nothing", "f_a"));
+	kmap_capmap_totals(m, &t);
+	assert_int_equal(t.objects, 3);
+	assert_int_equal(t.reads, 6);
+	assert_int_equal(t.writes, 7);
+	assert_int_equal(t.frees, 1);
+	assert_int_equal(t.frees_unattributed, 1);
+	kmap_capmap_free(m);
+
+	/* By ip with symbols: function+offset/size. */
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_KIND, sym, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &o1, a1, 3), 0);
+	c = capmap_cell(m, "f_b+0x4/0x100", "unknown");
+	assert_int_equal(c->reads, 2);
+	capmap_cell(m, "f_c+0x10/0x100", "unknown");
+	kmap_capmap_free(m);
+	kmap_sym_close(sym);
+}
+
+/* Groups by cache (else kind), kind and object (id, else its number). */
+static void test_capmap_groups(void **state)
+{
+	struct kmap_object cached = { .alloc_ip = 1, .addr = 0x1000, .size = 8,
+		.has = KMAP_HAS_KIND | KMAP_HAS_CACHE | KMAP_HAS_ID, .id = 70,
+		.cache_id = 3, .cache = "dentry", .kind = MEMORIZER_ALLOC_CACHE };
+	struct kmap_object vm = { .alloc_ip = 2, .addr = 0x9000, .size = 8,
+		.has = KMAP_HAS_KIND | KMAP_HAS_ID, .id = 71,
+		.kind = MEMORIZER_ALLOC_VMALLOC };
+	struct kmap_object text = { .alloc_ip = 3, .addr = 0x5000, .size = 8 };
+	const struct kmap_access a[] = { { 0x40, 1, 1, 1 } };
+	const struct kmap_capmap_cell *cells;
+	char err[KMAP_ERR_MAX];
+	struct kmap_capmap *m;
+
+	(void)state;
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CACHE, NULL, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &cached, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &vm, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &cached, a, 1), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 2);
+	assert_int_equal(capmap_cell(m, "40", "dentry")->objects, 2);
+	assert_int_equal(capmap_cell(m, "40", "vmalloc")->reads, 1);
+	kmap_capmap_free(m);
+
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_KIND, NULL, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &cached, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &text, a, 1), 0);
+	capmap_cell(m, "40", "kmem_cache");
+	capmap_cell(m, "40", "unknown");
+	kmap_capmap_free(m);
+
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_OBJECT, NULL, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &text, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &vm, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &text, a, 1), 0);
+	capmap_cell(m, "40", "1");
+	capmap_cell(m, "40", "71");
+	capmap_cell(m, "40", "3");
+	assert_int_equal(kmap_capmap_ngroups(m), 3);
+	kmap_capmap_free(m);
+
+	/* Found objects have no call site: [kind], or the text's word. */
+	struct kmap_object global = { .alloc_ip = 0xffffffff82a01000ull,
+		.addr = 0xffffffff82a01000ull, .size = 64,
+		.has = KMAP_HAS_KIND | KMAP_HAS_ID, .id = 2,
+		.kind = MEMORIZER_ALLOC_GLOBAL, .context = MEMORIZER_CONTEXT_FOUND };
+	struct kmap_object irq = { .alloc_ip = 0xffffc90000000000ull,
+		.addr = 0xffffc90000000000ull, .size = 16384, .comm = "irq_stack" };
+	struct kmap_object task_stack = irq;
+
+	task_stack.pid = 146;
+	snprintf(task_stack.comm, sizeof(task_stack.comm), "tar");
+	assert_true(kmap_object_found(&global));
+	assert_true(kmap_object_found(&irq));
+	assert_false(kmap_object_found(&text));
+	assert_false(kmap_object_found(&cached));
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_non_null(m);
+	assert_int_equal(kmap_capmap_add(m, &global, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &irq, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &task_stack, a, 1), 0);
+	assert_int_equal(kmap_capmap_add(m, &text, a, 1), 0);
+	capmap_cell(m, "40", "[global]");
+	capmap_cell(m, "40", "[irq_stack]");
+	capmap_cell(m, "40", "[stack]");
+	capmap_cell(m, "40", "3");
+	kmap_capmap_free(m);
+}
+
+/* Files and directories need line tables; names parse both ways. */
+static void test_capmap_subjects(void **state)
+{
+	struct kmap_sym *sym = capmap_symbols();
+	char err[KMAP_ERR_MAX];
+
+	(void)state;
+	assert_null(kmap_capmap_new(KMAP_SUBJECT_FILE, KMAP_GROUP_CALLSITE, NULL, err));
+	assert_non_null(strstr(err, "DWARF"));
+	assert_false(kmap_sym_has_lines(sym));
+	assert_null(kmap_capmap_new(KMAP_SUBJECT_DIR, KMAP_GROUP_CALLSITE, sym, err));
+	assert_null(kmap_sym_source(sym, 0xffffffff81000104ull, &(int){ 0 }));
+	assert_int_equal(kmap_capmap_subject_parse("dir"), KMAP_SUBJECT_DIR);
+	assert_int_equal(kmap_capmap_subject_parse("type"), -1);
+	assert_int_equal(kmap_capmap_group_parse("object"), KMAP_GROUP_OBJECT);
+	assert_int_equal(kmap_capmap_group_parse(""), -1);
+	assert_string_equal(kmap_capmap_subject_name(KMAP_SUBJECT_FILE), "file");
+	assert_string_equal(kmap_capmap_group_name(KMAP_GROUP_CACHE), "cache");
+	kmap_sym_close(sym);
+}
+
+/*
+ * Memory follows the cells, not the input: one object added 100000 times
+ * is one cell; 20000 ips are 20000 subjects, each found again by name.
+ */
+static void test_capmap_grows_by_cells(void **state)
+{
+	struct kmap_object o = { .alloc_ip = 1, .addr = 0x1000, .size = 8 };
+	const struct kmap_access a[] = { { 0x40, 1, 1, 0 } };
+	const struct kmap_capmap_cell *cells;
+	char err[KMAP_ERR_MAX], name[32];
+	struct kmap_capmap *m;
+	struct kmap_access b;
+	uint64_t i;
+
+	(void)state;
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_non_null(m);
+	for (i = 0; i < 100000; i++)
+		assert_int_equal(kmap_capmap_add(m, &o, a, 1), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 1);
+	assert_int_equal(cells[0].writes, 100000);
+	assert_int_equal(cells[0].objects, 100000);
+	for (i = 0; i < 20000; i++) {
+		b = (struct kmap_access){ 0x1000 + i, 1, 0, 1 };
+		assert_int_equal(kmap_capmap_add(m, &o, &b, 1), 0);
+	}
+	assert_int_equal(kmap_capmap_nsubjects(m), 20001);
+	for (i = 0; i < 20000; i += 997) {
+		snprintf(name, sizeof(name), "%llx", (unsigned long long)(0x1000 + i));
+		assert_int_equal(capmap_cell(m, name, "1")->reads, 1);
+	}
+	kmap_capmap_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1972,6 +2207,10 @@ int main(void)
 		cmocka_unit_test(test_src_version1),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),
+		cmocka_unit_test(test_capmap_cells),
+		cmocka_unit_test(test_capmap_groups),
+		cmocka_unit_test(test_capmap_subjects),
+		cmocka_unit_test(test_capmap_grows_by_cells),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memorizer capmap: the capability map of a kmap or stream, which code
+ * (function, file, directory, ip) reads, writes and frees which objects
+ * (by allocation call site, cache, kind, or one by one). The matrix is
+ * libkmap's (kmap_capmap_*), so that other views can build it alike; this
+ * file reads the input into it and prints it as a table or a graph.
+ * memorizer diff builds two through capmap_read().
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "capmap.h"
+
+static const struct opt opts[] = {
+	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory) or ip that read, wrote or freed." },
+	{ "cols", 'c', "GROUP", "Group the objects by callsite (the allocating function, the default), cache, kind or object." },
+	{ "limit", 'n', "N", "Print the first N cells only (N >= 1)." },
+	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
+	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)." },
+	{ "dot", 0, NULL, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell." },
+	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables." },
+	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
+	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
+	{ 0 },
+};
+
+void capmap_opts_init(struct capmap_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->subject = KMAP_SUBJECT_FUNCTION;
+	o->group = KMAP_GROUP_CALLSITE;
+	o->fmt = FMT_TEXT;
+}
+
+int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o)
+{
+	int v;
+
+	if (opt_is(p, idx, "rows")) {
+		v = kmap_capmap_subject_parse(p->arg);
+		if (v < 0) {
+			error("--rows %s: not function, file, dir or ip", p->arg);
+			return -1;
+		}
+		o->subject = v;
+	} else if (opt_is(p, idx, "cols")) {
+		v = kmap_capmap_group_parse(p->arg);
+		if (v < 0) {
+			error("--cols %s: not callsite, cache, kind or object",
+			      p->arg);
+			return -1;
+		}
+		o->group = v;
+	} else if (opt_is(p, idx, "limit")) {
+		if (parse_u64_arg("-n", p->arg, &o->limit))
+			return -1;
+		if (!o->limit) {
+			error("-n 0: nothing to print (leave -n out for all)");
+			return -1;
+		}
+	} else if (opt_is(p, idx, "csv") || opt_is(p, idx, "json")) {
+		o->fmt = opt_is(p, idx, "csv") ? FMT_CSV : FMT_JSON;
+		o->formats++;
+	} else if (opt_is(p, idx, "vmlinux")) {
+		o->vmlinux = p->arg;
+	} else if (opt_is(p, idx, "system-map")) {
+		o->system_map = p->arg;
+	} else if (opt_is(p, idx, "output")) {
+		o->output = p->arg;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+struct kmap_capmap *capmap_new(const struct capmap_opts *o,
+			       struct kmap_sym *sym)
+{
+	const char *rows = kmap_capmap_subject_name(o->subject);
+	int lines = o->subject == KMAP_SUBJECT_FILE ||
+		    o->subject == KMAP_SUBJECT_DIR;
+	struct kmap_capmap *m;
+	char err[KMAP_ERR_MAX];
+
+	if (o->subject == KMAP_SUBJECT_FUNCTION && !sym) {
+		error("--rows function names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest), or use --rows ip");
+		return NULL;
+	}
+	if (lines && !o->vmlinux) {
+		error("--rows %s needs DWARF line tables: give --vmlinux FILE (a vmlinux built with debug info); a System.map names functions only (--rows function)",
+		      rows);
+		return NULL;
+	}
+	if (lines && !kmap_sym_has_lines(sym)) {
+		error("%s: no DWARF line tables: --rows %s needs a vmlinux built with debug info (CONFIG_DEBUG_INFO)",
+		      o->vmlinux, rows);
+		return NULL;
+	}
+	m = kmap_capmap_new(o->subject, o->group, sym, err);
+	if (!m)
+		error("%s", err);
+	return m;
+}
+
+struct capmap_reader {
+	struct kmap_capmap *m;
+	enum kmap_capmap_group group;
+	const char *name;
+};
+
+static int add_object(void *ctx, const struct kmap_object *o,
+		      const struct kmap_access *acc, size_t nacc)
+{
+	const struct capmap_reader *r = ctx;
+
+	if (r->group == KMAP_GROUP_CACHE && !(o->has & KMAP_HAS_KIND)) {
+		error("%s: --cols cache needs a binary stream: text kmaps name no caches (--cols callsite or kind)",
+		      r->name);
+		return -1;
+	}
+	if (kmap_capmap_add(r->m, o, acc, nacc)) {
+		error("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
+		struct kmap_src *src)
+{
+	struct capmap_reader r = { m, group, kmap_src_name(src) };
+
+	return read_objects(src, add_object, &r);
+}
+
+const char *capmap_plural(enum kmap_capmap_subject subject, uint64_t n)
+{
+	static const char *const names[][2] = {
+		[KMAP_SUBJECT_FUNCTION] = { "function", "functions" },
+		[KMAP_SUBJECT_FILE] = { "file", "files" },
+		[KMAP_SUBJECT_DIR] = { "directory", "directories" },
+		[KMAP_SUBJECT_IP] = { "ip", "ips" },
+	};
+
+	return names[subject][n != 1];
+}
+
+const char *capmap_group_plural(enum kmap_capmap_group group, uint64_t n)
+{
+	static const char *const names[][2] = {
+		[KMAP_GROUP_CALLSITE] = { "call site", "call sites" },
+		[KMAP_GROUP_CACHE] = { "cache", "caches" },
+		[KMAP_GROUP_KIND] = { "kind", "kinds" },
+		[KMAP_GROUP_OBJECT] = { "object", "objects" },
+	};
+
+	return names[group][n != 1];
+}
+
+/* Cells in order: most reads, writes and frees first, then by name. */
+static const struct kmap_capmap *sort_map;
+static const struct kmap_capmap_cell *sort_cells;
+
+static uint64_t cell_total(const struct kmap_capmap_cell *c)
+{
+	uint64_t t = c->reads + c->writes;
+
+	t = t < c->reads ? UINT64_MAX : t;
+	return t + c->frees < t ? UINT64_MAX : t + c->frees;
+}
+
+static int cell_cmp(const void *x, const void *y)
+{
+	const struct kmap_capmap_cell *a = &sort_cells[*(const size_t *)x];
+	const struct kmap_capmap_cell *b = &sort_cells[*(const size_t *)y];
+	uint64_t ta = cell_total(a), tb = cell_total(b);
+	int r;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	r = strcmp(kmap_capmap_subject_of(sort_map, a),
+		   kmap_capmap_subject_of(sort_map, b));
+	return r ? r : strcmp(kmap_capmap_group_of(sort_map, a),
+			      kmap_capmap_group_of(sort_map, b));
+}
+
+/* The cells' indexes, sorted; NULL when out of memory. */
+static size_t *sorted_cells(const struct kmap_capmap *m, size_t *n)
+{
+	const struct kmap_capmap_cell *cells;
+	size_t i, *order;
+
+	*n = kmap_capmap_cells(m, &cells);
+	order = malloc((*n ? *n : 1) * sizeof(*order));
+	if (!order)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		order[i] = i;
+	sort_map = m;
+	sort_cells = cells;
+	qsort(order, *n, sizeof(*order), cell_cmp);
+	return order;
+}
+
+/* A DOT string: quoted, its quotes and backslashes escaped. */
+static void dot_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* Edges drawn wider with each decade of accesses and frees. */
+static int decades(uint64_t v)
+{
+	int n = 0;
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/*
+ * The graph: one node per subject and group that an edge shown names,
+ * an edge per cell, labelled with its counts and coloured by the
+ * strongest right it shows (free, then write, then read).
+ */
+static int print_dot(const struct kmap_capmap *m, const size_t *order,
+		     size_t n, FILE *f)
+{
+	const struct kmap_capmap_cell *cells;
+	unsigned char *seen_s, *seen_g;
+	size_t i;
+
+	kmap_capmap_cells(m, &cells);
+	seen_s = calloc(kmap_capmap_nsubjects(m) + 1, 1);
+	seen_g = calloc(kmap_capmap_ngroups(m) + 1, 1);
+	if (!seen_s || !seen_g) {
+		free(seen_s);
+		free(seen_g);
+		error("out of memory");
+		return -1;
+	}
+	fputs("digraph capmap {\n\trankdir=LR;\n\tnode [fontname=\"Helvetica\"];\n\tedge [fontname=\"Helvetica\", fontsize=10];\n", f);
+	for (i = 0; i < n; i++) {
+		const struct kmap_capmap_cell *c = &cells[order[i]];
+
+		if (!seen_s[c->subject]++) {
+			fprintf(f, "\ts%u [shape=box, label=", c->subject);
+			dot_str(f, kmap_capmap_subject_of(m, c));
+			fputs("];\n", f);
+		}
+		if (!seen_g[c->group]++) {
+			fprintf(f, "\tg%u [shape=ellipse, label=", c->group);
+			dot_str(f, kmap_capmap_group_of(m, c));
+			fputs("];\n", f);
+		}
+		fprintf(f, "\ts%u -> g%u [label=\"r %llu w %llu f %llu\", color=%s, penwidth=%d];\n",
+			c->subject, c->group, (unsigned long long)c->reads,
+			(unsigned long long)c->writes,
+			(unsigned long long)c->frees,
+			c->frees ? "red" : c->writes ? "darkorange" : "steelblue",
+			1 + decades(cell_total(c)) / 2);
+	}
+	fputs("}\n", f);
+	free(seen_s);
+	free(seen_g);
+	return 0;
+}
+
+static void print_summary(const struct kmap_capmap *m,
+			  enum kmap_capmap_subject subject,
+			  enum kmap_capmap_group group, const char *input,
+			  FILE *f)
+{
+	struct kmap_capmap_totals t;
+	const struct kmap_capmap_cell *cells;
+	size_t ns = kmap_capmap_nsubjects(m), ng = kmap_capmap_ngroups(m);
+	size_t nc = kmap_capmap_cells(m, &cells);
+
+	kmap_capmap_totals(m, &t);
+	fprintf(f, "%s: %llu %s in %zu %s, touched by %zu %s: %zu %s\n",
+		input, (unsigned long long)t.objects,
+		plural(t.objects, "object", "objects"), ng,
+		capmap_group_plural(group, ng), ns, capmap_plural(subject, ns),
+		nc, plural(nc, "cell", "cells"));
+	fprintf(f, "  %llu %s, %llu %s, %llu %s",
+		(unsigned long long)t.reads, plural(t.reads, "read", "reads"),
+		(unsigned long long)t.writes, plural(t.writes, "write", "writes"),
+		(unsigned long long)t.frees, plural(t.frees, "free", "frees"));
+	if (t.frees_unattributed)
+		fprintf(f, " (and %llu without a free ip, in no cell)",
+			(unsigned long long)t.frees_unattributed);
+	fputs("\n\n", f);
+}
+
+static struct json_object *json_head(const struct kmap_capmap *m,
+				     enum kmap_capmap_subject subject,
+				     enum kmap_capmap_group group,
+				     const char *input)
+{
+	struct json_object *h = json_object_new_object();
+	struct json_object *s = json_object_new_object();
+	const struct kmap_capmap_cell *cells;
+	struct kmap_capmap_totals t;
+	size_t i, nc = kmap_capmap_cells(m, &cells);
+	const struct { const char *key; uint64_t v; } figures[] = {
+		{ "objects", 0 }, { "subjects", kmap_capmap_nsubjects(m) },
+		{ "groups", kmap_capmap_ngroups(m) }, { "cells", nc },
+		{ "reads", 0 }, { "writes", 0 }, { "frees", 0 },
+		{ "frees_unattributed", 0 },
+	};
+	uint64_t v[8];
+
+	if (!h || !s) {
+		json_object_put(h);
+		json_object_put(s);
+		return NULL;
+	}
+	kmap_capmap_totals(m, &t);
+	for (i = 0; i < 8; i++)
+		v[i] = figures[i].v;
+	v[0] = t.objects;
+	v[4] = t.reads;
+	v[5] = t.writes;
+	v[6] = t.frees;
+	v[7] = t.frees_unattributed;
+	json_object_object_add(h, "subject", json_object_new_string(
+		kmap_capmap_subject_name(subject)));
+	json_object_object_add(h, "group", json_object_new_string(
+		kmap_capmap_group_name(group)));
+	json_object_object_add(h, "input", json_bytes(input));
+	for (i = 0; i < 8; i++)
+		json_object_object_add(s, figures[i].key,
+				       json_object_new_uint64(v[i]));
+	json_object_object_add(h, "summary", s);
+	return h;
+}
+
+static int print_table(const struct kmap_capmap *m, const size_t *order,
+		       size_t n, enum kmap_capmap_subject subject,
+		       enum kmap_capmap_group group, const char *input,
+		       enum table_fmt fmt, FILE *f)
+{
+	const struct col cols[] = {
+		{ kmap_capmap_subject_name(subject), COL_STR },
+		{ kmap_capmap_group_name(group), COL_STR },
+		{ "reads", COL_U64 }, { "writes", COL_U64 },
+		{ "frees", COL_U64 }, { "objects", COL_U64 },
+	};
+	const struct kmap_capmap_cell *cells;
+	struct json_object *head = NULL;
+	struct table t;
+	size_t i;
+	int rc = 0;
+
+	kmap_capmap_cells(m, &cells);
+	table_init(&t, cols, 6);
+	for (i = 0; i < n && !rc; i++) {
+		const struct kmap_capmap_cell *c = &cells[order[i]];
+		union cell *row = table_row(&t);
+
+		if (!row || cell_str(&row[0], kmap_capmap_subject_of(m, c)) ||
+		    cell_str(&row[1], kmap_capmap_group_of(m, c))) {
+			rc = -1;
+			break;
+		}
+		row[2].u = c->reads;
+		row[3].u = c->writes;
+		row[4].u = c->frees;
+		row[5].u = c->objects;
+	}
+	if (!rc && fmt == FMT_JSON &&
+	    !(head = json_head(m, subject, group, input)))
+		rc = -1;
+	if (!rc && fmt == FMT_TEXT)
+		print_summary(m, subject, group, input, f);
+	if (!rc)
+		rc = table_print(&t, f, fmt, 0, head);
+	if (rc)
+		error("out of memory");
+	json_object_put(head);
+	table_free(&t);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	int rc = -1, idx, failed, r, dot = 0;
+	struct kmap_capmap *m = NULL;
+	struct kmap_src *src = NULL;
+	struct capmap_opts o;
+	struct kmap_sym *sym;
+	char err[KMAP_ERR_MAX];
+	size_t n, *order = NULL;
+	struct optparse p;
+	struct output out;
+
+	capmap_opts_init(&o);
+	optparse_init(&p, &cmd_capmap, argc, argv);
+	while ((idx = opt_next(&p)) >= 0) {
+		r = capmap_option(&p, idx, &o);
+		if (r < 0)
+			return 2;
+		if (!r && opt_is(&p, idx, "dot")) {
+			dot = 1;
+			o.formats++;
+		}
+	}
+	if (idx == -2)
+		return 0;
+	if (idx == -3)
+		return 2;
+	if (o.formats > 1) {
+		error("one of --csv, --json and --dot");
+		return 2;
+	}
+	if (p.nops != 1) {
+		error(p.nops ? "one file at a time (memorizer diff compares two)" :
+		      "which file?");
+		cmd_usage(&cmd_capmap, stderr);
+		return 2;
+	}
+	sym = open_symbols(o.vmlinux, o.system_map, &failed);
+	if (failed)
+		return 2;
+	m = capmap_new(&o, sym);
+	if (!m) {
+		kmap_sym_close(sym);
+		return 2;
+	}
+	if (output_open(&out, o.output, p.ops, 1))
+		goto done;
+	src = kmap_src_open(p.ops[0], err);
+	if (!src)
+		error("%s", err);
+	else if (!capmap_read(m, o.group, src) &&
+		 !(order = sorted_cells(m, &n)))
+		error("out of memory");
+	if (order) {
+		if (o.limit && o.limit < n)
+			n = o.limit;
+		rc = dot ? print_dot(m, order, n, out.f) :
+		     print_table(m, order, n, o.subject, o.group,
+				 kmap_src_name(src), o.fmt, out.f);
+	}
+	if (output_close(&out, !rc) && !rc)
+		rc = -1;
+done:
+	free(order);
+	kmap_src_close(src);
+	kmap_capmap_free(m);
+	kmap_sym_close(sym);
+	return rc ? 1 : 0;
+}
+
+const struct cmd cmd_capmap = {
+	.name = "capmap",
+	.summary = "which code reads, writes and frees which objects: a capability map",
+	.synopsis = "FILE [--rows function|file|dir|ip] [--cols callsite|cache|kind|object] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.description =
+"Reads FILE (- for standard input), a text kmap or a binary stream "
+"(optionally zstd-compressed), through libkmap, and prints its capability "
+"map: a sparse matrix with one cell per (subject, object group) pair that "
+"some access or free joins, giving how often the subject read, wrote and "
+"freed objects of the group. This is the question behind kernel "
+"compartments and least privilege: who may touch what. Memory grows with "
+"the number of subjects, groups and cells, not with the input.\n"
+"\n"
+"A subject (--rows) is the code: the function of the accessing "
+"instruction (function, the default; needs --vmlinux or --system-map, an "
+"ip in no known function stays in hexadecimal), its source file or its "
+"directory (file, dir: from the DWARF line tables of --vmlinux, a vmlinux "
+"built with debug info; paths relative to the kernel tree, and "
+"[unknown] for an ip with no line), or the instruction itself (ip: "
+"function+offset/size with symbols, hexadecimal without). An object "
+"group (--cols) is what was touched: objects by the function that "
+"allocated them (callsite, the default; the call site's address in "
+"hexadecimal without symbols; an object no allocation of which was seen, "
+"found at its first access, has no call site and goes under what it is: "
+"[global], [percpu], [stack], or in a text kmap its executable word, "
+"such as [irq_stack] or [unseen]), by slab cache (cache: binary streams only, "
+"text kmaps name no caches; objects that are in no cache are filed under "
+"their kind), by allocator kind (kind; see memorizer report --by kind), or "
+"each object alone (object: the stream's object id, or in a text kmap the "
+"object's number in the file, from 1).\n"
+"\n"
+"Reads and writes are the access counts of the object's counters whose "
+"ip is the subject's. Frees count against the subject of the object's "
+"free ip; a free whose ip is not known (0, or deadbeef: missed) is in no "
+"cell, and the summary counts it apart. objects is the number of "
+"distinct objects of the group the subject read, wrote or freed. Cells "
+"are sorted by reads + writes + frees, most first, then by subject and "
+"group name.\n"
+"\n"
+"Columns, stable for scripts (CSV header and JSON keys): the subject "
+"(function, file, dir or ip), the group (callsite, cache, kind or "
+"object; a name, a string in JSON), reads, writes, frees, objects. The "
+"JSON summary has objects (read from FILE), subjects, groups (of every "
+"object read, touched or not), cells, reads, writes, frees and "
+"frees_unattributed. --dot writes a graph for Graphviz (dot -Tsvg): a "
+"box per subject, an ellipse per group, an edge per cell labelled "
+"\"r READS w WRITES f FREES\", red where the subject frees, orange where "
+"it writes, blue where it only reads, wider per two decades of counts; "
+"-n keeps the first N edges.",
+	.opts = opts,
+	.files_desc = "kmap",
+	.examples =
+"  $ memorizer capmap tar.kmap --system-map out/System.map -n 10\n"
+"  $ memorizer capmap stream.bin --vmlinux out/vmlinux --rows dir --cols cache\n"
+"  $ memorizer capmap tar.kmap --system-map out/System.map --dot -n 40 | dot -Tsvg > capmap.svg",
+	.run = run,
+};
