@@ -16,7 +16,10 @@
  *   meta      input, format, hz, symbols, limits (what was shipped)
  *   summary   the totals (as report --json's summary)
  *   stats     --stats' "key value" lines as [key, value] pairs, or null
- *   sites     one row per (call site, kind, cache): columns and rows
+ *   kinds     per allocator kind, the sums of every call site
+ *   sites     one row per (call site, kind, cache): columns and rows, the
+ *             HTML_SITES_MAX with the most bytes
+ *   sites_other  per kind, the sums of the call sites not shipped
  *   ips       the access ips objects name: label, function, file:line
  *   objects   the explorer's objects: columns and rows
  */
@@ -70,8 +73,16 @@ struct site {
 	size_t nheap, shipped;
 };
 
+/* Per kind, and the call sites not shipped per kind. */
+struct kind_sum {
+	uint64_t sites, objects, live, bytes, bytes_alloc, reads, writes;
+};
+#define KINDS		16	/* kmap_object_kind() + 1, room to spare */
+
 struct html {
 	struct html_opts opts;
+	size_t shipped_sites;		/* the first ones of sites, by bytes */
+	struct kind_sum kinds[KINDS], others[KINDS];
 	struct kmap_sym *sym;
 	struct json_object *stats;	/* [[key, value], ...] or NULL */
 	struct kmap_map by_ip;		/* call site ip -> its first site */
@@ -331,8 +342,7 @@ static int offer(struct html *h, struct site *s, const struct kmap_object *o,
 		.addr = o->addr, .size = o->size,
 		.alloc_jiffies = o->alloc_jiffies,
 		.free_jiffies = o->free_jiffies,
-		.reads = reads, .writes = writes,
-		.site = (size_t)(s - h->sites), .pid = o->pid,
+		.reads = reads, .writes = writes, .pid = o->pid,
 		.freed = kmap_object_freed(o),
 	};
 
@@ -522,11 +532,94 @@ static struct json_object *sites_json(struct html *h)
 	struct json_object *rows, *t = table_json(site_cols, &rows);
 	size_t i;
 
-	for (i = 0; t && i < h->nsites; i++)
+	for (i = 0; t && i < h->shipped_sites; i++)
 		if (add(rows, site_json(h, &h->sites[i]), 0)) {
 			json_object_put(t);
 			return NULL;
 		}
+	return t;
+}
+
+/* Most bytes first, then most objects, then by ip. */
+static int cmp_site_bytes(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->objects != y->objects)
+		return x->objects > y->objects ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static void kind_add(struct kind_sum *k, const struct site *s)
+{
+	k->sites++;
+	k->objects += s->objects;
+	k->live += s->live;
+	k->bytes += s->bytes;
+	k->bytes_alloc += s->bytes_alloc;
+	k->reads += s->reads;
+	k->writes += s->writes;
+}
+
+static unsigned int kind_index(int kind)
+{
+	return kind >= -1 && kind < KINDS - 1 ? (unsigned int)(kind + 1) : 0;
+}
+
+/*
+ * Sum the sites per kind; keep the HTML_SITES_MAX with the most bytes
+ * (sorted so, first), the others summed per kind.
+ */
+static void cut_sites(struct html *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nsites; i++)
+		kind_add(&h->kinds[kind_index(h->sites[i].kind)], &h->sites[i]);
+	h->shipped_sites = h->nsites;
+	if (h->nsites <= HTML_SITES_MAX)
+		return;
+	qsort(h->sites, h->nsites, sizeof(*h->sites), cmp_site_bytes);
+	h->shipped_sites = HTML_SITES_MAX;
+	for (i = HTML_SITES_MAX; i < h->nsites; i++)
+		kind_add(&h->others[kind_index(h->sites[i].kind)], &h->sites[i]);
+}
+
+static const char *const kind_cols[] = {
+	"kind", "sites", "objects", "live", "bytes", "bytes_alloc", "reads",
+	"writes", NULL,
+};
+
+/* The kinds' sums (of every site, or of those not shipped); NULL: OOM. */
+static struct json_object *kinds_json(const struct kind_sum *k)
+{
+	struct json_object *rows, *t = table_json(kind_cols, &rows);
+	unsigned int i, j;
+
+	for (i = 0; t && i < KINDS; i++) {
+		const uint64_t fig[] = {
+			k[i].sites, k[i].objects, k[i].live, k[i].bytes,
+			k[i].bytes_alloc, k[i].reads, k[i].writes,
+		};
+		struct json_object *r;
+		int bad;
+
+		if (!k[i].sites)
+			continue;
+		r = json_object_new_array();
+		bad = add(rows, r, 0);
+		if (!bad)
+			bad = add(r, json_object_new_string(
+				kmap_kind_name((int)i - 1)), 0);
+		for (j = 0; !bad && j < sizeof(fig) / sizeof(fig[0]); j++)
+			bad = add(r, u64(fig[j]), 0);
+		if (bad) {
+			json_object_put(t);
+			return NULL;
+		}
+	}
 	return t;
 }
 
@@ -570,17 +663,19 @@ static struct cand **choose(struct html *h, size_t *n)
 	struct cand **all;
 	size_t i, j, k = 0, total = 0;
 
-	for (i = 0; i < h->nsites; i++)
+	for (i = 0; i < h->shipped_sites; i++)
 		total += h->sites[i].nheap;
 	all = malloc((total ? total : 1) * sizeof(*all));
 	if (!all)
 		return NULL;
-	for (i = 0; i < h->nsites; i++) {
+	for (i = 0; i < h->shipped_sites; i++) {
 		struct site *s = &h->sites[i];
 		size_t first = k;
 
-		for (j = 0; j < s->nheap; j++)
+		for (j = 0; j < s->nheap; j++) {
+			s->heap[j].site = i;
 			all[k++] = &s->heap[j];
+		}
 		qsort(all + first, s->nheap, sizeof(*all), cmp_busier);
 		for (j = 0; j < s->nheap; j++)
 			all[first + j]->rank = j;
@@ -721,6 +816,9 @@ static struct json_object *meta_json(struct html *h, const struct totals *t,
 	json_object_object_add(m, "accessors_max", u64(HTML_ACCESSORS_MAX));
 	json_object_object_add(m, "objects_shipped", u64(shipped));
 	json_object_object_add(m, "objects_total", u64(t->objects));
+	json_object_object_add(m, "sites_max", u64(HTML_SITES_MAX));
+	json_object_object_add(m, "sites_shipped", u64(h->shipped_sites));
+	json_object_object_add(m, "sites_total", u64(h->nsites));
 	return m;
 }
 
@@ -753,9 +851,16 @@ int html_write(struct html *h, const struct totals *t, struct kmap_src *src,
 		json_object_put(doc);
 		return -1;
 	}
+	cut_sites(h);
 	chosen = choose(h, &n);
 	if (!doc || !chosen)
 		goto out;
+	if (!(v = kinds_json(h->kinds)))
+		goto out;
+	json_object_object_add(doc, "kinds", v);
+	if (!(v = kinds_json(h->others)))
+		goto out;
+	json_object_object_add(doc, "sites_other", v);
 	if (objects_json(h, chosen, n, doc))
 		goto out;
 	if (!(v = sites_json(h)))

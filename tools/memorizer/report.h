@@ -49,5 +49,6 @@ void html_free(struct html *h);
 #define HTML_PER_SITE		20	/* objects per call site (--objects) */
 #define HTML_OBJECTS_MAX	20000	/* objects in all */
 #define HTML_ACCESSORS_MAX	16	/* access ips per object */
+#define HTML_SITES_MAX		5000	/* call sites, those of most bytes */
 
 #endif

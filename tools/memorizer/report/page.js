@@ -21,7 +21,13 @@
 		vmalloc: '#CC79A7', pages: '#56B4E9', global: '#D55E00',
 		percpu: '#F0E442', stack: '#999933', unknown: '#8c8c8c',
 	};
-	const DARK_KINDS = new Set(['kmalloc', 'vmalloc', 'global']);
+	const FN_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999933'];
+	/* Whether a fill wants white text (its relative luminance). */
+	function dark(hex) {
+		const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+			.map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+		return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] < 0.18;
+	}
 
 	/* ---------------------------------------------------------------- */
 	/* Rows out of columns, and formats.                                */
@@ -35,6 +41,7 @@
 		});
 	}
 	const sites = records(DATA.sites);
+	const sitesOther = records(DATA.sites_other);
 	const objects = records(DATA.objects);
 	const ips = DATA.ips;
 	sites.forEach((s) => {
@@ -204,13 +211,6 @@
 			if (stat.has(k)) card(k.replace('_', ' '), fmtInt(stat.get(k)), 'collection (--stats)');
 		sec.append(el('h2', { text: 'Totals' }), cards);
 
-		const kinds = new Map();
-		sites.forEach((s) => {
-			let k = kinds.get(s.kind);
-			if (!k) kinds.set(s.kind, k = { kind: s.kind, objects: 0, live: 0, bytes: 0, bytes_alloc: 0, reads: 0, writes: 0, sites: 0 });
-			for (const f of ['objects', 'live', 'bytes', 'bytes_alloc', 'reads', 'writes']) k[f] += s[f];
-			k.sites++;
-		});
 		sec.append(el('h2', { text: 'Per allocator kind' }));
 		if (!BINARY)
 			sec.append(el('p', { class: 'note', text: 'A text kmap names no allocator: only globals, per-CPU objects and IRQ stacks are told apart; the rest is "unknown". Binary streams (memorizer stream) name every kind and cache.' }));
@@ -224,7 +224,7 @@
 			BINARY ? { key: 'bytes_alloc', label: 'bytes allocated', type: 'bytes' } : null,
 			{ key: 'reads', label: 'reads', type: 'num' },
 			{ key: 'writes', label: 'writes', type: 'num' },
-		].filter(Boolean), [...kinds.values()], { sort: 'bytes', name: 'kinds' });
+		].filter(Boolean), records(DATA.kinds), { sort: 'bytes', name: 'kinds' });
 
 		sec.append(el('h2', { text: 'Collection' }));
 		if (DATA.stats) {
@@ -252,7 +252,9 @@
 		});
 		controls.append(el('span', { text: 'Size by:' }), ...radios);
 		sec.append(el('p', { class: 'note', text: 'Allocations by allocator kind' + (BINARY ? ', cache' : '') +
-			', function and call site: each box is as wide as its ' + 'bytes or objects. Click a box to zoom in, the top one to zoom out. Colour: the allocator kind.' }), controls);
+			', function and call site: each box is as wide as its bytes or objects. Click a box to zoom in, the top one to zoom out.' +
+			(META.sites_shipped < META.sites_total ? ' This page holds the ' + fmtInt(META.sites_shipped) + ' call sites of most bytes of ' +
+				fmtInt(META.sites_total) + '; the others are summed per kind.' : '') }), controls);
 		const crumbs = el('div', { class: 'crumbs' });
 		const legend = el('div', { class: 'legend' });
 		const box = el('div', { class: 'icicle-box' });
@@ -268,24 +270,44 @@
 				if (BINARY) path.push(s.cache === null ? '(no cache)' : s.cache);
 				path.push(s.function);
 				let n = root;
-				path.forEach((p) => {
-					if (!n.children.has(p)) n.children.set(p, { name: p, kind: s.kind, children: new Map() });
+				path.forEach((p, i) => {
+					if (!n.children.has(p)) n.children.set(p, { name: p, kind: s.kind, fn: i === path.length - 1 ? p : undefined, children: new Map() });
 					n = n.children.get(p);
 				});
-				n.children.set(s.ip + '/' + s.index, { name: s.callsite, kind: s.kind, site: s });
+				n.children.set(s.ip + '/' + s.index, { name: s.callsite, kind: s.kind, site: s, fn: s.function });
+			});
+			sitesOther.forEach((o) => {
+				if (!root.children.has(o.kind)) root.children.set(o.kind, { name: o.kind, kind: o.kind, children: new Map() });
+				root.children.get(o.kind).children.set('\u0000others', { name: '(' + fmtInt(o.sites) + ' more call sites)', kind: o.kind, other: o });
 			});
 			const arr = (n) => n.children ? Object.assign({}, n, { children: [...n.children.values()].map(arr) }) : n;
 			return arr(root);
 		}
 		const data = tree();
 		let focusPath = [];
+		/*
+		 * Colour: the allocator kind; where every call site is of one
+		 * kind (a text kmap's), the function, its order by bytes.
+		 */
+		const oneKind = kindsSeen.length === 1;
+		const fnColour = new Map();
+		if (oneKind) {
+			const byFn = d3.rollup(sites, (v) => d3.sum(v, (s) => s.bytes), (s) => s.function);
+			[...byFn].sort((a, b) => b[1] - a[1]).forEach(([f], i) => fnColour.set(f, FN_COLOURS[i % FN_COLOURS.length]));
+			legend.replaceChildren(el('span', { text: 'Colour: the function (every call site is of kind ' + kindsSeen[0] + ').' }));
+		}
+		function colour(d) {
+			if (d.depth === 0 && !focusPath.length) return '#c8ccd2';
+			if (oneKind) return d.data.fn ? fnColour.get(d.data.fn) : '#b4b9c0';
+			return KIND_COLOURS[d.data.kind] || '#8c8c8c';
+		}
 
 		function draw(path) {
 			focusPath = path;
 			const width = Math.max(600, box.clientWidth || 1000);
 			let node = data;
 			for (const p of path) node = node.children.find((c) => c.name === p) || node;
-			const h = d3.hierarchy(node).sum((d) => d.site ? d.site[sizeBy] : 0)
+			const h = d3.hierarchy(node).sum((d) => d.site ? d.site[sizeBy] : d.other ? d.other[sizeBy] : 0)
 				.sort((a, b) => b.value - a.value || String(a.data.name).localeCompare(String(b.data.name)));
 			const rowH = 26;
 			const height = (h.height + 1) * rowH;
@@ -307,12 +329,11 @@
 			g.select('rect')
 				.attr('width', (d) => Math.max(0, d.x1 - d.x0))
 				.attr('height', (d) => d.y1 - d.y0)
-				.attr('fill', (d) => d.depth === 0 && !path.length ? '#c8ccd2' :
-					KIND_COLOURS[d.data.kind] || '#8c8c8c')
-				.attr('fill-opacity', (d) => d.data.site ? 1 : 0.55 + 0.15 * Math.min(d.depth, 3));
+				.attr('fill', (d) => colour(d))
+				.attr('fill-opacity', (d) => d.data.site || d.data.other ? 1 : 0.55 + 0.15 * Math.min(d.depth, 3));
 			g.select('text')
 				.attr('x', 4).attr('y', rowH / 2 + 4)
-				.attr('class', (d) => d.data.site && DARK_KINDS.has(d.data.kind) ? 'on-dark' : null)
+				.attr('class', (d) => (d.data.site || d.data.other) && dark(colour(d)) ? 'on-dark' : null)
 				.text((d) => {
 					const w = d.x1 - d.x0, label = d.depth === 0 ? (path.length ? '\u2191 ' + d.data.name : 'all') : String(d.data.name);
 					const room = Math.floor((w - 8) / 6.6);
@@ -321,7 +342,7 @@
 				});
 			g.on('mousemove', (ev, d) => {
 				const s = d.data.site;
-				const lines = [s ? s.callsite + (s.where ? ' at ' + s.where : '') : String(d.data.name),
+				const lines = [d.data.other ? d.data.name + ' of kind ' + d.data.kind + ', not on this page: ' + fmtInt(d.data.other.objects) + ' objects' : s ? s.callsite + (s.where ? ' at ' + s.where : '') : String(d.data.name),
 					(sizeBy === 'bytes' ? human(d.value) + ' (' + fmtInt(d.value) + ' bytes)' : fmtInt(d.value) + ' objects') +
 					', ' + (100 * d.value / total).toFixed(1) + '% of this view'];
 				if (s) lines.push(fmtInt(s.objects) + ' objects, ' + fmtInt(s.live) + ' live, ' + human(s.bytes) +
