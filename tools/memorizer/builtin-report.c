@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json.h>
 
@@ -823,6 +824,10 @@ static int run(int argc, char **argv)
 		error("--by, --sort and -n shape the table; --html shows every view");
 		return 2;
 	}
+	if (html && (!output || !strcmp(output, "-")) && isatty(1)) {
+		error("--html writes a page: give -o FILE");
+		return 2;
+	}
 	if (!html && html_only) {
 		error("--stats and --objects are for --html");
 		return 2;
@@ -957,8 +962,9 @@ const struct cmd cmd_report = {
 "call site; a sortable table of exact figures under each. The explorer "
 "holds, per call site, the --objects N objects with the most accesses "
 "(20000 in all, the first of each call site first) and each object's "
-"16 busiest access ips; the page says how many it holds. Open it in a "
-"browser: xdg-open report.html.",
+"16 busiest access ips; the icicle and tables the 5000 call sites of most "
+"bytes (the others summed per kind); the page says how much it holds. "
+"Open it in a browser: xdg-open report.html.",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =

@@ -65,7 +65,7 @@
 	}
 	function jiffies(j) {
 		if (j === null || j === undefined) return '-';
-		const t = Number.isInteger(j) ? fmtInt(j) : j.toFixed(2);
+		const t = j.toLocaleString('en-US', { maximumFractionDigits: 2 });
 		return META.hz ? t + ' (' + ms(j) + ')' : t;
 	}
 	function ms(j) {
@@ -328,6 +328,7 @@
 				.attr('data-depth', (d) => d.depth);
 			g.select('rect')
 				.attr('width', (d) => Math.max(0, d.x1 - d.x0))
+				.attr('stroke-width', (d) => d.x1 - d.x0 > 4 ? 1 : 0)
 				.attr('height', (d) => d.y1 - d.y0)
 				.attr('fill', (d) => colour(d))
 				.attr('fill-opacity', (d) => d.data.site || d.data.other ? 1 : 0.55 + 0.15 * Math.min(d.depth, 3));
@@ -475,12 +476,12 @@
 			item('accesses', fmtInt(o.reads) + ' reads, ' + fmtInt(o.writes) + ' writes');
 			d.append(el('h2', { text: 'Object ' + o.id }), dl);
 			const accs = o.accessors.map(([i, r, w]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w }));
-			if (o.others) d.append(el('p', { class: 'note', text: 'And ' + fmtInt(o.others[0]) + ' more access ips: ' + fmtInt(o.others[1]) + ' reads, ' + fmtInt(o.others[2]) + ' writes.' }));
+			if (o.others) d.append(el('p', { class: 'note others', text: 'And ' + fmtInt(o.others[0]) + ' more access ips: ' + fmtInt(o.others[1]) + ' reads, ' + fmtInt(o.others[2]) + ' writes.' }));
 			if (accs.length) d.append(accessBars(accs));
 			else d.append(el('p', { class: 'note', text: 'No access was recorded on this object.' }));
 			sortableTable(d, [
 				{ key: 'function', label: 'function', type: 'code' },
-				{ key: 'label', label: 'ip', type: 'code', title: 'function+offset/size' },
+				{ key: 'label', label: 'ip', type: 'code', title: 'function+offset/size (address)', value: (a) => a.label + ' (' + a.ip + ')' },
 				{ key: 'where', label: 'file:line', type: 'code' },
 				{ key: 'reads', label: 'reads', type: 'num' },
 				{ key: 'writes', label: 'writes', type: 'num' },
