@@ -9,7 +9,8 @@
 // every view's rows and cells as many as, and with the figures of, what
 // memorizer report --csv says of the same file (and what this script
 // counts in the kmap itself); the explorer's search of a known call site
-// and address; screenshots OUTDIR/{summary,alloc,objects,lifetimes}.png.
+// and address; screenshots OUTDIR/{summary,alloc,objects,lifetimes}.png
+// (and readme.png, 960 x 640, the README's).
 // large: a generated binary stream of 100,000 objects in 2,000 call sites;
 // the page loads and draws every view in under 5 s; its size is printed.
 // Prints "ok - ..." / "not ok - ..." lines; exits 1 when one failed.
@@ -20,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const [memorizer, mkstream, which, outdir] = process.argv.slice(2);
+const [memorizerArg, mkstreamArg, which, outdir] = process.argv.slice(2);
+const memorizer = memorizerArg && path.resolve(memorizerArg), mkstream = mkstreamArg && path.resolve(mkstreamArg);
 if (!outdir || !['views', 'large'].includes(which)) {
 	console.error('usage: html-report.mjs MEMORIZER MKSTREAM views|large OUTDIR');
 	process.exit(2);
@@ -110,7 +112,7 @@ async function views() {
 	const fx = path.join(here, 'fixtures');
 	const kmap = path.join(fx, 'tar.kmap'), map = path.join(fx, 'System.map'), stats = path.join(fx, 'stats');
 	const html = path.join(outdir, 'tar.html');
-	run(['report', '--html', '-o', html, '--system-map', map, '--stats', stats, kmap]);
+	run(['report', '--html', '-o', path.resolve(html), '--system-map', 'System.map', '--stats', 'stats', 'tar.kmap'], { cwd: fx });
 	console.log(`# ${html}: ${fs.statSync(html).size} bytes`);
 
 	// What the page should show, from the CLI's tables and the files.
@@ -207,6 +209,11 @@ async function views() {
 			`And ${rest.length} more access ips: ${sum('reads')} reads, ${sum('writes')} writes.`, `explorer: object ${shownId}: the other access ips`);
 	}
 	await page.screenshot({ path: path.join(outdir, 'objects.png'), fullPage: true });
+	// The README's picture (tools/memorizer/report/screenshot.png is a copy).
+	await page.setViewportSize({ width: 960, height: 640 });
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await page.screenshot({ path: path.join(outdir, 'readme.png') });
+	await page.setViewportSize({ width: 1280, height: 860 });
 	const target = objs[objs.length - 1];
 	const inside = (BigInt('0x' + target.addr) + BigInt(Math.floor(target.size / 2))).toString(16);
 	await sec.locator('select').selectOption('addr');

@@ -469,7 +469,7 @@
 			const dl = el('dl');
 			const item = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
 			item('object', fmtInt(o.id) + ' at ' + o.addr + ', ' + fmtInt(o.size) + ' bytes');
-			item('allocated by', s.callsite + (s.where ? ' at ' + s.where : '') + ' (' + s.kind + (s.cache ? ', ' + s.cache : '') + ')');
+			item('allocated by', s.callsite + (s.where ? ' at ' + s.where : '') + ' (kind ' + s.kind + (s.cache ? ', cache ' + s.cache : '') + ')');
 			item('task', o.pid + ' ' + o.comm);
 			item('allocated', 'jiffies ' + o.alloc_jiffies);
 			item('freed', o.free_jiffies === null ? 'live' : 'jiffies ' + o.free_jiffies + ': lifetime ' + jiffies(o.life));
