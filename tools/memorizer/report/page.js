@@ -111,7 +111,7 @@
 		const wrap = el('div', { class: 'tablewrap' });
 		const table = el('table', { 'data-table': opts.name || null });
 		const thead = el('thead'), tbody = el('tbody'), more = el('div', { class: 'more' });
-		const tr = el('tr');
+		const tr = el('tr'), ths = [];
 		cols.forEach((c) => {
 			const th = el('th', { class: c.type === 'num' || c.type === 'bytes' ? 'num' : null,
 				scope: 'col', title: c.title || null, text: c.label });
@@ -120,7 +120,7 @@
 				else { sortCol = c; desc = c.type === 'num' || c.type === 'bytes'; }
 				draw();
 			});
-			c.th = th;
+			ths.push(th);
 			tr.append(th);
 		});
 		thead.append(tr);
@@ -152,9 +152,9 @@
 		}
 		function draw() {
 			const sorted = sortCol ? rows.slice().sort(cmp) : rows;
-			cols.forEach((c) => {
-				if (c === sortCol) c.th.setAttribute('aria-sort', desc ? 'descending' : 'ascending');
-				else c.th.removeAttribute('aria-sort');
+			cols.forEach((c, i) => {
+				if (c === sortCol) ths[i].setAttribute('aria-sort', desc ? 'descending' : 'ascending');
+				else ths[i].removeAttribute('aria-sort');
 			});
 			const frag = document.createDocumentFragment();
 			sorted.slice(0, limit).forEach((r) => {
@@ -180,6 +180,15 @@
 		return { table, redraw: draw, select(r) { selected = r; draw(); } };
 	}
 
+	/* The figures of a group of objects (a kind, a call site), as columns. */
+	const FIGURE_COLS = [
+		{ key: 'objects', label: 'objects', type: 'num' },
+		{ key: 'live', label: 'live', type: 'num' },
+		{ key: 'bytes', label: 'bytes', type: 'bytes' },
+		BINARY ? { key: 'bytes_alloc', label: 'bytes allocated', type: 'bytes' } : null,
+		{ key: 'reads', label: 'reads', type: 'num' },
+		{ key: 'writes', label: 'writes', type: 'num' },
+	];
 	const siteCell = (s) => el('span', { title: s.where ? s.callsite + ' at ' + s.where : s.callsite + ' (' + s.ip + ')',
 		text: s.callsite });
 
@@ -218,12 +227,7 @@
 		sortableTable(sec, [
 			{ key: 'kind', label: 'kind', type: 'text', show: swatch },
 			{ key: 'sites', label: 'call sites', type: 'num' },
-			{ key: 'objects', label: 'objects', type: 'num' },
-			{ key: 'live', label: 'live', type: 'num' },
-			{ key: 'bytes', label: 'bytes', type: 'bytes' },
-			BINARY ? { key: 'bytes_alloc', label: 'bytes allocated', type: 'bytes' } : null,
-			{ key: 'reads', label: 'reads', type: 'num' },
-			{ key: 'writes', label: 'writes', type: 'num' },
+			...FIGURE_COLS,
 		].filter(Boolean), records(DATA.kinds), { sort: 'bytes', name: 'kinds' });
 
 		sec.append(el('h2', { text: 'Collection' }));
@@ -366,12 +370,7 @@
 			{ key: 'callsite', label: 'call site', type: 'code', show: siteCell },
 			{ key: 'kind', label: 'kind', type: 'text' },
 			BINARY ? { key: 'cache', label: 'cache', type: 'text' } : null,
-			{ key: 'objects', label: 'objects', type: 'num' },
-			{ key: 'live', label: 'live', type: 'num' },
-			{ key: 'bytes', label: 'bytes', type: 'bytes' },
-			BINARY ? { key: 'bytes_alloc', label: 'bytes allocated', type: 'bytes' } : null,
-			{ key: 'reads', label: 'reads', type: 'num' },
-			{ key: 'writes', label: 'writes', type: 'num' },
+			...FIGURE_COLS,
 			{ key: 'never_read', label: 'never read', type: 'num' },
 			{ key: 'avg_life', label: 'avg lifetime', type: 'num', show: (s) => document.createTextNode(jiffies(s.avg_life)) },
 		].filter(Boolean), sites, { sort: 'bytes', name: 'sites' });
