@@ -161,6 +161,13 @@ async function views() {
 		equal([r.objects, r.live, r.bytes, r.reads, r.writes], [s.objects, s.live, s.bytes, s.reads, s.writes],
 			`allocations: ${s.callsite}'s objects, live, bytes, reads, writes`);
 	}
+	// Sortable: a heading sorts by its column, descending, then ascending.
+	const readsHead = sec.locator('table[data-table="sites"] thead th', { hasText: /^reads$/ });
+	const byReads = sites.map((x) => x.reads).sort((a, b) => b - a);
+	await readsHead.click();
+	equal((await tableRows(sec, 'sites')).map((r) => r.reads), byReads, 'allocations: sorted by reads, descending');
+	await readsHead.click();
+	equal((await tableRows(sec, 'sites')).map((r) => r.reads), byReads.slice().reverse(), 'allocations: sorted by reads, ascending');
 	for (const by of ['bytes', 'objects']) {
 		await sec.locator(`input[name="sizeby"][value="${by}"]`).check();
 		const leaves = await sec.locator('svg.icicle g[data-site]').evaluateAll((gs) => gs.map((g) => ({
