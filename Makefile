@@ -30,10 +30,11 @@ CONFIG ?= defconfig
 check-config: initramfs
 	@scripts/check-config.sh $(CONFIG)
 
-demo: kernel initramfs
+demo: kernel initramfs tools
 	@rm -rf out/demo
 	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
 	@echo "demo: results in out/demo/ (tar.kmap, show_stats, stats, uname)"
+	@scripts/demo-report.sh out/demo
 
 # Ten minutes of whole-system tracing under mixed load (make check runs
 # two): tests/vm/soak.sh.

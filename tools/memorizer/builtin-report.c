@@ -9,12 +9,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json.h>
 
 #include <linux/memorizer.h>
 
 #include "builtin.h"
+#include "report.h"
 #include "table.h"
 
 static const struct opt opts[] = {
@@ -23,6 +25,9 @@ static const struct opt opts[] = {
 	{ "limit", 'n', "N", "Print the first N rows only (N >= 1)." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per row; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)." },
+	{ "html", 0, NULL, "One self-contained HTML page (no network needed) with every view: summary, allocation icicle, object explorer, lifetimes. Give -o FILE." },
+	{ "stats", 0, "FILE", "With --html: the collection's figures, a copy of debugfs memorizer/stats (\"key value\" lines), shown in the summary." },
+	{ "objects", 0, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most)." },
 	{ "vmlinux", 0, "FILE", "Name ips as function+offset (and file:line when the vmlinux has DWARF)." },
 	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms." },
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
@@ -50,13 +55,6 @@ struct about {
 	uint64_t id, addr, alloc_ip, alloc_jiffies, free_jiffies;
 };
 
-struct totals {
-	uint64_t objects, live, bytes, bytes_alloc, lines, reads, writes;
-	uint64_t never_read, never_written, missed, cross_cpu, mismatch;
-	uint64_t life_sum, life_n;
-	unsigned int has;
-};
-
 struct report {
 	const struct dim *dim;
 	struct kmap_sym *sym;
@@ -68,6 +66,7 @@ struct report {
 	size_t about_cap;
 	uint64_t objno;			/* objects read so far */
 	struct totals tot;
+	struct html *html;		/* --html: the page's figures */
 };
 
 /*
@@ -490,6 +489,16 @@ static const struct dim dims[] = {
 	{ 0 },
 };
 
+/* --html: every object to the page's figures (report-html.c). */
+static int add_html(struct report *rep, const struct kmap_object *o,
+		    const struct kmap_access *acc, size_t nacc,
+		    uint64_t reads, uint64_t writes)
+{
+	return html_add(rep->html, o, acc, nacc, reads, writes, rep->objno);
+}
+
+static const struct dim html_dim = { "html", NULL, add_html, NULL, 0, 0, 0 };
+
 static const struct dim *find_dim(const char *name)
 {
 	const struct dim *d;
@@ -655,12 +664,9 @@ static void print_summary(const struct report *rep, struct kmap_src *src,
 	fputc('\n', out);
 }
 
-/* The JSON head: by, input, format, summary. NULL when out of memory. */
-static struct json_object *json_head(const struct report *rep,
-				     struct kmap_src *src)
+struct json_object *report_summary_json(const struct totals *t,
+					struct kmap_src *src)
 {
-	const struct totals *t = &rep->tot;
-	struct json_object *h = json_object_new_object();
 	struct json_object *s = json_object_new_object();
 	const struct { const char *key; uint64_t v; } figures[] = {
 		{ "objects", t->objects }, { "live", t->live },
@@ -675,6 +681,23 @@ static struct json_object *json_head(const struct report *rep,
 	};
 	size_t i;
 
+	if (!s)
+		return NULL;
+	for (i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		json_object_object_add(s, figures[i].key,
+				       json_object_new_uint64(figures[i].v));
+	json_object_object_add(s, "avg_lifetime",
+			       json_figure(mean(t->life_sum, t->life_n)));
+	return s;
+}
+
+/* The JSON head: by, input, format, summary. NULL when out of memory. */
+static struct json_object *json_head(const struct report *rep,
+				     struct kmap_src *src)
+{
+	struct json_object *h = json_object_new_object();
+	struct json_object *s = report_summary_json(&rep->tot, src);
+
 	if (!h || !s) {
 		json_object_put(h);
 		json_object_put(s);
@@ -684,11 +707,6 @@ static struct json_object *json_head(const struct report *rep,
 	json_object_object_add(h, "input", json_bytes(rep->input));
 	json_object_object_add(h, "format", json_object_new_string(
 		kmap_src_format(src) == KMAP_FMT_TEXT ? "text" : "binary"));
-	for (i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
-		json_object_object_add(s, figures[i].key,
-				       json_object_new_uint64(figures[i].v));
-	json_object_object_add(s, "avg_lifetime",
-			       json_figure(mean(t->life_sum, t->life_n)));
 	json_object_object_add(h, "summary", s);
 	return h;
 }
@@ -723,6 +741,8 @@ static int run(int argc, char **argv)
 	const char *vmlinux = NULL, *system_map = NULL, *sort = NULL;
 	const char *output = NULL;
 	enum table_fmt fmt = FMT_TEXT;
+	struct html_opts hopts = { NULL, HTML_PER_SITE, NULL };
+	int html = 0, shaped = 0, html_only = 0;
 	uint64_t limit = 0;
 	struct report rep = { .dim = dims };
 	struct kmap_src *src;
@@ -732,6 +752,8 @@ static int run(int argc, char **argv)
 
 	optparse_init(&p, &cmd_report, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
+		shaped |= opt_is(&p, idx, "by") || opt_is(&p, idx, "sort") ||
+			  opt_is(&p, idx, "limit");
 		if (opt_is(&p, idx, "by")) {
 			rep.dim = find_dim(p.arg);
 			if (!rep.dim) {
@@ -751,6 +773,20 @@ static int run(int argc, char **argv)
 		} else if (opt_is(&p, idx, "csv") || opt_is(&p, idx, "json")) {
 			fmt = opt_is(&p, idx, "csv") ? FMT_CSV : FMT_JSON;
 			formats |= 1 << fmt;
+		} else if (opt_is(&p, idx, "html")) {
+			html = 1;
+		} else if (opt_is(&p, idx, "stats")) {
+			hopts.stats = p.arg;
+			html_only = 1;
+		} else if (opt_is(&p, idx, "objects")) {
+			if (parse_u64_arg("--objects", p.arg, &hopts.per_site))
+				return 2;
+			if (!hopts.per_site || hopts.per_site > HTML_OBJECTS_MAX) {
+				error("--objects %s: from 1 to %d objects per call site",
+				      p.arg, HTML_OBJECTS_MAX);
+				return 2;
+			}
+			html_only = 1;
 		} else if (opt_is(&p, idx, "vmlinux")) {
 			vmlinux = p.arg;
 		} else if (opt_is(&p, idx, "system-map")) {
@@ -767,6 +803,22 @@ static int run(int argc, char **argv)
 		error("--csv or --json, not both");
 		return 2;
 	}
+	if (html && formats) {
+		error("--html, --csv or --json: one format at a time");
+		return 2;
+	}
+	if (html && shaped) {
+		error("--by, --sort and -n shape the table; --html shows every view");
+		return 2;
+	}
+	if (html && (!output || !strcmp(output, "-")) && isatty(1)) {
+		error("--html writes a page: give -o FILE");
+		return 2;
+	}
+	if (!html && html_only) {
+		error("--stats and --objects are for --html");
+		return 2;
+	}
 	if (p.nops != 1) {
 		error(p.nops ? "one file at a time" : "which file?");
 		cmd_usage(&cmd_report, stderr);
@@ -775,12 +827,22 @@ static int run(int argc, char **argv)
 	rep.sym = open_symbols(vmlinux, system_map, &failed);
 	if (failed)
 		return 2;
+	if (html) {
+		hopts.symbols = vmlinux ? vmlinux : system_map;
+		rep.dim = &html_dim;
+		rep.html = html_new(&hopts, rep.sym);
+		if (!rep.html) {
+			kmap_sym_close(rep.sym);
+			return 1;
+		}
+	}
 	if (rep.dim->needs_symbols && !rep.sym) {
 		error("--by %s names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest)",
 		      rep.dim->name);
 		return 2;
 	}
 	if (output_open(&out, output, p.ops, 1)) {
+		html_free(rep.html);
 		kmap_sym_close(rep.sym);
 		return 1;
 	}
@@ -788,18 +850,22 @@ static int run(int argc, char **argv)
 	if (!src) {
 		error("%s", err);
 		output_close(&out, 0);
+		html_free(rep.html);
 		kmap_sym_close(rep.sym);
 		return 1;
 	}
 	rep.input = kmap_src_name(src);
 	kmap_map_init(&rep.index);
 	rc = read_objects(src, add_to_report, &rep);
-	if (!rc)
+	if (!rc && html)
+		rc = html_write(rep.html, &rep.tot, src, out.f);
+	else if (!rc)
 		rc = print_report(&rep, src, out.f, fmt, limit, sort);
 	if (output_close(&out, !rc) && !rc)
 		rc = -1;
 	kmap_src_close(src);
 	kmap_sym_close(rep.sym);
+	html_free(rep.html);
 	kmap_map_free(&rep.index);
 	free(rep.rows);
 	free(rep.about);
@@ -809,7 +875,7 @@ static int run(int argc, char **argv)
 const struct cmd cmd_report = {
 	.name = "report",
 	.summary = "summarize a kmap or stream per call site, cache, kind, function, pid or object",
-	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints totals and one "
@@ -870,12 +936,28 @@ const struct cmd cmd_report = {
 "live, bytes, bytes_alloc, access_lines, reads, writes, never_read, "
 "never_written, missed_free, cross_cpu, mismatched_free, lost_records, "
 "allocated_before_stream and avg_lifetime; input is FILE as messages "
-"name it (<stdin> for -).",
+"name it (<stdin> for -).\n"
+"\n"
+"--html writes one HTML page that works offline from file://: the data "
+"(aggregated here, not the access lines) and its code (d3, inlined when "
+"memorizer was built) are in the file. Views: a summary (the totals, per "
+"kind, and --stats' figures), an icicle of the allocations by kind, "
+"cache, function and call site (sized by bytes or objects), an object "
+"explorer (search by call site, cache or address; per object its "
+"lifetime and the functions that touched it, reads and writes apart, "
+"with file:line when --vmlinux has DWARF) and lifetime histograms per "
+"call site; a sortable table of exact figures under each. The explorer "
+"holds, per call site, the --objects N objects with the most accesses "
+"(20000 in all, the first of each call site first) and each object's "
+"16 busiest access ips; the icicle and tables the 5000 call sites of most "
+"bytes (the others summed per kind); the page says how much it holds. "
+"Open it in a browser: xdg-open report.html.",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =
 "  $ memorizer report tar.kmap --system-map out/System.map -n 5\n"
 "  $ memorizer report tar.kmap --by pid --csv > pids.csv\n"
-"  $ memorizer report stream.bin --by cache --sort waste --json",
+"  $ memorizer report stream.bin --by cache --sort waste --json\n"
+"  $ memorizer report tar.kmap --html --system-map out/System.map -o report.html",
 	.run = run,
 };

@@ -369,6 +369,17 @@ run report report-sort sh -c "\"$M\" report --sort avg_lifetime --csv fixtures/t
 run report report-limit-is-head sh -c "for s in size reads writes sites free_jiffies addr object callsite; do \"$M\" report --by object --sort \$s --csv -n 3 fixtures/tar.kmap > a; \"$M\" report --by object --sort \$s --csv fixtures/tar.kmap | head -n 4 | cmp - a && echo \$s: same; done"
 run report report-write-error sh -c "\"$M\" report fixtures/tar.kmap > /dev/full"
 run report report-directory "$M" report .
+# --html: the page's data (its meta and kinds sections) from a stream and
+# a text kmap; misuse; a bad --stats file leaves the old page as it was.
+# (tests/run's tools/html-* open the page in Chromium.)
+run report report-html-data sh -c "\"$M\" report --html --objects 1 -o s.html stream.bin && grep -c MEMORIZER_REPORT_DATA s.html; grep -o '\"meta\":{[^}]*}' s.html; grep -o '\"kinds\":{[^}]*}' s.html; \"$M\" report --html -o t.html --stats fixtures/stats --system-map fixtures/System.map fixtures/tar.kmap && grep -o '\"meta\":{[^}]*}' t.html; grep -o '\"stats\":\[\[[^]]*\]' t.html"
+run report report-html-usage sh -c "\"$M\" report --html --csv fixtures/tar.kmap; \"$M\" report --html --by kind fixtures/tar.kmap; \"$M\" report --stats fixtures/stats fixtures/tar.kmap; \"$M\" report --html --objects 0 fixtures/tar.kmap; \"$M\" report --html --objects 20001 fixtures/tar.kmap; \"$M\" report --html --stats nosuch -o x.html fixtures/tar.kmap; ls x.html"
+# More call sites than the page holds: the 5000 of most bytes, the three
+# smallest summed.
+awk 'BEGIN { for (i = 0; i < 5003; i++) printf "ffffffff81%06x,1,ffff8881%08x,%d,100,0,0,sh\n", i * 16, i * 8192, 8 + i }' > sites.kmap
+run report report-html-sites-cap sh -c "\"$M\" report --html -o c.html sites.kmap && grep -o '\"sites_other\":{[^}]*}' c.html; grep -o '\"sites_[a-z]*\":[0-9]*' c.html; grep -o '\"ffffffff81000[0-9a-f]*\"' c.html | sort -u | head -n 1"
+printf 'kmalloc_tracked 4021\nkmalloc_live many\n' > bad.stats
+run report report-html-bad-stats sh -c "echo old page > p.html; \"$M\" report --html --stats bad.stats -o p.html fixtures/tar.kmap; echo exit \$?; cat p.html; \"$M\" report --html -o p.html cut.kmap; echo exit \$?; cat p.html; ls -a | grep -c '^\.p\.html'"
 
 # text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
 run text text-stream "$M" text stream.bin

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The DuckDB round trip (tests/run tools/duckdb): memorizer export's tables
 # of a text kmap and of a stream, in both formats, loaded into DuckDB
-# (npm @duckdb/node-api, its engine inside the package; npm ci here
-# installs it from package-lock.json, as .ci/run does), must give
+# (npm @duckdb/node-api, its engine inside the package; the top's
+# package-lock.json, installed by make tools' npm ci), must give
 # memorizer report's figures under SQL GROUP BY (roundtrip.mjs). Then the
 # same check over a table with one read too many must fail.
 #
@@ -12,8 +12,9 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# = 2 ] || { echo "usage: $0 MEMORIZER MKSTREAM" >&2; exit 2; }
 M=$1
-if [ ! -d "$here/node_modules/@duckdb/node-api" ]; then
-	echo "$here/node_modules: no @duckdb/node-api: run 'npm ci' in tools/tests/duckdb (.ci/run does)"
+top=$(cd "$here/../../.." && pwd)
+if [ ! -d "$top/node_modules/@duckdb/node-api" ]; then
+	echo "$top/node_modules: no @duckdb/node-api: run 'npm ci' there (make tools does)"
 	exit 1
 fi
 fx=$here/../fixtures

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make demo, host side: the HTML report of the demo's kmap, a short text
+# summary, and what to run next.
+#
+#   scripts/demo-report.sh [DIR]        DIR: the demo's results (out/demo)
+#
+# Reads DIR/tar.kmap (and DIR/stats, the collection's figures, when there);
+# writes DIR/report.html. Symbols: out/vmlinux when it has DWARF (file:line
+# in the report), else out/System.map, else none. MEMORIZER, VMLINUX and
+# SYSTEM_MAP override out/bin/memorizer, out/vmlinux and out/System.map.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-out/demo}
+m=${MEMORIZER:-$top/out/bin/memorizer}
+vmlinux=${VMLINUX:-$top/out/vmlinux}
+system_map=${SYSTEM_MAP:-$top/out/System.map}
+kmap=$dir/tar.kmap
+[ -x "$m" ] || { echo "demo: $m missing: make tools" >&2; exit 1; }
+[ -f "$kmap" ] || { echo "demo: $kmap missing: the guest wrote no kmap" >&2; exit 1; }
+
+sym=()
+if [ -f "$vmlinux" ] && readelf -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info'; then
+	sym=(--vmlinux "$vmlinux")
+elif [ -f "$system_map" ]; then
+	sym=(--system-map "$system_map")
+fi
+stats=()
+[ -f "$dir/stats" ] && stats=(--stats "$dir/stats")
+
+"$m" report --html -o "$dir/report.html" ${sym[@]+"${sym[@]}"} \
+	${stats[@]+"${stats[@]}"} "$kmap"
+echo "demo: the report: $dir/report.html ($(($(stat -c %s "$dir/report.html") / 1024)) KiB; open it in a browser, no network needed: xdg-open $dir/report.html)"
+echo "demo: the call sites that allocated the most bytes:"
+"$m" report -n 5 ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
+# Commands as a newcomer types them at the top of the tree.
+short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }
+M=$(short "$m") K=$(short "$kmap") S=
+[ ${#sym[@]} = 0 ] || S="${sym[0]} $(short "${sym[1]}") "
+cat <<NEXT
+demo: what next:
+  # which functions read and write the most
+  $M report --by function ${S}$K
+  # the busiest objects; what each pid allocated and accessed
+  $M report --by object --sort reads -n 20 ${S}$K
+  $M report --by pid $K
+  # every view, column and option
+  $M help report
+NEXT

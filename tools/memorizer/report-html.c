@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memorizer report --html: one self-contained page per kmap.
+ *
+ * The page's code is a template (tools/memorizer/report/: page.html,
+ * page.css, page.js, and d3's modules from npm) that tools/Makefile
+ * inlines into one file at build time, and report-page.S embeds in the
+ * binary. Here the figures are gathered in one pass over the objects and
+ * written as one JSON document where the template's mark is. The page
+ * never sees an access line: per call site the figures and a lifetime
+ * histogram, per object shipped its figures and busiest access ips.
+ *
+ * The JSON's sections (page.js reads them; a view is a section and a
+ * render function there, so a view of another aggregation, such as the
+ * capability map, is one more section here and one more view there):
+ *   meta      input, format, hz, symbols, limits (what was shipped)
+ *   summary   the totals (as report --json's summary)
+ *   stats     --stats' "key value" lines as [key, value] pairs, or null
+ *   kinds     per allocator kind, the sums of every call site
+ *   sites     one row per (call site, kind, cache): columns and rows, the
+ *             HTML_SITES_MAX with the most bytes
+ *   sites_other  per kind, the sums of the call sites not shipped
+ *   ips       the access ips objects name: label, function, file:line
+ *   objects   the explorer's objects: columns and rows
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "builtin.h"
+#include "report.h"
+#include "table.h"
+
+/* The template (report-page.S) and where the data goes in it. */
+extern const char report_page[], report_page_end[];
+#define DATA_MARK	"@@MEMORIZER_REPORT_DATA@@"
+
+/*
+ * Lifetimes in jiffies, in buckets: 0 holds 0, bucket b >= 1 holds
+ * [2^(b-1), 2^b).
+ */
+#define LIFE_BUCKETS	65
+
+#define NONE		UINT64_MAX
+
+/* An access ip's counts on one object (its pids summed). */
+struct acc {
+	uint64_t ip, reads, writes;
+};
+
+/* An object the explorer may ship. */
+struct cand {
+	uint64_t id, addr, size, alloc_jiffies, free_jiffies, reads, writes;
+	uint64_t other_ips, other_reads, other_writes;
+	struct acc *acc;		/* the busiest, busiest first */
+	size_t nacc, site, rank;	/* rank: 0 for its site's busiest */
+	uint32_t pid;
+	char comm[KMAP_COMM_MAX];
+	int freed;
+};
+
+/* One (call site, kind, cache): its figures and its best objects. */
+struct site {
+	uint64_t ip, objects, live, bytes, bytes_alloc, reads, writes;
+	uint64_t never_read, never_written, missed, life_n, life_sum;
+	uint64_t life_min, life_max, hist[LIFE_BUCKETS];
+	uint32_t cache_id;
+	int kind, has_cache;
+	char cache[40];
+	uint64_t next;			/* the next site of ip, or NONE */
+	struct cand *heap;		/* a min-heap: the least busy first */
+	size_t nheap, shipped;
+};
+
+/* Per kind, and the call sites not shipped per kind. */
+struct kind_sum {
+	uint64_t sites, objects, live, bytes, bytes_alloc, reads, writes;
+};
+#define KINDS		16	/* kmap_object_kind() + 1, room to spare */
+
+struct html {
+	struct html_opts opts;
+	size_t shipped_sites;		/* the first ones of sites, by bytes */
+	struct kind_sum kinds[KINDS], others[KINDS];
+	struct kmap_sym *sym;
+	struct json_object *stats;	/* [[key, value], ...] or NULL */
+	struct kmap_map by_ip;		/* call site ip -> its first site */
+	struct site *sites;
+	size_t nsites, sites_cap;
+	struct acc *tmp;		/* one object's accesses, per ip */
+	size_t tmp_cap;
+};
+
+/* Read --stats: "key value" lines, as debugfs memorizer/stats writes them. */
+static struct json_object *read_stats(const char *path)
+{
+	char err[KMAP_ERR_MAX], line[256];
+	struct json_object *a;
+	unsigned long n = 0;
+	FILE *f = kmap_fopen(path, err);
+
+	if (!f) {
+		error("--stats %s", err);
+		return NULL;
+	}
+	a = json_object_new_array();
+	while (a && fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n"), klen = strcspn(line, " ");
+		struct json_object *pair;
+		uint64_t v;
+
+		n++;
+		if (line[len] != '\n' && !feof(f)) {
+			error("%s:%lu: line too long", path, n);
+			goto fail;
+		}
+		line[len] = 0;
+		if (!len)
+			continue;
+		if (!klen || klen >= len ||
+		    kmap_parse_dec(line + klen + 1, len - klen - 1, &v)) {
+			error("%s:%lu: not a \"key value\" line (debugfs memorizer/stats): '%s'",
+			      path, n, line);
+			goto fail;
+		}
+		line[klen] = 0;
+		pair = json_object_new_array();
+		if (!pair || json_object_array_add(a, pair)) {
+			json_object_put(pair);
+			break;
+		}
+		json_object_array_add(pair, json_bytes(line));
+		json_object_array_add(pair, json_object_new_uint64(v));
+	}
+	if (!a) {
+		error("out of memory");
+		goto fail;
+	}
+	if (ferror(f)) {
+		error("%s: read error", path);
+		goto fail;
+	}
+	fclose(f);
+	return a;
+fail:
+	json_object_put(a);
+	fclose(f);
+	return NULL;
+}
+
+struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
+{
+	struct html *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		error("out of memory");
+		return NULL;
+	}
+	h->opts = *opts;
+	h->sym = sym;
+	kmap_map_init(&h->by_ip);
+	if (opts->stats && !(h->stats = read_stats(opts->stats))) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void html_free(struct html *h)
+{
+	size_t i, j;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nsites; i++) {
+		for (j = 0; j < h->sites[i].nheap; j++)
+			free(h->sites[i].heap[j].acc);
+		free(h->sites[i].heap);
+	}
+	free(h->sites);
+	free(h->tmp);
+	kmap_map_free(&h->by_ip);
+	json_object_put(h->stats);
+	free(h);
+}
+
+/* The site of o: its call site, kind and cache; NULL when out of memory. */
+static struct site *site_of(struct html *h, const struct kmap_object *o)
+{
+	int kind = kmap_object_kind(o), has_cache = !!(o->has & KMAP_HAS_CACHE);
+	uint32_t cache_id = has_cache ? o->cache_id : 0;
+	uint64_t *first, i;
+	int is_new;
+	struct site *s;
+
+	first = kmap_map_get(&h->by_ip, o->alloc_ip, &is_new);
+	if (!first)
+		return NULL;
+	if (is_new)
+		*first = NONE;
+	for (i = *first; i != NONE; i = h->sites[i].next) {
+		s = &h->sites[i];
+		if (s->kind == kind && s->has_cache == has_cache &&
+		    s->cache_id == cache_id)
+			return s;
+	}
+	if (kmap_grow((void **)&h->sites, &h->sites_cap, h->nsites + 1,
+		      sizeof(*h->sites)))
+		return NULL;
+	s = &h->sites[h->nsites];
+	memset(s, 0, sizeof(*s));
+	s->ip = o->alloc_ip;
+	s->kind = kind;
+	s->has_cache = has_cache;
+	s->cache_id = cache_id;
+	if (has_cache)
+		snprintf(s->cache, sizeof(s->cache), "%s",
+			 o->cache ? o->cache : "?");
+	s->life_min = UINT64_MAX;
+	s->next = (size_t)*first;
+	*first = h->nsites;
+	return &h->sites[h->nsites++];
+}
+
+static unsigned int life_bucket(uint64_t life)
+{
+	unsigned int b = 0;
+
+	while (life) {
+		b++;
+		life >>= 1;
+	}
+	return b;
+}
+
+/* Whether a is busier than b: more accesses, then the earlier object. */
+static int busier(const struct cand *a, const struct cand *b)
+{
+	uint64_t x = a->reads + a->writes, y = b->reads + b->writes;
+
+	return x != y ? x > y : a->id < b->id;
+}
+
+static void sift_down(struct cand *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct cand t;
+
+		if (l < n && busier(&heap[m], &heap[l]))
+			m = l;
+		if (r < n && busier(&heap[m], &heap[r]))
+			m = r;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void sift_up(struct cand *heap, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct cand t;
+
+		if (!busier(&heap[p], &heap[i]))
+			return;
+		t = heap[i];
+		heap[i] = heap[p];
+		heap[p] = t;
+		i = p;
+	}
+}
+
+static int cmp_acc_ip(const void *a, const void *b)
+{
+	const struct acc *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Busiest first, then by ip. */
+static int cmp_acc_count(const void *a, const void *b)
+{
+	const struct acc *x = a, *y = b;
+	uint64_t cx = x->reads + x->writes, cy = y->reads + y->writes;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return cmp_acc_ip(a, b);
+}
+
+/*
+ * Fill c's accessors from an object's access lines: per ip (pids summed),
+ * the HTML_ACCESSORS_MAX busiest, the rest counted. -1 when out of memory.
+ */
+static int fill_accessors(struct html *h, struct cand *c,
+			  const struct kmap_access *acc, size_t nacc)
+{
+	size_t i, n = 0, keep;
+
+	if (kmap_grow((void **)&h->tmp, &h->tmp_cap, nacc ? nacc : 1,
+		      sizeof(*h->tmp)))
+		return -1;
+	for (i = 0; i < nacc; i++)
+		h->tmp[i] = (struct acc){ acc[i].ip, acc[i].reads, acc[i].writes };
+	qsort(h->tmp, nacc, sizeof(*h->tmp), cmp_acc_ip);
+	for (i = 0; i < nacc; i++) {
+		if (n && h->tmp[n - 1].ip == h->tmp[i].ip) {
+			h->tmp[n - 1].reads += h->tmp[i].reads;
+			h->tmp[n - 1].writes += h->tmp[i].writes;
+		} else {
+			h->tmp[n++] = h->tmp[i];
+		}
+	}
+	qsort(h->tmp, n, sizeof(*h->tmp), cmp_acc_count);
+	keep = n < HTML_ACCESSORS_MAX ? n : HTML_ACCESSORS_MAX;
+	c->acc = malloc((keep ? keep : 1) * sizeof(*c->acc));
+	if (!c->acc)
+		return -1;
+	memcpy(c->acc, h->tmp, keep * sizeof(*c->acc));
+	c->nacc = keep;
+	for (i = keep; i < n; i++) {
+		c->other_ips++;
+		c->other_reads += h->tmp[i].reads;
+		c->other_writes += h->tmp[i].writes;
+	}
+	return 0;
+}
+
+/* Offer o to its site's explorer objects. -1 when out of memory. */
+static int offer(struct html *h, struct site *s, const struct kmap_object *o,
+		 const struct kmap_access *acc, size_t nacc, uint64_t reads,
+		 uint64_t writes, uint64_t objno)
+{
+	struct cand c = {
+		.id = (o->has & KMAP_HAS_ID) ? o->id : objno + 1,
+		.addr = o->addr, .size = o->size,
+		.alloc_jiffies = o->alloc_jiffies,
+		.free_jiffies = o->free_jiffies,
+		.reads = reads, .writes = writes, .pid = o->pid,
+		.freed = kmap_object_freed(o),
+	};
+
+	if (!s->heap) {
+		s->heap = malloc(h->opts.per_site * sizeof(*s->heap));
+		if (!s->heap)
+			return -1;
+	}
+	if (s->nheap == h->opts.per_site && !busier(&c, &s->heap[0]))
+		return 0;
+	snprintf(c.comm, sizeof(c.comm), "%s", o->comm);
+	if (fill_accessors(h, &c, acc, nacc))
+		return -1;
+	if (s->nheap < h->opts.per_site) {
+		s->heap[s->nheap] = c;
+		sift_up(s->heap, s->nheap++);
+	} else {
+		free(s->heap[0].acc);
+		s->heap[0] = c;
+		sift_down(s->heap, s->nheap, 0);
+	}
+	return 0;
+}
+
+int html_add(struct html *h, const struct kmap_object *o,
+	     const struct kmap_access *acc, size_t nacc, uint64_t reads,
+	     uint64_t writes, uint64_t objno)
+{
+	struct site *s = site_of(h, o);
+
+	if (!s)
+		return -1;
+	s->objects++;
+	s->bytes += o->size;
+	s->bytes_alloc += (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc :
+			  o->size;
+	s->reads += reads;
+	s->writes += writes;
+	s->never_read += reads == 0;
+	s->never_written += writes == 0;
+	if (!kmap_object_freed(o)) {
+		s->live++;
+	} else {
+		s->missed += o->free_ip == KMAP_FREE_IP_MISSED;
+		/* As the tables count lifetimes: a free before the alloc not. */
+		if (o->free_jiffies >= o->alloc_jiffies) {
+			uint64_t life = o->free_jiffies - o->alloc_jiffies;
+
+			s->life_n++;
+			s->life_sum += life;
+			s->life_min = life < s->life_min ? life : s->life_min;
+			s->life_max = life > s->life_max ? life : s->life_max;
+			s->hist[life_bucket(life)]++;
+		}
+	}
+	return offer(h, s, o, acc, nacc, reads, writes, objno);
+}
+
+/* ------------------------------------------------------------------ */
+/* The JSON document.                                                 */
+
+/* An ip's label ("func+0xOFF/0xSIZE", else hex), function, file:line. */
+struct ip_name {
+	char label[768], function[768], where[768];
+};
+
+static void name_ip(struct html *h, uint64_t ip, struct ip_name *n)
+{
+	char full[768], *at;
+	const char *fn;
+	uint64_t start;
+
+	n->where[0] = 0;
+	if (!h->sym || !kmap_sym_describe(h->sym, ip, full, sizeof(full))) {
+		snprintf(n->label, sizeof(n->label), "%llx",
+			 (unsigned long long)ip);
+		snprintf(n->function, sizeof(n->function), "%s", n->label);
+		return;
+	}
+	at = strstr(full, " at ");
+	if (at) {
+		snprintf(n->where, sizeof(n->where), "%s", at + 4);
+		*at = 0;
+	}
+	snprintf(n->label, sizeof(n->label), "%s", full);
+	fn = kmap_sym_function(h->sym, ip, &start);
+	snprintf(n->function, sizeof(n->function), "%s", fn ? fn : n->label);
+}
+
+static struct json_object *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+static struct json_object *u64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+/* A "columns" and "rows" object; its rows array in *rows. */
+static struct json_object *table_json(const char *const *cols,
+				      struct json_object **rows)
+{
+	struct json_object *t = json_object_new_object();
+	struct json_object *c = json_object_new_array();
+
+	*rows = json_object_new_array();
+	if (!t || !c || !*rows) {
+		json_object_put(t);
+		json_object_put(c);
+		json_object_put(*rows);
+		return NULL;
+	}
+	for (; *cols; cols++)
+		json_object_array_add(c, json_object_new_string(*cols));
+	json_object_object_add(t, "columns", c);
+	json_object_object_add(t, "rows", *rows);
+	return t;
+}
+
+/*
+ * Add v to array a: 0, or -1 when out of memory (v NULL, unless null is
+ * meant: may_be_null).
+ */
+static int add(struct json_object *a, struct json_object *v, int may_be_null)
+{
+	if ((!v && !may_be_null) || json_object_array_add(a, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const site_cols[] = {
+	"callsite", "ip", "function", "where", "kind", "cache", "objects",
+	"live", "bytes", "bytes_alloc", "reads", "writes", "never_read",
+	"never_written", "missed_free", "freed", "life_sum", "life_min",
+	"life_max", "life_hist", "shipped", NULL,
+};
+
+/* One site's row; NULL when out of memory. */
+static struct json_object *site_json(struct html *h, const struct site *s)
+{
+	struct json_object *r = json_object_new_array(), *hist;
+	const uint64_t fig[] = {
+		s->objects, s->live, s->bytes, s->bytes_alloc, s->reads,
+		s->writes, s->never_read, s->never_written, s->missed,
+		s->life_n, s->life_sum,
+	};
+	struct ip_name n;
+	size_t i;
+	int last, bad = 0;
+
+	if (!r)
+		return NULL;
+	name_ip(h, s->ip, &n);
+	bad |= add(r, json_bytes(n.label), 0);
+	bad |= add(r, hex(s->ip), 0);
+	bad |= add(r, json_bytes(n.function), 0);
+	bad |= add(r, n.where[0] ? json_bytes(n.where) : NULL, !n.where[0]);
+	bad |= add(r, json_object_new_string(kmap_kind_name(s->kind)), 0);
+	bad |= add(r, s->has_cache ? json_bytes(s->cache) : NULL,
+		   !s->has_cache);
+	for (i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+		bad |= add(r, u64(fig[i]), 0);
+	bad |= add(r, s->life_n ? u64(s->life_min) : NULL, !s->life_n);
+	bad |= add(r, s->life_n ? u64(s->life_max) : NULL, !s->life_n);
+	hist = json_object_new_array();
+	bad |= add(r, hist, 0);
+	for (last = LIFE_BUCKETS - 1; last >= 0 && !s->hist[last]; last--)
+		;
+	for (i = 0; hist && (int)i <= last; i++)
+		bad |= add(hist, u64(s->hist[i]), 0);
+	bad |= add(r, u64(s->shipped), 0);
+	if (bad) {
+		json_object_put(r);
+		return NULL;
+	}
+	return r;
+}
+
+static struct json_object *sites_json(struct html *h)
+{
+	struct json_object *rows, *t = table_json(site_cols, &rows);
+	size_t i;
+
+	for (i = 0; t && i < h->shipped_sites; i++)
+		if (add(rows, site_json(h, &h->sites[i]), 0)) {
+			json_object_put(t);
+			return NULL;
+		}
+	return t;
+}
+
+/* Most bytes first, then most objects, then by ip. */
+static int cmp_site_bytes(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->objects != y->objects)
+		return x->objects > y->objects ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static void kind_add(struct kind_sum *k, const struct site *s)
+{
+	k->sites++;
+	k->objects += s->objects;
+	k->live += s->live;
+	k->bytes += s->bytes;
+	k->bytes_alloc += s->bytes_alloc;
+	k->reads += s->reads;
+	k->writes += s->writes;
+}
+
+static unsigned int kind_index(int kind)
+{
+	return kind >= -1 && kind < KINDS - 1 ? (unsigned int)(kind + 1) : 0;
+}
+
+/*
+ * Sum the sites per kind; keep the HTML_SITES_MAX with the most bytes
+ * (sorted so, first), the others summed per kind.
+ */
+static void cut_sites(struct html *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nsites; i++)
+		kind_add(&h->kinds[kind_index(h->sites[i].kind)], &h->sites[i]);
+	h->shipped_sites = h->nsites;
+	if (h->nsites <= HTML_SITES_MAX)
+		return;
+	qsort(h->sites, h->nsites, sizeof(*h->sites), cmp_site_bytes);
+	h->shipped_sites = HTML_SITES_MAX;
+	for (i = HTML_SITES_MAX; i < h->nsites; i++)
+		kind_add(&h->others[kind_index(h->sites[i].kind)], &h->sites[i]);
+}
+
+static const char *const kind_cols[] = {
+	"kind", "sites", "objects", "live", "bytes", "bytes_alloc", "reads",
+	"writes", NULL,
+};
+
+/* The kinds' sums (of every site, or of those not shipped); NULL: OOM. */
+static struct json_object *kinds_json(const struct kind_sum *k)
+{
+	struct json_object *rows, *t = table_json(kind_cols, &rows);
+	unsigned int i, j;
+
+	for (i = 0; t && i < KINDS; i++) {
+		const uint64_t fig[] = {
+			k[i].sites, k[i].objects, k[i].live, k[i].bytes,
+			k[i].bytes_alloc, k[i].reads, k[i].writes,
+		};
+		struct json_object *r;
+		int bad;
+
+		if (!k[i].sites)
+			continue;
+		r = json_object_new_array();
+		bad = add(rows, r, 0);
+		if (!bad)
+			bad = add(r, json_object_new_string(
+				kmap_kind_name((int)i - 1)), 0);
+		for (j = 0; !bad && j < sizeof(fig) / sizeof(fig[0]); j++)
+			bad = add(r, u64(fig[j]), 0);
+		if (bad) {
+			json_object_put(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+/* Busiest first within a site. */
+static int cmp_busier(const void *a, const void *b)
+{
+	const struct cand *x = *(const struct cand *const *)a;
+	const struct cand *y = *(const struct cand *const *)b;
+
+	return busier(x, y) ? -1 : busier(y, x);
+}
+
+/* Each site's first first, then each site's second, ... */
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct cand *x = *(const struct cand *const *)a;
+	const struct cand *y = *(const struct cand *const *)b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return cmp_busier(a, b);
+}
+
+/* By site, busiest first. */
+static int cmp_site(const void *a, const void *b)
+{
+	const struct cand *x = *(const struct cand *const *)a;
+	const struct cand *y = *(const struct cand *const *)b;
+
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/*
+ * The objects shipped: each site's ranked, HTML_OBJECTS_MAX in all (every
+ * site's busiest first). *n set; NULL when out of memory.
+ */
+static struct cand **choose(struct html *h, size_t *n)
+{
+	struct cand **all;
+	size_t i, j, k = 0, total = 0;
+
+	for (i = 0; i < h->shipped_sites; i++)
+		total += h->sites[i].nheap;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (!all)
+		return NULL;
+	for (i = 0; i < h->shipped_sites; i++) {
+		struct site *s = &h->sites[i];
+		size_t first = k;
+
+		for (j = 0; j < s->nheap; j++) {
+			s->heap[j].site = i;
+			all[k++] = &s->heap[j];
+		}
+		qsort(all + first, s->nheap, sizeof(*all), cmp_busier);
+		for (j = 0; j < s->nheap; j++)
+			all[first + j]->rank = j;
+	}
+	if (total > HTML_OBJECTS_MAX) {
+		qsort(all, total, sizeof(*all), cmp_rank);
+		total = HTML_OBJECTS_MAX;
+	}
+	qsort(all, total, sizeof(*all), cmp_site);
+	for (i = 0; i < total; i++)
+		h->sites[all[i]->site].shipped++;
+	*n = total;
+	return all;
+}
+
+static const char *const object_cols[] = {
+	"site", "id", "addr", "size", "pid", "comm", "alloc_jiffies",
+	"free_jiffies", "reads", "writes", "accessors", "others", NULL,
+};
+
+/*
+ * One object's row; its access ips interned in ips (ip -> index into
+ * names). NULL when out of memory.
+ */
+static struct json_object *object_json(struct html *h, const struct cand *c,
+				       struct kmap_map *ips,
+				       struct json_object *names)
+{
+	struct json_object *r = json_object_new_array(), *accs, *others;
+	const uint64_t fig[] = { c->site, c->id };
+	size_t i;
+	int bad = 0;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < 2; i++)
+		bad |= add(r, u64(fig[i]), 0);
+	bad |= add(r, hex(c->addr), 0);
+	bad |= add(r, u64(c->size), 0);
+	bad |= add(r, u64(c->pid), 0);
+	bad |= add(r, json_bytes(c->comm), 0);
+	bad |= add(r, u64(c->alloc_jiffies), 0);
+	bad |= add(r, c->freed ? u64(c->free_jiffies) : NULL, !c->freed);
+	bad |= add(r, u64(c->reads), 0);
+	bad |= add(r, u64(c->writes), 0);
+	accs = json_object_new_array();
+	bad |= add(r, accs, 0);
+	for (i = 0; accs && i < c->nacc; i++) {
+		struct json_object *a = json_object_new_array();
+		uint64_t *idx;
+		int is_new;
+
+		bad |= add(accs, a, 0);
+		idx = kmap_map_get(ips, c->acc[i].ip, &is_new);
+		if (!a || !idx) {
+			bad = 1;
+			break;
+		}
+		if (is_new) {
+			struct json_object *nm = json_object_new_array();
+			struct ip_name n;
+
+			*idx = json_object_array_length(names);
+			bad |= add(names, nm, 0);
+			if (!nm)
+				break;
+			name_ip(h, c->acc[i].ip, &n);
+			bad |= add(nm, json_bytes(n.label), 0);
+			bad |= add(nm, json_bytes(n.function), 0);
+			bad |= add(nm, n.where[0] ? json_bytes(n.where) : NULL,
+				   !n.where[0]);
+			bad |= add(nm, hex(c->acc[i].ip), 0);
+		}
+		bad |= add(a, u64(*idx), 0);
+		bad |= add(a, u64(c->acc[i].reads), 0);
+		bad |= add(a, u64(c->acc[i].writes), 0);
+	}
+	others = c->other_ips ? json_object_new_array() : NULL;
+	bad |= add(r, others, !c->other_ips);
+	if (others) {
+		bad |= add(others, u64(c->other_ips), 0);
+		bad |= add(others, u64(c->other_reads), 0);
+		bad |= add(others, u64(c->other_writes), 0);
+	}
+	if (bad) {
+		json_object_put(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* "objects" and "ips"; -1 when out of memory. */
+static int objects_json(struct html *h, struct cand **chosen, size_t n,
+			struct json_object *doc)
+{
+	struct json_object *rows, *t = table_json(object_cols, &rows);
+	struct json_object *names = json_object_new_array();
+	struct kmap_map ips;
+	size_t i;
+	int rc = 0;
+
+	kmap_map_init(&ips);
+	if (!t || !names)
+		rc = -1;
+	for (i = 0; !rc && i < n; i++)
+		rc = add(rows, object_json(h, chosen[i], &ips, names), 0);
+	kmap_map_free(&ips);
+	if (rc) {
+		json_object_put(t);
+		json_object_put(names);
+		return -1;
+	}
+	json_object_object_add(doc, "objects", t);
+	json_object_object_add(doc, "ips", names);
+	return 0;
+}
+
+static struct json_object *meta_json(struct html *h, const struct totals *t,
+				     struct kmap_src *src, size_t shipped)
+{
+	struct json_object *m = json_object_new_object();
+	const char *sym = h->opts.symbols, *slash;
+	unsigned int hz = kmap_src_hz(src);
+
+	if (!m)
+		return NULL;
+	slash = sym ? strrchr(sym, '/') : NULL;
+	json_object_object_add(m, "input", json_bytes(kmap_src_name(src)));
+	json_object_object_add(m, "format", json_object_new_string(
+		kmap_src_format(src) == KMAP_FMT_TEXT ? "text" : "binary"));
+	json_object_object_add(m, "hz", hz ? u64(hz) : NULL);
+	json_object_object_add(m, "symbols",
+			       sym ? json_bytes(slash ? slash + 1 : sym) : NULL);
+	json_object_object_add(m, "generator", json_object_new_string(
+		"memorizer report --html " MEMORIZER_VERSION));
+	json_object_object_add(m, "per_site", u64(h->opts.per_site));
+	json_object_object_add(m, "objects_max", u64(HTML_OBJECTS_MAX));
+	json_object_object_add(m, "accessors_max", u64(HTML_ACCESSORS_MAX));
+	json_object_object_add(m, "objects_shipped", u64(shipped));
+	json_object_object_add(m, "objects_total", u64(t->objects));
+	json_object_object_add(m, "sites_max", u64(HTML_SITES_MAX));
+	json_object_object_add(m, "sites_shipped", u64(h->shipped_sites));
+	json_object_object_add(m, "sites_total", u64(h->nsites));
+	return m;
+}
+
+/* Write s, every '<' as \u003c (JSON outside strings has none). */
+static void write_data(FILE *out, const char *s)
+{
+	const char *lt;
+
+	while ((lt = strchr(s, '<'))) {
+		fwrite(s, 1, (size_t)(lt - s), out);
+		fputs("\\u003c", out);
+		s = lt + 1;
+	}
+	fputs(s, out);
+}
+
+int html_write(struct html *h, const struct totals *t, struct kmap_src *src,
+	       FILE *out)
+{
+	size_t len = (size_t)(report_page_end - report_page), n = 0;
+	const char *mark = memmem(report_page, len, DATA_MARK,
+				  strlen(DATA_MARK));
+	struct json_object *doc = json_object_new_object(), *v;
+	struct cand **chosen;
+	const char *data;
+	int rc = -1;
+
+	if (!mark) {
+		error("the page built into memorizer has no data mark (a build error)");
+		json_object_put(doc);
+		return -1;
+	}
+	cut_sites(h);
+	chosen = choose(h, &n);
+	if (!doc || !chosen)
+		goto out;
+	if (!(v = kinds_json(h->kinds)))
+		goto out;
+	json_object_object_add(doc, "kinds", v);
+	if (!(v = kinds_json(h->others)))
+		goto out;
+	json_object_object_add(doc, "sites_other", v);
+	if (objects_json(h, chosen, n, doc))
+		goto out;
+	if (!(v = sites_json(h)))
+		goto out;
+	json_object_object_add(doc, "sites", v);
+	if (!(v = meta_json(h, t, src, n)))
+		goto out;
+	json_object_object_add(doc, "meta", v);
+	if (!(v = report_summary_json(t, src)))
+		goto out;
+	json_object_object_add(doc, "summary", v);
+	json_object_object_add(doc, "stats", json_object_get(h->stats));
+	data = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	if (!data)
+		goto out;
+	fwrite(report_page, 1, (size_t)(mark - report_page), out);
+	write_data(out, data);
+	mark += strlen(DATA_MARK);
+	fwrite(mark, 1, (size_t)(report_page_end - mark), out);
+	rc = 0;
+out:
+	if (rc)
+		error("out of memory");
+	free(chosen);
+	json_object_put(doc);
+	return rc;
+}

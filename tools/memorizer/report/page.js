@@ -1,0 +1,631 @@
+/*
+ * memorizer report --html: the page's code. The data is the JSON that
+ * report-html.c wrote into #report-data; d3's modules are inlined before
+ * this script. Every view is one entry of VIEWS: the data section it needs
+ * and a render function, called once, the first time its tab is shown. A
+ * new view (a capability heatmap over a "capmap" section, say) is one more
+ * section in report-html.c and one more entry here.
+ *
+ * Each rendered view marks its section data-rendered="1"; tables carry
+ * their raw figures in data-value, for the browser test and for copying.
+ */
+'use strict';
+(function () {
+	const DATA = JSON.parse(document.getElementById('report-data').textContent);
+	const META = DATA.meta;
+	const BINARY = META.format === 'binary';
+
+	/* Okabe and Ito's palette: told apart with any colour vision. */
+	const KIND_COLOURS = {
+		kmalloc: '#0072B2', kmem_cache: '#E69F00', kmalloc_large: '#009E73',
+		vmalloc: '#CC79A7', pages: '#56B4E9', global: '#D55E00',
+		percpu: '#F0E442', stack: '#999933', unknown: '#8c8c8c',
+	};
+	const FN_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999933'];
+	/* Whether a fill wants white text (its relative luminance). */
+	function dark(hex) {
+		const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+			.map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+		return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2] < 0.18;
+	}
+
+	/* ---------------------------------------------------------------- */
+	/* Rows out of columns, and formats.                                */
+
+	function records(table) {
+		const cols = table.columns;
+		return table.rows.map((r, i) => {
+			const o = { index: i };
+			cols.forEach((c, j) => { o[c] = r[j]; });
+			return o;
+		});
+	}
+	const sites = records(DATA.sites);
+	const sitesOther = records(DATA.sites_other);
+	const objects = records(DATA.objects);
+	const ips = DATA.ips;
+	sites.forEach((s) => {
+		s.accesses = s.reads + s.writes;
+		s.avg_life = s.freed ? s.life_sum / s.freed : null;
+		s.shown = [];
+	});
+	objects.forEach((o) => {
+		o.site_row = sites[o.site];
+		o.site_row.shown.push(o);
+		o.accesses = o.reads + o.writes;
+		o.life = o.free_jiffies === null ? null : o.free_jiffies - o.alloc_jiffies;
+	});
+
+	const fmtInt = (n) => (n === null || n === undefined) ? '-' : Number(n).toLocaleString('en-US');
+	function human(bytes) {
+		const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+		let v = bytes, u = 0;
+		while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+		return u ? v.toFixed(v < 10 ? 2 : 1) + ' ' + units[u] : v + ' B';
+	}
+	function jiffies(j) {
+		if (j === null || j === undefined) return '-';
+		const t = j.toLocaleString('en-US', { maximumFractionDigits: 2 });
+		return META.hz ? t + ' (' + ms(j) + ')' : t;
+	}
+	function ms(j) {
+		const v = j * 1000 / META.hz;
+		return v >= 1000 ? (v / 1000).toFixed(2) + ' s' : v.toFixed(v < 10 ? 1 : 0) + ' ms';
+	}
+	function el(tag, attrs, ...kids) {
+		const e = document.createElement(tag);
+		for (const [k, v] of Object.entries(attrs || {})) {
+			if (v === null || v === undefined) continue;
+			if (k === 'text') e.textContent = v;
+			else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+			else e.setAttribute(k, v);
+		}
+		for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+		return e;
+	}
+	const tip = document.getElementById('tip');
+	function showTip(ev, text) {
+		tip.textContent = text;
+		tip.hidden = false;
+		const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 8);
+		tip.style.left = x + 'px';
+		tip.style.top = (ev.clientY + 14) + 'px';
+	}
+	const hideTip = () => { tip.hidden = true; };
+
+	/* ---------------------------------------------------------------- */
+	/* Sortable tables: click a heading to sort, again to turn it over.  */
+
+	/*
+	 * cols: { key, label, type ('num', 'bytes', 'text', 'code'), value
+	 * (row => raw figure), show (row => text or node) }. opts: sort (a
+	 * key), desc, limit (rows drawn before "show all"), onRow, name.
+	 */
+	function sortableTable(parent, cols, rows, opts) {
+		opts = opts || {};
+		const value = (c, r) => c.value ? c.value(r) : r[c.key];
+		let sortCol = cols.find((c) => c.key === opts.sort) || null;
+		let desc = opts.desc !== undefined ? opts.desc : true;
+		let limit = opts.limit || 500;
+		let selected = null;
+		const wrap = el('div', { class: 'tablewrap' });
+		const table = el('table', { 'data-table': opts.name || null });
+		const thead = el('thead'), tbody = el('tbody'), more = el('div', { class: 'more' });
+		const tr = el('tr'), ths = [];
+		cols.forEach((c) => {
+			const th = el('th', { class: c.type === 'num' || c.type === 'bytes' ? 'num' : null,
+				scope: 'col', title: c.title || null, text: c.label });
+			th.addEventListener('click', () => {
+				if (sortCol === c) desc = !desc;
+				else { sortCol = c; desc = c.type === 'num' || c.type === 'bytes'; }
+				draw();
+			});
+			ths.push(th);
+			tr.append(th);
+		});
+		thead.append(tr);
+		table.append(thead, tbody);
+		wrap.append(table);
+		parent.append(wrap, more);
+
+		function cmp(a, b) {
+			const x = value(sortCol, a), y = value(sortCol, b);
+			if (x === y) return 0;
+			if (x === null || x === undefined) return 1;
+			if (y === null || y === undefined) return -1;
+			const r = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
+			return desc ? -r : r;
+		}
+		function cell(c, r) {
+			const v = value(c, r);
+			const td = el('td', { class: c.type === 'num' || c.type === 'bytes' ? 'num' :
+				c.type === 'code' ? 'code' : null });
+			td.dataset.value = v === null || v === undefined ? '' : String(v);
+			if (c.show) td.append(c.show(r));
+			else if (v === null || v === undefined) td.textContent = '-';
+			else if (c.type === 'num') td.textContent = fmtInt(v);
+			else if (c.type === 'bytes') {
+				td.textContent = fmtInt(v);
+				if (v >= 1024) td.append(' ', el('span', { class: 'u', text: '(' + human(v) + ')' }));
+			} else td.textContent = String(v);
+			return td;
+		}
+		function draw() {
+			const sorted = sortCol ? rows.slice().sort(cmp) : rows;
+			cols.forEach((c, i) => {
+				if (c === sortCol) ths[i].setAttribute('aria-sort', desc ? 'descending' : 'ascending');
+				else ths[i].removeAttribute('aria-sort');
+			});
+			const frag = document.createDocumentFragment();
+			sorted.slice(0, limit).forEach((r) => {
+				const row = el('tr', { class: opts.onRow ? 'clickable' : null });
+				if (r === selected) row.classList.add('selected');
+				cols.forEach((c) => row.append(cell(c, r)));
+				if (opts.onRow) row.addEventListener('click', () => {
+					selected = r;
+					tbody.querySelectorAll('tr.selected').forEach((x) => x.classList.remove('selected'));
+					row.classList.add('selected');
+					opts.onRow(r);
+				});
+				frag.append(row);
+			});
+			tbody.replaceChildren(frag);
+			more.replaceChildren();
+			if (sorted.length > limit)
+				more.append(fmtInt(limit) + ' of ' + fmtInt(sorted.length) + ' rows shown. ',
+					el('button', { class: 'link', text: 'Show all', onclick: () => { limit = Infinity; draw(); } }));
+			table.dataset.rows = String(rows.length);
+		}
+		draw();
+		return { table, redraw: draw, select(r) { selected = r; draw(); } };
+	}
+
+	/* The figures of a group of objects (a kind, a call site), as columns. */
+	const FIGURE_COLS = [
+		{ key: 'objects', label: 'objects', type: 'num' },
+		{ key: 'live', label: 'live', type: 'num' },
+		{ key: 'bytes', label: 'bytes', type: 'bytes' },
+		BINARY ? { key: 'bytes_alloc', label: 'bytes allocated', type: 'bytes' } : null,
+		{ key: 'reads', label: 'reads', type: 'num' },
+		{ key: 'writes', label: 'writes', type: 'num' },
+	];
+	const siteCell = (s) => el('span', { title: s.where ? s.callsite + ' at ' + s.where : s.callsite + ' (' + s.ip + ')',
+		text: s.callsite });
+
+	/* ---------------------------------------------------------------- */
+	/* View 1: summary.                                                  */
+
+	function renderSummary(sec) {
+		const t = DATA.summary;
+		const stat = new Map((DATA.stats || []).map(([k, v]) => [k, v]));
+		const cards = el('div', { class: 'cards' });
+		function card(k, v, s) {
+			cards.append(el('div', { class: 'card' }, el('div', { class: 'k', text: k }),
+				el('div', { class: 'v', text: v }), s ? el('div', { class: 's', text: s }) : null));
+		}
+		card('objects', fmtInt(t.objects), fmtInt(t.live) + ' live');
+		card('bytes requested', human(t.bytes), BINARY ? human(t.bytes_alloc) + ' allocated' : fmtInt(t.bytes) + ' B');
+		card('reads', fmtInt(t.reads), (t.bytes ? (t.reads / t.bytes).toFixed(2) : '0') + ' per byte');
+		card('writes', fmtInt(t.writes), (t.bytes ? (t.writes / t.bytes).toFixed(2) : '0') + ' per byte');
+		card('access lines', fmtInt(t.access_lines), '(ip, pid) counters');
+		card('average lifetime', t.avg_lifetime === null ? 'none freed' : jiffies(t.avg_lifetime), 'jiffies, freed objects');
+		card('never read / written', fmtInt(t.never_read) + ' / ' + fmtInt(t.never_written), 'objects');
+		card('missed frees', fmtInt(t.missed_free));
+		if (BINARY) {
+			card('lost records', fmtInt(t.lost_records), 'stream records the kernel dropped');
+			card('cross-CPU / mismatched frees', fmtInt(t.cross_cpu) + ' / ' + fmtInt(t.mismatched_free));
+			card('allocated before the stream', fmtInt(t.allocated_before_stream), 'objects');
+		}
+		for (const k of ['objects_dropped', 'accesses_dropped', 'accesses_untracked'])
+			if (stat.has(k)) card(k.replace('_', ' '), fmtInt(stat.get(k)), 'collection (--stats)');
+		sec.append(el('h2', { text: 'Totals' }), cards);
+
+		sec.append(el('h2', { text: 'Per allocator kind' }));
+		if (!BINARY)
+			sec.append(el('p', { class: 'note', text: 'A text kmap names no allocator: only globals, per-CPU objects and IRQ stacks are told apart; the rest is "unknown". Binary streams (memorizer stream) name every kind and cache.' }));
+		const swatch = (k) => el('span', {}, el('i', { style: 'display:inline-block;width:10px;height:10px;margin-right:5px;background:' + (KIND_COLOURS[k.kind] || '#8c8c8c') }), k.kind);
+		sortableTable(sec, [
+			{ key: 'kind', label: 'kind', type: 'text', show: swatch },
+			{ key: 'sites', label: 'call sites', type: 'num' },
+			...FIGURE_COLS,
+		].filter(Boolean), records(DATA.kinds), { sort: 'bytes', name: 'kinds' });
+
+		sec.append(el('h2', { text: 'Collection' }));
+		if (DATA.stats) {
+			sec.append(el('p', { class: 'note', text: 'The figures Memorizer kept while collecting (debugfs memorizer/stats, given with --stats).' }));
+			sortableTable(sec, [
+				{ key: 0, label: 'figure', type: 'code' },
+				{ key: 1, label: 'value', type: 'num' },
+			], DATA.stats, { name: 'stats', limit: 1000 });
+		} else {
+			sec.append(el('p', { class: 'note', text: 'No collection figures: give memorizer report --stats FILE (a copy of debugfs memorizer/stats) to show them here.' }));
+		}
+	}
+
+	/* ---------------------------------------------------------------- */
+	/* View 2: the allocations, an icicle.                               */
+
+	function renderAlloc(sec) {
+		let sizeBy = 'bytes';
+		const controls = el('div', { class: 'controls' });
+		const radios = ['bytes', 'objects'].map((k) => {
+			const r = el('input', { type: 'radio', name: 'sizeby', value: k, id: 'sizeby-' + k });
+			if (k === sizeBy) r.checked = true;
+			r.addEventListener('change', () => { sizeBy = k; draw(focusPath); });
+			return el('label', { for: 'sizeby-' + k }, r, ' ' + k);
+		});
+		controls.append(el('span', { text: 'Size by:' }), ...radios);
+		sec.append(el('p', { class: 'note', text: 'Allocations by allocator kind' + (BINARY ? ', cache' : '') +
+			', function and call site: each box is as wide as its bytes or objects. Click a box to zoom in, the top one to zoom out.' +
+			(META.sites_shipped < META.sites_total ? ' This page holds the ' + fmtInt(META.sites_shipped) + ' call sites of most bytes of ' +
+				fmtInt(META.sites_total) + '; the others are summed per kind.' : '') }), controls);
+		const crumbs = el('div', { class: 'crumbs' });
+		const legend = el('div', { class: 'legend' });
+		const box = el('div', { class: 'icicle-box' });
+		sec.append(legend, crumbs, box);
+		const kindsSeen = [...new Set(sites.map((s) => s.kind))];
+		kindsSeen.forEach((k) => legend.append(el('span', {}, el('i', { style: 'background:' + (KIND_COLOURS[k] || '#8c8c8c') }), k)));
+
+		/* The tree: root, kind, cache (binary streams), function, site. */
+		function tree() {
+			const root = { name: 'all', children: new Map() };
+			sites.forEach((s) => {
+				const path = [s.kind];
+				if (BINARY) path.push(s.cache === null ? '(no cache)' : s.cache);
+				path.push(s.function);
+				let n = root;
+				path.forEach((p, i) => {
+					if (!n.children.has(p)) n.children.set(p, { name: p, kind: s.kind, fn: i === path.length - 1 ? p : undefined, children: new Map() });
+					n = n.children.get(p);
+				});
+				n.children.set(s.ip + '/' + s.index, { name: s.callsite, kind: s.kind, site: s, fn: s.function });
+			});
+			sitesOther.forEach((o) => {
+				if (!root.children.has(o.kind)) root.children.set(o.kind, { name: o.kind, kind: o.kind, children: new Map() });
+				root.children.get(o.kind).children.set('\u0000others', { name: '(' + fmtInt(o.sites) + ' more call sites)', kind: o.kind, other: o });
+			});
+			const arr = (n) => n.children ? Object.assign({}, n, { children: [...n.children.values()].map(arr) }) : n;
+			return arr(root);
+		}
+		const data = tree();
+		let focusPath = [];
+		/*
+		 * Colour: the allocator kind; where every call site is of one
+		 * kind (a text kmap's), the function, its order by bytes.
+		 */
+		const oneKind = kindsSeen.length === 1;
+		const fnColour = new Map();
+		if (oneKind) {
+			const byFn = d3.rollup(sites, (v) => d3.sum(v, (s) => s.bytes), (s) => s.function);
+			[...byFn].sort((a, b) => b[1] - a[1]).forEach(([f], i) => fnColour.set(f, FN_COLOURS[i % FN_COLOURS.length]));
+			legend.replaceChildren(el('span', { text: 'Colour: the function (every call site is of kind ' + kindsSeen[0] + ').' }));
+		}
+		function colour(d) {
+			if (d.depth === 0 && !focusPath.length) return '#c8ccd2';
+			if (oneKind) return d.data.fn ? fnColour.get(d.data.fn) : '#b4b9c0';
+			return KIND_COLOURS[d.data.kind] || '#8c8c8c';
+		}
+
+		function draw(path) {
+			focusPath = path;
+			const width = Math.max(600, box.clientWidth || 1000);
+			let node = data;
+			for (const p of path) node = node.children.find((c) => c.name === p) || node;
+			const h = d3.hierarchy(node).sum((d) => d.site ? d.site[sizeBy] : d.other ? d.other[sizeBy] : 0)
+				.sort((a, b) => b.value - a.value || String(a.data.name).localeCompare(String(b.data.name)));
+			const rowH = 26;
+			const height = (h.height + 1) * rowH;
+			d3.partition().size([width, height]).padding(0)(h);
+			const svg = d3.select(box).selectAll('svg').data([0]).join('svg')
+				.attr('class', 'icicle').attr('width', width).attr('height', height)
+				.attr('role', 'img').attr('aria-label', 'Icicle of allocations by ' + sizeBy);
+			const total = h.value || 1;
+			const g = svg.selectAll('g.node').data(h.descendants(), (d) => d.ancestors().map((a) => a.data.name).join('\u0001'))
+				.join((enter) => {
+					const e = enter.append('g').attr('class', 'node');
+					e.append('rect');
+					e.append('text');
+					return e;
+				});
+			g.attr('transform', (d) => `translate(${d.x0},${d.y0})`)
+				.attr('data-site', (d) => d.data.site ? d.data.site.index : null)
+				.attr('data-depth', (d) => d.depth);
+			g.select('rect')
+				.attr('width', (d) => Math.max(0, d.x1 - d.x0))
+				.attr('stroke-width', (d) => d.x1 - d.x0 > 4 ? 1 : 0)
+				.attr('height', (d) => d.y1 - d.y0)
+				.attr('fill', (d) => colour(d))
+				.attr('fill-opacity', (d) => d.data.site || d.data.other ? 1 : 0.55 + 0.15 * Math.min(d.depth, 3));
+			g.select('text')
+				.attr('x', 4).attr('y', rowH / 2 + 4)
+				.attr('class', (d) => (d.data.site || d.data.other) && dark(colour(d)) ? 'on-dark' : null)
+				.text((d) => {
+					const w = d.x1 - d.x0, label = d.depth === 0 ? (path.length ? '\u2191 ' + d.data.name : 'all') : String(d.data.name);
+					const room = Math.floor((w - 8) / 6.6);
+					if (room < 3) return '';
+					return label.length > room ? label.slice(0, room - 1) + '\u2026' : label;
+				});
+			g.on('mousemove', (ev, d) => {
+				const s = d.data.site;
+				const lines = [d.data.other ? d.data.name + ' of kind ' + d.data.kind + ', not on this page: ' + fmtInt(d.data.other.objects) + ' objects' : s ? s.callsite + (s.where ? ' at ' + s.where : '') : String(d.data.name),
+					(sizeBy === 'bytes' ? human(d.value) + ' (' + fmtInt(d.value) + ' bytes)' : fmtInt(d.value) + ' objects') +
+					', ' + (100 * d.value / total).toFixed(1) + '% of this view'];
+				if (s) lines.push(fmtInt(s.objects) + ' objects, ' + fmtInt(s.live) + ' live, ' + human(s.bytes) +
+					'; reads ' + fmtInt(s.reads) + ', writes ' + fmtInt(s.writes) + (s.cache ? '; cache ' + s.cache : ''));
+				showTip(ev, lines.join('\n'));
+			}).on('mouseleave', hideTip)
+				.on('click', (ev, d) => {
+					hideTip();
+					if (d.depth === 0) draw(path.slice(0, -1));
+					else if (d.children) draw(path.concat(d.ancestors().reverse().slice(1).map((a) => a.data.name)));
+				});
+			crumbs.replaceChildren(el('button', { class: 'link', text: 'all', onclick: () => draw([]) }));
+			path.forEach((p, i) => crumbs.append(' \u203a ', el('button', { class: 'link', text: p, onclick: () => draw(path.slice(0, i + 1)) })));
+		}
+		draw([]);
+		window.addEventListener('resize', () => { if (!sec.hidden) draw(focusPath); });
+
+		sec.append(el('h2', { text: 'Call sites' }));
+		sortableTable(sec, [
+			{ key: 'callsite', label: 'call site', type: 'code', show: siteCell },
+			{ key: 'kind', label: 'kind', type: 'text' },
+			BINARY ? { key: 'cache', label: 'cache', type: 'text' } : null,
+			...FIGURE_COLS,
+			{ key: 'never_read', label: 'never read', type: 'num' },
+			{ key: 'avg_life', label: 'avg lifetime', type: 'num', show: (s) => document.createTextNode(jiffies(s.avg_life)) },
+		].filter(Boolean), sites, { sort: 'bytes', name: 'sites' });
+	}
+
+	/* ---------------------------------------------------------------- */
+	/* View 4: the object explorer.                                      */
+
+	function renderExplorer(sec) {
+		const shippedAll = objects.length === META.objects_total;
+		sec.append(el('p', { class: 'note', text: (shippedAll ? 'All ' + fmtInt(META.objects_total) + ' objects are here.' :
+			'This page holds ' + fmtInt(objects.length) + ' of the ' + fmtInt(META.objects_total) + ' objects: per call site the ' +
+			fmtInt(META.per_site) + ' with the most accesses (' + fmtInt(META.objects_max) + ' in all at most; memorizer report --html --objects N for more), ' +
+			'and every call site\u2019s figures. Every object: memorizer report --by object FILE.') +
+			' Per object, its ' + fmtInt(META.accessors_max) + ' busiest access ips (their pids summed).' }));
+		const field = el('select', { 'aria-label': 'Search in' },
+			el('option', { value: 'site', text: 'call site' }), el('option', { value: 'cache', text: 'cache' }),
+			el('option', { value: 'addr', text: 'address' }), el('option', { value: 'comm', text: 'pid or command' }));
+		const input = el('input', { type: 'search', placeholder: 'function, function+0x12, hex ip\u2026', 'aria-label': 'Search' });
+		if (!BINARY) field.querySelector('option[value="cache"]').disabled = true;
+		const controls = el('div', { class: 'controls' }, el('label', {}, 'Search ', field), input);
+		const head = el('div', { class: 'sitehead' });
+		const results = el('div');
+		const detail = el('div');
+		sec.append(controls, head, results, detail);
+		const hints = { site: 'function, function+0x12, hex ip\u2026', cache: 'cache name\u2026',
+			addr: 'hex address, as ffff8880012345c0', comm: 'pid or command\u2026' };
+		field.addEventListener('change', () => { input.placeholder = hints[field.value]; search(); });
+		let timer = null;
+		input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(search, 150); });
+		input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { clearTimeout(timer); search(); } });
+
+		function matchSites(q) {
+			const hex = q.replace(/^0x/, '');
+			return sites.filter((s) => s.callsite.toLowerCase().includes(q) || s.function.toLowerCase() === q ||
+				(/^[0-9a-f]+$/.test(hex) && s.ip === hex));
+		}
+		function search() {
+			const q = input.value.trim().toLowerCase();
+			let list, matched = null;
+			head.replaceChildren();
+			detail.replaceChildren();
+			if (!q) {
+				list = objects.slice().sort((a, b) => b.accesses - a.accesses);
+				head.append('The busiest objects here; search to narrow.');
+			} else if (field.value === 'site') {
+				matched = matchSites(q);
+				const set = new Set(matched);
+				list = objects.filter((o) => set.has(o.site_row));
+			} else if (field.value === 'cache') {
+				matched = sites.filter((s) => s.cache !== null && s.cache.toLowerCase().includes(q));
+				const set = new Set(matched);
+				list = objects.filter((o) => set.has(o.site_row));
+			} else if (field.value === 'addr') {
+				let a = null;
+				try { a = BigInt('0x' + q.replace(/^0x/, '')); } catch (e) { a = null; }
+				list = a === null ? [] : objects.filter((o) => {
+					const lo = BigInt('0x' + o.addr);
+					return lo <= a && a < lo + BigInt(Math.max(1, o.size));
+				});
+				if (a === null) head.append('Not a hexadecimal address.');
+				else if (!list.length) head.append('No object here holds this address' + (shippedAll ? '.' : ' (the page holds some objects only; see above).'));
+			} else {
+				list = objects.filter((o) => String(o.pid) === q || o.comm.toLowerCase().includes(q));
+			}
+			if (matched) {
+				if (!matched.length) head.append('No ' + field.selectedOptions[0].text + ' matches.');
+				matched.slice(0, 20).forEach((s) => head.append(el('div', { class: 'site-summary', 'data-site': s.index },
+					el('b', { text: s.callsite }), s.cache ? ' (' + s.cache + ')' : '', ': ',
+					el('span', { 'data-figure': 'objects', text: fmtInt(s.objects) }), ' objects (',
+					el('span', { 'data-figure': 'shipped', text: fmtInt(s.shipped) }), ' here), ',
+					el('span', { 'data-figure': 'bytes', text: fmtInt(s.bytes) }), ' bytes, ',
+					el('span', { 'data-figure': 'reads', text: fmtInt(s.reads) }), ' reads, ',
+					el('span', { 'data-figure': 'writes', text: fmtInt(s.writes) }), ' writes')));
+				if (matched.length > 20) head.append(el('div', { text: '\u2026 and ' + (matched.length - 20) + ' more call sites.' }));
+			}
+			results.replaceChildren();
+			sortableTable(results, [
+				{ key: 'id', label: 'object', type: 'num' },
+				{ key: 'addr', label: 'address', type: 'code' },
+				{ key: 'size', label: 'size', type: 'bytes' },
+				{ key: 'callsite', label: 'call site', type: 'code', value: (o) => o.site_row.callsite, show: (o) => siteCell(o.site_row) },
+				BINARY ? { key: 'cache', label: 'cache', type: 'text', value: (o) => o.site_row.cache } : null,
+				{ key: 'pid', label: 'pid', type: 'num' },
+				{ key: 'comm', label: 'command', type: 'text' },
+				{ key: 'life', label: 'lifetime', type: 'num', show: (o) => document.createTextNode(o.life === null ? 'live' : jiffies(o.life)) },
+				{ key: 'reads', label: 'reads', type: 'num' },
+				{ key: 'writes', label: 'writes', type: 'num' },
+			].filter(Boolean), list, { sort: 'accesses', limit: 200, name: 'objects', onRow: showObject });
+		}
+
+		function showObject(o) {
+			const s = o.site_row;
+			const d = el('div', { class: 'detail', 'data-object': o.id });
+			const dl = el('dl');
+			const item = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
+			item('object', fmtInt(o.id) + ' at ' + o.addr + ', ' + fmtInt(o.size) + ' bytes');
+			item('allocated by', s.callsite + (s.where ? ' at ' + s.where : '') + ' (kind ' + s.kind + (s.cache ? ', cache ' + s.cache : '') + ')');
+			item('task', o.pid + ' ' + o.comm);
+			item('allocated', 'jiffies ' + o.alloc_jiffies);
+			item('freed', o.free_jiffies === null ? 'live' : 'jiffies ' + o.free_jiffies + ': lifetime ' + jiffies(o.life));
+			item('accesses', fmtInt(o.reads) + ' reads, ' + fmtInt(o.writes) + ' writes');
+			d.append(el('h2', { text: 'Object ' + o.id }), dl);
+			const accs = o.accessors.map(([i, r, w]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w }));
+			if (o.others) d.append(el('p', { class: 'note others', text: 'And ' + fmtInt(o.others[0]) + ' more access ips: ' + fmtInt(o.others[1]) + ' reads, ' + fmtInt(o.others[2]) + ' writes.' }));
+			if (accs.length) d.append(accessBars(accs));
+			else d.append(el('p', { class: 'note', text: 'No access was recorded on this object.' }));
+			sortableTable(d, [
+				{ key: 'function', label: 'function', type: 'code' },
+				{ key: 'label', label: 'ip', type: 'code', title: 'function+offset/size (address)', value: (a) => a.label + ' (' + a.ip + ')' },
+				{ key: 'where', label: 'file:line', type: 'code' },
+				{ key: 'reads', label: 'reads', type: 'num' },
+				{ key: 'writes', label: 'writes', type: 'num' },
+			], accs, { sort: 'total', name: 'accessors' });
+			detail.replaceChildren(d);
+			d.scrollIntoView({ block: 'nearest' });
+		}
+
+		/* Reads and writes per access ip: stacked horizontal bars. */
+		function accessBars(accs) {
+			const rowH = 18, left = 260, width = 720;
+			const x = d3.scaleLinear().domain([0, d3.max(accs, (a) => a.total) || 1]).range([0, width - left - 60]);
+			const svg = d3.create('svg').attr('class', 'bars').attr('width', width).attr('height', accs.length * rowH + 28)
+				.attr('role', 'img').attr('aria-label', 'Reads and writes per access ip');
+			const g = svg.selectAll('g').data(accs).join('g').attr('transform', (a, i) => `translate(0,${i * rowH})`);
+			g.append('text').attr('x', left - 6).attr('y', 13).attr('text-anchor', 'end')
+				.text((a) => a.label.length > 40 ? a.label.slice(0, 39) + '\u2026' : a.label);
+			g.append('rect').attr('class', 'read').attr('x', left).attr('y', 3).attr('height', rowH - 6).attr('width', (a) => x(a.reads));
+			g.append('rect').attr('class', 'write').attr('x', (a) => left + x(a.reads)).attr('y', 3).attr('height', rowH - 6).attr('width', (a) => x(a.writes));
+			g.append('text').attr('x', (a) => left + x(a.total) + 4).attr('y', 13).text((a) => fmtInt(a.reads) + ' / ' + fmtInt(a.writes));
+			g.on('mousemove', (ev, a) => showTip(ev, a.label + (a.where ? ' at ' + a.where : '') + '\n' + fmtInt(a.reads) + ' reads, ' + fmtInt(a.writes) + ' writes'))
+				.on('mouseleave', hideTip);
+			const lg = svg.append('g').attr('transform', `translate(${left},${accs.length * rowH + 8})`);
+			lg.append('rect').attr('class', 'read').attr('width', 10).attr('height', 10);
+			lg.append('text').attr('x', 14).attr('y', 9).text('reads');
+			lg.append('rect').attr('class', 'write').attr('x', 70).attr('width', 10).attr('height', 10);
+			lg.append('text').attr('x', 84).attr('y', 9).text('writes (reads / writes at the right of each bar)');
+			return svg.node();
+		}
+		search();
+	}
+
+	/* ---------------------------------------------------------------- */
+	/* View 5: lifetimes per call site.                                  */
+
+	/* Bucket 0 holds lifetimes of 0 jiffies, bucket b [2^(b-1), 2^b). */
+	function bucketRange(b) {
+		if (b === 0) return [0, 0];
+		return [2 ** (b - 1), 2 ** b - 1];
+	}
+	function bucketLabel(b) {
+		const [lo, hi] = bucketRange(b);
+		return lo === hi ? String(lo) : lo + '\u2013' + hi;
+	}
+
+	function renderLifetimes(sec) {
+		sec.append(el('p', { class: 'note', text: 'How long the objects of a call site lived, in jiffies (from allocation to free' +
+			(META.hz ? '; ' + META.hz + ' Hz' : '') + '), in powers of two; live objects have no lifetime yet. Pick a call site in the list or in the table below.' }));
+		const withFreed = sites.filter((s) => s.freed > 0).sort((a, b) => b.freed - a.freed || a.index - b.index);
+		const pick = el('select', { 'aria-label': 'Call site' });
+		withFreed.forEach((s) => pick.append(el('option', { value: s.index, text: s.callsite + (s.cache ? ' (' + s.cache + ')' : '') + ': ' + fmtInt(s.freed) + ' freed' })));
+		sec.append(el('div', { class: 'controls' }, el('label', {}, 'Call site ', pick)));
+		const chart = el('div', { class: 'hist-box' });
+		const buckets = el('div');
+		sec.append(chart, buckets);
+		if (!withFreed.length) {
+			chart.append(el('p', { class: 'note', text: 'No object was freed: no lifetime to show.' }));
+		}
+		pick.addEventListener('change', () => show(sites[Number(pick.value)]));
+
+		function show(s) {
+			pick.value = String(s.index);
+			const rows = s.life_hist.map((n, b) => ({ bucket: b, range: bucketLabel(b), lo: bucketRange(b)[0], objects: n, share: n / s.freed }));
+			const width = 760, height = 240, m = { l: 60, r: 10, t: 10, b: 40 };
+			const x = d3.scaleBand().domain(rows.map((r) => r.range)).range([m.l, width - m.r]).padding(0.1);
+			const y = d3.scaleLinear().domain([0, d3.max(rows, (r) => r.objects) || 1]).nice().range([height - m.b, m.t]);
+			const svg = d3.create('svg').attr('class', 'hist').attr('width', width).attr('height', height)
+				.attr('role', 'img').attr('aria-label', 'Lifetime histogram of ' + s.callsite);
+			svg.append('g').attr('transform', `translate(0,${height - m.b})`).call(d3.axisBottom(x));
+			svg.append('g').attr('transform', `translate(${m.l},0)`).call(d3.axisLeft(y).ticks(5, 'd'));
+			svg.append('text').attr('x', (m.l + width) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text('lifetime, jiffies');
+			svg.append('g').selectAll('rect').data(rows.filter((r) => r.objects > 0)).join('rect')
+				.attr('class', 'bar').attr('data-bucket', (r) => r.bucket)
+				.attr('x', (r) => x(r.range)).attr('width', x.bandwidth())
+				.attr('y', (r) => y(r.objects)).attr('height', (r) => y(0) - y(r.objects))
+				.on('mousemove', (ev, r) => showTip(ev, fmtInt(r.objects) + ' objects lived ' + r.range + ' jiffies' +
+					(META.hz ? ' (' + ms(r.lo) + ' and up)' : '')))
+				.on('mouseleave', hideTip);
+			chart.replaceChildren(el('div', { class: 'sitehead' }, el('b', { text: s.callsite }), ': ' + fmtInt(s.freed) +
+				' freed, ' + fmtInt(s.live) + ' live; lifetime min ' + jiffies(s.life_min) + ', mean ' + jiffies(s.avg_life) +
+				', max ' + jiffies(s.life_max)), svg.node());
+			buckets.replaceChildren();
+			sortableTable(buckets, [
+				{ key: 'lo', label: 'lifetime (jiffies)', type: 'num', show: (r) => document.createTextNode(r.range) },
+				{ key: 'objects', label: 'objects', type: 'num' },
+				{ key: 'share', label: 'share', type: 'num', show: (r) => document.createTextNode((100 * r.share).toFixed(1) + '%') },
+			], rows.filter((r) => r.objects > 0), { sort: 'lo', desc: false, name: 'buckets' });
+		}
+		sec.append(el('h2', { text: 'Lifetimes per call site' }));
+		const table = sortableTable(sec, [
+			{ key: 'callsite', label: 'call site', type: 'code', show: siteCell },
+			BINARY ? { key: 'cache', label: 'cache', type: 'text' } : null,
+			{ key: 'freed', label: 'freed', type: 'num' },
+			{ key: 'live', label: 'live', type: 'num' },
+			{ key: 'life_min', label: 'min', type: 'num' },
+			{ key: 'avg_life', label: 'mean', type: 'num', show: (s) => document.createTextNode(s.avg_life === null ? '-' : s.avg_life.toFixed(2)) },
+			{ key: 'life_max', label: 'max', type: 'num' },
+		].filter(Boolean), sites, { sort: 'freed', name: 'lifetimes', onRow: (s) => { if (s.freed) show(s); } });
+		if (withFreed.length) show(withFreed[0]);
+		void table;
+	}
+
+	/* ---------------------------------------------------------------- */
+	/* The views and their tabs.                                         */
+
+	const VIEWS = [
+		{ id: 'summary', title: 'Summary', needs: 'summary', render: renderSummary },
+		{ id: 'alloc', title: 'Allocations', needs: 'sites', render: renderAlloc },
+		{ id: 'objects', title: 'Objects', needs: 'objects', render: renderExplorer },
+		{ id: 'lifetimes', title: 'Lifetimes', needs: 'sites', render: renderLifetimes },
+	].filter((v) => DATA[v.needs]);
+
+	document.getElementById('input').textContent = META.input;
+	document.title = 'Memorizer report: ' + META.input;
+	document.getElementById('meta').textContent = [
+		META.format === 'text' ? 'text kmap' : 'binary stream' + (META.hz ? ' (' + META.hz + ' Hz)' : ''),
+		fmtInt(DATA.summary.objects) + ' objects in ' + fmtInt(META.sites_total) + ' call sites',
+		META.symbols ? 'symbols from ' + META.symbols : 'no symbols (give --vmlinux or --system-map)',
+		META.generator,
+	].join(' \u00b7 ');
+	const tabs = document.getElementById('tabs'), main = document.getElementById('views');
+	const sections = new Map();
+	VIEWS.forEach((v) => {
+		const b = el('button', { role: 'tab', id: 'tab-' + v.id, 'aria-controls': 'view-' + v.id, 'data-view': v.id, text: v.title });
+		b.addEventListener('click', () => { location.hash = v.id; });
+		tabs.append(b);
+		const sec = el('section', { id: 'view-' + v.id, role: 'tabpanel', 'aria-labelledby': 'tab-' + v.id, 'data-view': v.id });
+		sec.hidden = true;
+		main.append(sec);
+		sections.set(v.id, { view: v, sec, button: b });
+	});
+	function show(id) {
+		const cur = sections.get(id) || sections.get(VIEWS[0].id);
+		sections.forEach((s) => {
+			s.sec.hidden = s !== cur;
+			s.button.setAttribute('aria-selected', String(s === cur));
+		});
+		if (!cur.sec.dataset.rendered) {
+			const t0 = performance.now();
+			cur.view.render(cur.sec);
+			cur.sec.dataset.rendered = '1';
+			cur.sec.dataset.renderMs = String(Math.round(performance.now() - t0));
+		}
+	}
+	window.addEventListener('hashchange', () => show(location.hash.slice(1)));
+	show(location.hash.slice(1));
+	document.body.dataset.ready = '1';
+})();

@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// memorizer report --html in a real browser: Debian's chromium, headless,
+// driven by playwright-core (npm, package-lock.json).
+//
+//   html-report.mjs MEMORIZER MKSTREAM views|large OUTDIR
+//
+// views: the page of tools/tests/fixtures/tar.kmap (with System.map and
+// the stats fixture): no console error, no request but the file itself;
+// every view's rows and cells as many as, and with the figures of, what
+// memorizer report --csv says of the same file (and what this script
+// counts in the kmap itself); the explorer's search of a known call site
+// and address; screenshots OUTDIR/{summary,alloc,objects,lifetimes}.png
+// (and readme.png, 960 x 640, the README's).
+// large: a generated binary stream of 100,000 objects in 2,000 call sites;
+// the page loads and draws every view in under 5 s; its size is printed.
+// Prints "ok - ..." / "not ok - ..." lines; exits 1 when one failed.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const [memorizerArg, mkstreamArg, which, outdir] = process.argv.slice(2);
+const memorizer = memorizerArg && path.resolve(memorizerArg), mkstream = mkstreamArg && path.resolve(mkstreamArg);
+if (!outdir || !['views', 'large'].includes(which)) {
+	console.error('usage: html-report.mjs MEMORIZER MKSTREAM views|large OUTDIR');
+	process.exit(2);
+}
+fs.mkdirSync(outdir, { recursive: true });
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+	console.error(`html-report: ${CHROMIUM} missing: apt-get install chromium (scripts/packages.txt)`);
+	process.exit(1);
+}
+
+let failed = 0, passed = 0;
+function check(cond, what, detail) {
+	if (cond) {
+		passed++;
+		console.log(`ok - ${what}`);
+	} else {
+		failed++;
+		console.log(`not ok - ${what}${detail !== undefined ? ': ' + detail : ''}`);
+	}
+	return cond;
+}
+function equal(got, want, what) {
+	return check(JSON.stringify(got) === JSON.stringify(want), what,
+		`got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+function run(args, opts) {
+	return execFileSync(memorizer, args, { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
+}
+// memorizer report --csv: rows as objects keyed by the header's names.
+function csv(args) {
+	const lines = run(['report', '--csv', ...args]).trim().split('\n');
+	const cols = lines.shift().split(',');
+	return lines.map((l) => {
+		const f = l.split(','), o = {};
+		cols.forEach((c, i) => { o[c] = /^[0-9]+$/.test(f[i]) ? Number(f[i]) : f[i]; });
+		return o;
+	});
+}
+
+async function open(file, hash) {
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
+	});
+	const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+	const problems = [];
+	page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+	page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+	page.on('request', (r) => { if (!r.url().startsWith('file://')) problems.push(`request: ${r.url()}`); });
+	page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+	const t0 = Date.now();
+	await page.goto('file://' + path.resolve(file) + (hash ? '#' + hash : ''));
+	await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+	return { browser, page, problems, t0 };
+}
+async function showView(page, id) {
+	await page.click(`nav button[data-view="${id}"]`);
+	await page.waitForSelector(`section[data-view="${id}"][data-rendered="1"]`, { timeout: 30000 });
+	return page.locator(`section[data-view="${id}"]`);
+}
+// A table's body rows, each as { column label: data-value }.
+async function tableRows(scope, name) {
+	return scope.locator(`table[data-table="${name}"]`).evaluate((t) => {
+		const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent);
+		return [...t.querySelectorAll('tbody tr')].map((tr) => {
+			const o = {};
+			[...tr.children].forEach((td, i) => {
+				const v = td.dataset.value;
+				o[heads[i]] = /^-?[0-9]+(\.[0-9]+)?$/.test(v) ? Number(v) : v;
+			});
+			return o;
+		});
+	});
+}
+
+// Lifetime buckets, as the page draws them: 0, then [2^(b-1), 2^b).
+function bucket(life) {
+	let b = 0;
+	while (life > 0) { b++; life = Math.floor(life / 2); }
+	return b;
+}
+
+async function views() {
+	const fx = path.join(here, 'fixtures');
+	const kmap = path.join(fx, 'tar.kmap'), map = path.join(fx, 'System.map'), stats = path.join(fx, 'stats');
+	const html = path.join(outdir, 'tar.html');
+	run(['report', '--html', '-o', path.resolve(html), '--system-map', 'System.map', '--stats', 'stats', 'tar.kmap'], { cwd: fx });
+	console.log(`# ${html}: ${fs.statSync(html).size} bytes`);
+
+	// What the page should show, from the CLI's tables and the files.
+	const kinds = csv(['--by', 'kind', kmap]);
+	const sites = csv(['--by', 'callsite', '--system-map', map, kmap]);
+	const objs = csv(['--by', 'object', '--system-map', map, kmap]);
+	const statLines = fs.readFileSync(stats, 'utf8').split('\n').filter((l) => l.trim())
+		.map((l) => l.split(' '));
+	// Per object (numbered from 1 in the file), its access ips' counts.
+	const perObject = [];
+	for (const line of fs.readFileSync(kmap, 'utf8').split('\n')) {
+		if (!line) continue;
+		if (line[0] !== ' ') { perObject.push(new Map()); continue; }
+		const [ip, , w, r] = line.trim().split(',');
+		const m = perObject[perObject.length - 1], c = m.get(ip) || { reads: 0, writes: 0 };
+		c.reads += Number(r);
+		c.writes += Number(w);
+		m.set(ip, c);
+	}
+	check(perObject.length === objs.length, 'the kmap holds as many objects as report --by object says');
+
+	const { browser, page, problems } = await open(html);
+
+	// 1. Summary.
+	let sec = await showView(page, 'summary');
+	const kindRows = await tableRows(sec, 'kinds');
+	equal(kindRows.length, kinds.length, 'summary: one row per kind');
+	for (const k of kinds) {
+		const r = kindRows.find((x) => x.kind === k.kind) || {};
+		equal([r.objects, r.live, r.bytes, r.reads, r.writes], [k.objects, k.live, k.bytes, k.reads, k.writes],
+			`summary: kind ${k.kind}'s objects, live, bytes, reads, writes`);
+	}
+	const statRows = await tableRows(sec, 'stats');
+	equal(statRows.length, statLines.length, 'summary: one row per --stats line');
+	equal(statRows.map((r) => [r.figure, String(r.value)]), statLines, 'summary: the --stats figures');
+	const cardObjects = await sec.locator('.card').first().locator('.v').textContent();
+	equal(cardObjects, kinds.reduce((a, k) => a + k.objects, 0).toLocaleString('en-US'), 'summary: the objects card');
+	await page.screenshot({ path: path.join(outdir, 'summary.png') });
+
+	// 2. Allocations: the icicle and the call sites' table.
+	sec = await showView(page, 'alloc');
+	const siteRows = await tableRows(sec, 'sites');
+	equal(siteRows.length, sites.length, 'allocations: one table row per call site');
+	for (const s of sites) {
+		const r = siteRows.find((x) => x['call site'] === s.callsite) || {};
+		equal([r.objects, r.live, r.bytes, r.reads, r.writes], [s.objects, s.live, s.bytes, s.reads, s.writes],
+			`allocations: ${s.callsite}'s objects, live, bytes, reads, writes`);
+	}
+	// Sortable: a heading sorts by its column, descending, then ascending.
+	const readsHead = sec.locator('table[data-table="sites"] thead th', { hasText: /^reads$/ });
+	const byReads = sites.map((x) => x.reads).sort((a, b) => b - a);
+	await readsHead.click();
+	equal((await tableRows(sec, 'sites')).map((r) => r.reads), byReads, 'allocations: sorted by reads, descending');
+	await readsHead.click();
+	equal((await tableRows(sec, 'sites')).map((r) => r.reads), byReads.slice().reverse(), 'allocations: sorted by reads, ascending');
+	for (const by of ['bytes', 'objects']) {
+		await sec.locator(`input[name="sizeby"][value="${by}"]`).check();
+		const leaves = await sec.locator('svg.icicle g[data-site]').evaluateAll((gs) => gs.map((g) => ({
+			name: g.querySelector('text').textContent, width: Number(g.querySelector('rect').getAttribute('width')),
+		})));
+		const full = await sec.locator('svg.icicle g[data-depth="0"] rect').getAttribute('width');
+		equal(leaves.length, sites.length, `allocations by ${by}: one icicle leaf per call site`);
+		const total = sites.reduce((a, s) => a + s[by], 0);
+		const widths = sites.map((s) => Math.round(s[by] / total * Number(full))).sort((a, b) => b - a);
+		equal(leaves.map((l) => Math.round(l.width)).sort((a, b) => b - a), widths,
+			`allocations by ${by}: leaves as wide as their ${by}`);
+	}
+	await sec.locator('input[name="sizeby"][value="bytes"]').check();
+	await page.screenshot({ path: path.join(outdir, 'alloc.png') });
+
+	// 4. The explorer: a known call site (the one of most reads), an address.
+	sec = await showView(page, 'objects');
+	const known = sites.slice().sort((a, b) => b.reads - a.reads)[0];
+	await sec.locator('select').selectOption('site');
+	await sec.locator('input[type="search"]').fill(known.callsite);
+	await sec.locator('input[type="search"]').press('Enter');
+	const summaries = sec.locator('.site-summary');
+	equal(await summaries.count(), 1, `explorer: ${known.callsite} matches one call site`);
+	const figs = await summaries.first().evaluate((d) => Object.fromEntries([...d.querySelectorAll('[data-figure]')]
+		.map((s) => [s.dataset.figure, Number(s.textContent.replace(/,/g, ''))])));
+	equal([figs.objects, figs.bytes, figs.reads, figs.writes], [known.objects, known.bytes, known.reads, known.writes],
+		`explorer: ${known.callsite}'s objects, bytes, reads, writes`);
+	const mine = objs.filter((o) => o.callsite === known.callsite);
+	const objRows = await tableRows(sec, 'objects');
+	equal(objRows.length, Math.min(mine.length, 20), `explorer: ${known.callsite}'s objects listed`);
+	equal(objRows.map((r) => [r.object, r.reads, r.writes]).sort(),
+		mine.map((o) => [o.object, o.reads, o.writes]).sort(), `explorer: ${known.callsite}'s objects' reads and writes`);
+	await sec.locator('table[data-table="objects"] tbody tr').first().click();
+	const shownId = Number(await sec.locator('.detail').getAttribute('data-object'));
+	const accRows = await tableRows(sec.locator('.detail'), 'accessors');
+	const want = perObject[shownId - 1];
+	equal(accRows.length, Math.min(want.size, 16), `explorer: object ${shownId}: one row per access ip`);
+	// The 16 busiest, ties by ip; the rest summed in a note.
+	const ranked = [...want].sort((a, b) => (b[1].reads + b[1].writes) - (a[1].reads + a[1].writes) ||
+		(BigInt('0x' + a[0]) < BigInt('0x' + b[0]) ? -1 : 1));
+	equal(accRows.map((r) => [r.ip.replace(/.* \(|\)$/g, ''), r.reads, r.writes]),
+		ranked.slice(0, 16).map(([ip, c]) => [ip, c.reads, c.writes]), `explorer: object ${shownId}: reads and writes per access ip`);
+	if (ranked.length > 16) {
+		const rest = ranked.slice(16), sum = (k) => rest.reduce((a, e) => a + e[1][k], 0);
+		equal(await sec.locator('.detail .others').textContent(),
+			`And ${rest.length} more access ips: ${sum('reads')} reads, ${sum('writes')} writes.`, `explorer: object ${shownId}: the other access ips`);
+	}
+	await page.screenshot({ path: path.join(outdir, 'objects.png'), fullPage: true });
+	// The README's picture (tools/memorizer/report/screenshot.png is a copy).
+	await page.setViewportSize({ width: 960, height: 640 });
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await page.screenshot({ path: path.join(outdir, 'readme.png') });
+	await page.setViewportSize({ width: 1280, height: 860 });
+	const target = objs[objs.length - 1];
+	const inside = (BigInt('0x' + target.addr) + BigInt(Math.floor(target.size / 2))).toString(16);
+	await sec.locator('select').selectOption('addr');
+	await sec.locator('input[type="search"]').fill(inside);
+	await sec.locator('input[type="search"]').press('Enter');
+	const addrRows = await tableRows(sec, 'objects');
+	equal(addrRows.map((r) => r.object), [target.object], `explorer: address ${inside} is in object ${target.object}`);
+
+	// 5. Lifetimes: the call site of most freed objects, first shown.
+	sec = await showView(page, 'lifetimes');
+	const freed = new Map();
+	for (const o of objs) {
+		if (!o.free_jiffies) continue;
+		const m = freed.get(o.callsite) || new Map();
+		const b = bucket(o.free_jiffies - o.alloc_jiffies);
+		m.set(b, (m.get(b) || 0) + 1);
+		freed.set(o.callsite, m);
+	}
+	const [site, hist] = [...freed].sort((a, b) => d3sum(b[1]) - d3sum(a[1]))[0];
+	equal(await sec.locator('.sitehead b').textContent(), site, 'lifetimes: the call site of most frees first');
+	equal(await sec.locator('svg.hist rect.bar').count(), hist.size, `lifetimes: ${site}: one bar per lifetime bucket`);
+	const bucketRows = await tableRows(sec, 'buckets');
+	equal(bucketRows.map((r) => r.objects), [...hist].sort((a, b) => a[0] - b[0]).map((e) => e[1]),
+		`lifetimes: ${site}: objects per bucket`);
+	equal((await tableRows(sec, 'lifetimes')).length, sites.length, 'lifetimes: one table row per call site');
+	await page.screenshot({ path: path.join(outdir, 'lifetimes.png') });
+
+	equal(problems, [], 'no console error, no request');
+	await browser.close();
+}
+function d3sum(m) { return [...m.values()].reduce((a, b) => a + b, 0); }
+
+// A binary stream of n objects in s call sites, kinds 0-4, 1-4 accesses
+// each, nine in ten freed: mkstream's description, written to a file.
+function generate(file, n, s) {
+	const lines = ['header nr_cpus=1 hz=250', 'task cpu=0 ns=1 pid=100 comm=make', 'task cpu=0 ns=2 pid=101 comm=cc1'];
+	let ns = 10;
+	const caches = ['kmalloc-64', 'kmalloc-256', 'dentry', 'inode_cache', 'buffer_head', 'filp'];
+	caches.forEach((c, i) => lines.push(`cache cpu=0 ns=${ns++} id=${i + 1} name=${c}`));
+	const api = [0, 1, 0, 2, 3];
+	let seed = 1;	/* mulberry32 */
+	const rand = (k) => {
+		let t = (seed = (seed + 0x6D2B79F5) | 0);
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) % k;
+	};
+	for (let i = 0; i < n; i++) {
+		const site = (i * 7919) % s, kind = site % 5, size = kind === 4 ? 4096 : 16 + (site % 200) * 8;
+		const cache = kind === 0 ? 1 + (site % 2) : kind === 1 ? 3 + (site % 4) : 0;
+		const addr = (0xffff888100000000n + BigInt(i) * 0x2000n).toString(16);
+		const callsite = (0xffffffff81000000n + BigInt(site) * 0x40n).toString(16);
+		const j = 1000 + Math.floor(i / 10);
+		lines.push(`alloc cpu=0 ns=${ns++} id=${i + 1} addr=0x${addr} call_site=0x${callsite} jiffies=${j} size_req=${size} size_alloc=${size} pid=${100 + (i % 2)} cache_id=${cache} kind=${kind}`);
+		const na = 1 + rand(4);
+		for (let a = 0; a < na; a++)
+			lines.push(`access cpu=0 ns=${ns++} id=${i + 1} ip=0x${(0xffffffff81400000n + BigInt(rand(500)) * 0x10n + BigInt(a)).toString(16)} pid=${100 + (i % 2)} writes=${rand(5)} reads=${1 + rand(50)}`);
+		if (rand(10))
+			lines.push(`free cpu=0 ns=${ns++} id=${i + 1} call_site=0xffffffff81300000 jiffies=${j + rand(3000)} api=${api[kind]}`);
+	}
+	fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+async function large() {
+	const n = 100000, s = 2000;
+	const desc = path.join(outdir, 'large.desc'), bin = path.join(outdir, 'large.bin');
+	const html = path.join(outdir, 'large.html');
+	generate(desc, n, s);
+	execFileSync('sh', ['-c', `"${mkstream}" < "${desc}" > "${bin}"`]);
+	let t = Date.now();
+	run(['report', '--html', '-o', html, bin]);
+	const made = Date.now() - t;
+	const size = fs.statSync(html).size;
+	console.log(`# ${html}: ${(size / 1e6).toFixed(1)} MB from a ${(fs.statSync(bin).size / 1e6).toFixed(1)} MB stream of ${n} objects in ${s} call sites, made in ${made} ms`);
+	const { browser, page, problems, t0 } = await open(html);
+	const ms = {};
+	for (const v of ['summary', 'alloc', 'objects', 'lifetimes']) {
+		const sec = await showView(page, v);
+		ms[v] = Number(await sec.getAttribute('data-render-ms'));
+	}
+	const loaded = Date.now() - t0;
+	console.log(`# loaded and every view drawn in ${loaded} ms (draw: ${JSON.stringify(ms)})`);
+	check(loaded < 5000, `large: loads and draws every view in under 5 s (${loaded} ms)`);
+	const sec = page.locator('section[data-view="alloc"]');
+	equal(await sec.locator('table[data-table="sites"]').getAttribute('data-rows'), String(s), 'large: every call site in the table');
+	equal(await page.locator('table[data-table="objects"]').getAttribute('data-rows'), '20000', 'large: 20,000 objects in the explorer');
+	check((await page.locator('section[data-view="objects"] .note').first().textContent()).includes('20,000 of the 100,000'),
+		'large: the explorer says how many objects it holds');
+	await page.screenshot({ path: path.join(outdir, 'large.png') });
+	equal(problems, [], 'large: no console error, no request');
+	await browser.close();
+	fs.rmSync(desc);
+}
+
+try {
+	await (which === 'views' ? views() : large());
+} catch (e) {
+	check(false, 'the test ran to its end', e.stack || e);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
