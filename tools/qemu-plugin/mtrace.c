@@ -80,6 +80,7 @@ static struct {
 	_Atomic uint64_t base;		/* the markers' array; 0: none */
 	_Atomic int stopping;
 	_Atomic uint64_t cut_markers, bad_markers, no_paddr, high_paddr;
+	_Atomic uint64_t markers_seen, marks_run;
 	/* Buffers: free ones, and full ones in order for the writer. */
 	pthread_mutex_t lock;
 	pthread_cond_t full_cv, free_cv;
@@ -309,6 +310,7 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	(void)info;
 	if (atomic_load_explicit(&g.stopping, memory_order_relaxed))
 		return;
+	atomic_fetch_add_explicit(&g.marks_run, 1, memory_order_relaxed);
 	switch ((int)(uintptr_t)udata) {
 	case MARK_BASE:
 		atomic_store(&g.base, vaddr);
@@ -381,6 +383,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		mark = marker_of(insn);
+		if (mark)
+			atomic_fetch_add_explicit(&g.markers_seen, 1,
+						  memory_order_relaxed);
 		if (mark == MTRACE_MARK_BASE) {
 			pending[0] = MARK_BASE;
 		} else if (mark == MTRACE_MARK_END) {
@@ -430,16 +435,19 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, %llu markers cut by a block's end, %llu bad markers\n",
+		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu loads run, %llu cut by a block's end, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
 		 (unsigned long long)logged,
 		 g.mode == MTRACE_MODE_ALL ? "all" : "sharing",
 		 (unsigned long long)switches,
 		 (unsigned long long)(g.bytes + sizeof(struct mtrace_log_header)),
 		 (unsigned long long)atomic_load(&g.no_paddr),
+		 (unsigned long long)atomic_load(&g.markers_seen),
+		 (unsigned long long)atomic_load(&g.marks_run),
 		 (unsigned long long)atomic_load(&g.cut_markers),
 		 (unsigned long long)atomic_load(&g.bad_markers));
-	qemu_plugin_outs(msg);
+	/* On QEMU's standard error: its log (qemu_plugin_outs) needs -d plugin. */
+	fputs(msg, stderr);
 }
 
 MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
