@@ -235,6 +235,12 @@ static int sharing_rule(struct line *l, unsigned int c, int write)
 	return (old & bit) != 0;
 }
 
+static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata);
+
+/* What a marker's load means (its registration's userdata; ips are larger). */
+enum { MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END };
+
 static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
 {
@@ -247,6 +253,10 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 
 	if (atomic_load_explicit(&g.stopping, memory_order_relaxed))
 		return;
+	if ((uintptr_t)udata <= MARK_END) {
+		mark_cb(cpu, info, vaddr, udata);
+		return;
+	}
 	v->accesses++;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (hw && !qemu_plugin_hwaddr_is_io(hw)) {
@@ -296,9 +306,6 @@ static void log_switch(struct vcpu *v, unsigned int cpu, uint32_t pid)
 	v->switches++;
 	v->pid = pid;
 }
-
-/* What a marker's load means (the registration's userdata). */
-enum { MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END };
 
 static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		    uint64_t vaddr, void *udata)
@@ -375,8 +382,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (pc < KERNEL_HALF)
 			continue;
 		if (pending[0]) {
-			qemu_plugin_register_vcpu_mem_cb(insn, mark_cb,
-				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_R,
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
 				(void *)(uintptr_t)pending[0]);
 			pending[0] = pending[1];
 			pending[1] = 0;
