@@ -103,21 +103,23 @@ struct mtrace_rec_switch {
  * The guest convention for task identity (tools/qemu-plugin/guest/
  * mtrace_task.c does it; the plugin decodes it). The plugin cannot read
  * guest registers or memory; it sees instruction bytes at translation and
- * the addresses of loads. A marker is a magic 8-byte NOP,
- * 0f 1f 84 00 <disp32> (nopl disp32(%rax,%rax,1)), whose disp32 says
- * which marker, followed at once by its loads from one page-aligned
- * 4 KiB array of the module's (the base):
- *   BASE:  one load from base + 0: the base, learnt;
- *   PID:   two loads, from base + (pid & 0xfff), then base + (pid >> 12):
- *          the vCPU now runs pid (next, in sched_switch);
- *   END:   one load from base: the base forgotten, every vCPU's pid
- *          unknown again (the module is going).
- * The sequence is 16-byte aligned and at most 16 bytes long, so that it
- * never crosses a page (nor, but for the rare cut at a translation
- * block's instruction limit, a translation block).
+ * the addresses of loads. A marker is one load, movb (%rcx),%al (8a 01),
+ * behind four segment-override prefixes that x86-64 ignores (2e cs,
+ * 3e ds, 26 es, 36 ss), whose order says which marker: a 6-byte sequence
+ * no compiler emits. Its address, in a page-aligned 4 KiB array of the
+ * module's (the base), carries the value:
+ *   BASE   2e 3e 26 36 8a 01: a load from base + 0: the base, learnt;
+ *   PID_LO 2e 3e 36 26 8a 01: from base + (pid & 0xfff);
+ *   PID_HI 3e 2e 36 26 8a 01: from base + (pid >> 12): with the PID_LO
+ *          just before on the same vCPU, the vCPU now runs pid (the next
+ *          task, in sched_switch);
+ *   END    3e 2e 26 36 8a 01: from base: the base forgotten and every
+ *          vCPU's pid unknown again (the module is going).
  */
-#define MTRACE_MARK_BASE	0x42545a4du	/* "MZTB" */
-#define MTRACE_MARK_PID		0x50545a4du	/* "MZTP" */
-#define MTRACE_MARK_END		0x45545a4du	/* "MZTE" */
+#define MTRACE_MARK_LEN		6
+#define MTRACE_MARK_BASE	"\x2e\x3e\x26\x36\x8a\x01"
+#define MTRACE_MARK_PID_LO	"\x2e\x3e\x36\x26\x8a\x01"
+#define MTRACE_MARK_PID_HI	"\x3e\x2e\x36\x26\x8a\x01"
+#define MTRACE_MARK_END		"\x3e\x2e\x26\x36\x8a\x01"
 
 #endif /* MTRACE_LOG_H */

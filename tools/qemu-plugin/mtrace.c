@@ -21,8 +21,8 @@
  * waiting for the writer waits too.
  *
  * Task identity comes from the guest module's markers (mtrace_log.h,
- * tools/qemu-plugin/guest/mtrace_task.c), recognised here by their bytes
- * at translation.
+ * tools/qemu-plugin/guest/mtrace_task.c): loads recognised here by their
+ * bytes at translation, whose addresses carry the pid.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +79,7 @@ static struct {
 	_Atomic(struct line *) chunk[NR_CHUNKS];
 	_Atomic uint64_t base;		/* the markers' array; 0: none */
 	_Atomic int stopping;
-	_Atomic uint64_t cut_markers, bad_markers, no_paddr, high_paddr;
+	_Atomic uint64_t bad_markers, no_paddr, high_paddr;
 	_Atomic uint64_t markers_seen, marks_run;
 	/* Buffers: free ones, and full ones in order for the writer. */
 	pthread_mutex_t lock;
@@ -348,66 +348,46 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	log_switch(v, cpu, (uint32_t)off << 12 | v->pid_lo);
 }
 
-/* The marker an instruction is, if it is one: its disp32; else 0. */
-static uint32_t marker_of(const struct qemu_plugin_insn *insn)
+/* The marker an instruction is (MARK_*), if it is one; else 0. */
+static int marker_of(const struct qemu_plugin_insn *insn)
 {
-	static const unsigned char nop[4] = { 0x0f, 0x1f, 0x84, 0x00 };
-	const unsigned char *d;
-	uint32_t disp;
+	const void *d;
 
-	if (qemu_plugin_insn_size(insn) != 8)
+	if (qemu_plugin_insn_size(insn) != MTRACE_MARK_LEN)
 		return 0;
 	d = qemu_plugin_insn_data(insn);
-	if (memcmp(d, nop, 4))
-		return 0;
-	disp = (uint32_t)d[4] | (uint32_t)d[5] << 8 | (uint32_t)d[6] << 16 |
-	       (uint32_t)d[7] << 24;
-	if (disp == MTRACE_MARK_BASE || disp == MTRACE_MARK_PID ||
-	    disp == MTRACE_MARK_END)
-		return disp;
+	if (!memcmp(d, MTRACE_MARK_BASE, MTRACE_MARK_LEN))
+		return MARK_BASE;
+	if (!memcmp(d, MTRACE_MARK_PID_LO, MTRACE_MARK_LEN))
+		return MARK_PID_LO;
+	if (!memcmp(d, MTRACE_MARK_PID_HI, MTRACE_MARK_LEN))
+		return MARK_PID_HI;
+	if (!memcmp(d, MTRACE_MARK_END, MTRACE_MARK_LEN))
+		return MARK_END;
 	return 0;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	int pending[2] = { 0, 0 };	/* marker loads still to come */
 
 	(void)id;
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
-		uint32_t mark;
+		int mark;
 
 		if (pc < KERNEL_HALF)
 			continue;
-		if (pending[0]) {
-			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
-				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-				(void *)(uintptr_t)pending[0]);
-			pending[0] = pending[1];
-			pending[1] = 0;
-			continue;
-		}
+		/* A marker's userdata is its kind; others' their address. */
 		mark = marker_of(insn);
 		if (mark)
 			atomic_fetch_add_explicit(&g.markers_seen, 1,
 						  memory_order_relaxed);
-		if (mark == MTRACE_MARK_BASE) {
-			pending[0] = MARK_BASE;
-		} else if (mark == MTRACE_MARK_END) {
-			pending[0] = MARK_END;
-		} else if (mark == MTRACE_MARK_PID) {
-			pending[0] = MARK_PID_LO;
-			pending[1] = MARK_PID_HI;
-		} else {
-			qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
-				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-				(void *)(uintptr_t)pc);
-		}
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+			mark ? (void *)(uintptr_t)mark : (void *)(uintptr_t)pc);
 	}
-	if (pending[0])		/* the block ends inside a marker */
-		atomic_fetch_add(&g.cut_markers, 1);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
@@ -442,7 +422,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu loads run, %llu cut by a block's end, %llu bad\n",
+		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu run, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
 		 (unsigned long long)logged,
 		 g.mode == MTRACE_MODE_ALL ? "all" : "sharing",
@@ -451,7 +431,6 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		 (unsigned long long)atomic_load(&g.no_paddr),
 		 (unsigned long long)atomic_load(&g.markers_seen),
 		 (unsigned long long)atomic_load(&g.marks_run),
-		 (unsigned long long)atomic_load(&g.cut_markers),
 		 (unsigned long long)atomic_load(&g.bad_markers));
 	/* On QEMU's standard error: its log (qemu_plugin_outs) needs -d plugin. */
 	fputs(msg, stderr);

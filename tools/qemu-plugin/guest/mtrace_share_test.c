@@ -2,7 +2,8 @@
 /*
  * mtrace_share_test: known cache-line sharing, for the mtrace plugin's
  * test (tests/vm/mtrace-sharing.sh). At load, two kthreads bound to CPUs 0
- * and 1 start together and, iterations times each:
+ * and 1 start together and, for msecs milliseconds (long enough for the
+ * two vCPU threads of QEMU to overlap on a busy host), repeatedly:
  *   - write their own field of mtrace_false_line (a, bytes 0-3, from
  *     mtrace_share_write_a on CPU 0; b, bytes 32-35, from
  *     mtrace_share_write_b on CPU 1): one line, different bytes, written
@@ -16,13 +17,14 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/jiffies.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 
-static unsigned int iterations = 20000;
-module_param(iterations, uint, 0444);
-MODULE_PARM_DESC(iterations, "writes per thread (default 20000)");
+static unsigned int msecs = 2000;
+module_param(msecs, uint, 0444);
+MODULE_PARM_DESC(msecs, "how long the threads run (default 2000 ms)");
 
 struct mtrace_false {
 	u32 a;
@@ -41,6 +43,8 @@ static atomic_t mtrace_started;
 static DECLARE_COMPLETION(mtrace_done_a);
 static DECLARE_COMPLETION(mtrace_done_b);
 static unsigned int mtrace_seen;
+static unsigned long mtrace_deadline;
+static unsigned int mtrace_loops[2];
 
 static noinline void mtrace_share_count(void)
 {
@@ -52,22 +56,24 @@ static noinline void mtrace_share_write_a(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < iterations; i++) {
+	for (i = 0; time_before(jiffies, mtrace_deadline); i++) {
 		WRITE_ONCE(mtrace_false_line.a, i);
 		if (!(i & 3))
 			mtrace_share_count();
 	}
+	mtrace_loops[0] = i;
 }
 
 static noinline void mtrace_share_write_b(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < iterations; i++) {
+	for (i = 0; time_before(jiffies, mtrace_deadline); i++) {
 		WRITE_ONCE(mtrace_false_line.b, i);
 		if (!(i & 3))
 			mtrace_share_count();
 	}
+	mtrace_loops[1] = i;
 }
 
 static int mtrace_share_thread(void *arg)
@@ -103,14 +109,16 @@ static int __init mtrace_share_init(void)
 		kthread_stop(ta);
 		return PTR_ERR(tb);
 	}
+	mtrace_deadline = jiffies + msecs_to_jiffies(msecs);
 	kthread_bind(ta, 0);
 	kthread_bind(tb, 1);
 	wake_up_process(ta);
 	wake_up_process(tb);
 	wait_for_completion(&mtrace_done_a);
 	wait_for_completion(&mtrace_done_b);
-	pr_info("mtrace_share_test: %u writes per thread, counter %d\n",
-		iterations, atomic_read(&mtrace_true_line.count));
+	pr_info("mtrace_share_test: %u and %u writes, counter %d\n",
+		mtrace_loops[0], mtrace_loops[1],
+		atomic_read(&mtrace_true_line.count));
 	return 0;
 }
 

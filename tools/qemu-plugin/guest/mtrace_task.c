@@ -5,20 +5,19 @@
  * The plugin (tools/qemu-plugin/mtrace.c) sees instruction bytes at
  * translation and the addresses of loads, never registers or memory. This
  * module, which needs nothing of Memorizer and loads into an unmodified
- * kernel, executes markers it recognises: a magic 8-byte NOP
- * (nopl disp32(%rax,%rax,1), disp32 the marker's kind), then loads from a
- * page-aligned 4 KiB array of its own whose offsets carry the value. The
- * convention is tools/lib/mtrace_log.h's (MTRACE_MARK_*), whose values
- * these are:
- *   BASE ("MZTB"): at load, one load from the array's start: the plugin
+ * kernel, executes marker loads it recognises: movb (%rcx),%al behind four
+ * segment-override prefixes x86-64 ignores, whose order says which marker,
+ * from a page-aligned 4 KiB array of its own whose offsets carry the
+ * value. The convention is tools/lib/mtrace_log.h's (MTRACE_MARK_*),
+ * whose bytes these are:
+ *   BASE (2e 3e 26 36 8a 01): at load, from the array's start: the plugin
  *     learns the array's address;
- *   PID ("MZTP"): in a probe on the sched_switch tracepoint, and at load
- *     on every CPU, two loads: array + (pid & 0xfff), then
- *     array + (pid >> 12): the vCPU now runs pid;
- *   END ("MZTE"): at unload, one load from the array: the plugin forgets
+ *   PID_LO (2e 3e 36 26 8a 01), then PID_HI (3e 2e 36 26 8a 01): in a
+ *     probe on the sched_switch tracepoint, and at load on every CPU, from
+ *     array + (pid & 0xfff), then array + (pid >> 12): the vCPU now runs
+ *     pid;
+ *   END (3e 2e 26 36 8a 01): at unload, from the array: the plugin forgets
  *     the array and every vCPU's pid.
- * Each sequence is 16-byte aligned and at most 16 bytes long: it never
- * crosses a page.
  *
  * sched_switch is not exported to modules; the module finds it with
  * for_each_kernel_tracepoint() and attaches with tracepoint_probe_register(),
@@ -35,32 +34,28 @@
 static u8 mtrace_array[4096] __aligned(4096);
 static struct tracepoint *sched_switch_tp;
 
-/* The marker NOP, nopl disp32(%rax,%rax,1), with disp32 magic. */
-#define MTRACE_NOP(magic)	".balign 16\n\t.byte 0x0f, 0x1f, 0x84, 0x00\n\t.long " magic "\n\t"
+/* A marker: movb (%rcx),%al behind the four prefixes given. */
+#define MTRACE_MARK(prefixes)	".byte " prefixes ", 0x8a, 0x01\n\t"
 
 static noinline void mtrace_mark_base(void)
 {
-	asm volatile(MTRACE_NOP("0x42545a4d")
-		     "movb (%0), %%al\n\t"
-		     : : "r" (mtrace_array) : "rax", "memory");
+	asm volatile(MTRACE_MARK("0x2e, 0x3e, 0x26, 0x36")
+		     : : "c" (mtrace_array) : "rax", "memory");
 }
 
 static noinline void mtrace_mark_end(void)
 {
-	asm volatile(MTRACE_NOP("0x45545a4d")
-		     "movb (%0), %%al\n\t"
-		     : : "r" (mtrace_array) : "rax", "memory");
+	asm volatile(MTRACE_MARK("0x3e, 0x2e, 0x26, 0x36")
+		     : : "c" (mtrace_array) : "rax", "memory");
 }
 
 static noinline void mtrace_mark_pid(pid_t pid)
 {
-	const u8 *lo = mtrace_array + (pid & 0xfff);
-	const u8 *hi = mtrace_array + ((pid >> 12) & 0xfff);
-
-	asm volatile(MTRACE_NOP("0x50545a4d")
-		     "movb (%0), %%al\n\t"
-		     "movb (%1), %%al\n\t"
-		     : : "r" (lo), "r" (hi) : "rax", "memory");
+	asm volatile(MTRACE_MARK("0x2e, 0x3e, 0x36, 0x26")
+		     : : "c" (mtrace_array + (pid & 0xfff)) : "rax", "memory");
+	asm volatile(MTRACE_MARK("0x3e, 0x2e, 0x36, 0x26")
+		     : : "c" (mtrace_array + ((pid >> 12) & 0xfff))
+		     : "rax", "memory");
 }
 
 static void mtrace_probe(void *data, bool preempt, struct task_struct *prev,
