@@ -84,6 +84,7 @@ static int open_log(const char *path, struct kmap_src **src, char *err)
 			 "%s: not an mtrace log (vm/run --mtrace writes one)",
 			 kmap_src_name(*src));
 		kmap_src_close(*src);
+		*src = NULL;
 		return -1;
 	}
 	return 0;
