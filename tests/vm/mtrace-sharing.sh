@@ -14,7 +14,9 @@ check "mtrace_share_test loads (its threads ran)" insmod /vmrun/mtrace_share_tes
 dmesg | grep mtrace_ | tail -n 3
 # The module's symbols, and the kernel's, for memorizer sharing.
 cat /proc/kallsyms > /out/kallsyms
-echo "$(pidof mtrace_share_a mtrace_share_b)" > /out/pids
+# The two threads' pids, for memorizer sharing --pid.
+dmesg | sed -n 's/.*mtrace_share_test: pids \([0-9]*\) and \([0-9]*\),.*/\1 \2/p' > /out/pids
+cat /out/pids
 check "mtrace_task unloads" rmmod mtrace_task
 check "mtrace_share_test unloads" rmmod mtrace_share_test
 finish

@@ -20,6 +20,7 @@ static const struct opt opts[] = {
 	{ "stream", 0, "FILE", "The same (a binary stream; any kmap input is taken)." },
 	{ "system-map", 0, "FILE", "Functions, and global objects when no --kmap, from a System.map or /proc/kallsyms." },
 	{ "vmlinux", 0, "FILE", "Functions (and source lines) from a vmlinux." },
+	{ "pid", 'p', "PID", "Only the accesses of task PID (repeatable; the plugin knows tasks from mtrace_task.ko's markers)." },
 	{ "top", 'n', "N", "Show the first N lines (default 20; 0: all)." },
 	{ "csv", 0, NULL, "CSV, a line a row, with a header row." },
 	{ "json", 0, NULL, "JSON: one object, the lines in rank order." },
@@ -72,7 +73,15 @@ struct state {
 	const struct mtrace_log_header *hdr;
 	unsigned int nr_cpus, mode;
 	uint64_t accesses, flagged, unknown_task;
+	struct kmap_map pids;		/* --pid: the tasks kept */
+	int npids;
 };
+
+/* Whether --pid keeps an access of pid. */
+static int pid_kept(const struct state *st, uint32_t pid)
+{
+	return !st->npids || kmap_map_find(&st->pids, pid);
+}
 
 static int open_log(const char *path, struct kmap_src **src, char *err)
 {
@@ -126,7 +135,8 @@ static int pass_lines(struct state *st, struct kmap_src *src)
 		if (rec.type != MTRACE_REC_ACCESS)
 			continue;
 		st->accesses++;
-		if (!(rec.u.access.flags & MTRACE_F_SHARED))
+		if (!(rec.u.access.flags & MTRACE_F_SHARED) ||
+		    !pid_kept(st, rec.u.access.pid))
 			continue;
 		st->flagged++;
 		st->unknown_task += rec.u.access.pid == MTRACE_PID_UNKNOWN;
@@ -206,7 +216,8 @@ static int pass_ips(struct state *st, struct kmap_src *src)
 		size_t i, k;
 
 		if (rec.type != MTRACE_REC_ACCESS ||
-		    !(rec.u.access.flags & MTRACE_F_SHARED))
+		    !(rec.u.access.flags & MTRACE_F_SHARED) ||
+		    !pid_kept(st, rec.u.access.pid))
 			continue;
 		v = kmap_map_find(&ranked, rec.u.access.vaddr & ~(uint64_t)(LINE_SIZE - 1));
 		if (!v)
@@ -631,6 +642,7 @@ static int run(int argc, char **argv)
 	int idx, fmt = OUT_TEXT, failed, rc = 1;
 	size_t i;
 
+	kmap_map_init(&st.pids);
 	optparse_init(&p, &cmd_sharing, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
 		if (opt_is(&p, idx, "kmap") || opt_is(&p, idx, "stream")) {
@@ -643,6 +655,22 @@ static int run(int argc, char **argv)
 			vmlinux = p.arg;
 		} else if (opt_is(&p, idx, "system-map")) {
 			system_map = p.arg;
+		} else if (opt_is(&p, idx, "pid")) {
+			uint64_t pid;
+
+			if (parse_u64_arg("--pid", p.arg, &pid) ||
+			    pid >= KMAP_PID_MAX) {
+				if (pid >= KMAP_PID_MAX)
+					error("--pid: %s: not a pid", p.arg);
+				kmap_map_free(&st.pids);
+				return 2;
+			}
+			if (!kmap_map_get(&st.pids, pid, NULL)) {
+				error("out of memory");
+				kmap_map_free(&st.pids);
+				return 2;
+			}
+			st.npids++;
 		} else if (opt_is(&p, idx, "top")) {
 			if (parse_u64_arg("--top", p.arg, &top))
 				return 2;
@@ -652,27 +680,32 @@ static int run(int argc, char **argv)
 			fmt = fmt == OUT_CSV ? -1 : OUT_JSON;
 		}
 	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
+	if (idx == -2 || idx == -3) {
+		kmap_map_free(&st.pids);
+		return idx == -2 ? 0 : 2;
+	}
 	if (fmt < 0) {
 		error("--csv or --json, not both");
+		kmap_map_free(&st.pids);
 		return 2;
 	}
 	if (p.nops != 1) {
 		error(p.nops ? "one log at a time" : "which log?");
 		cmd_usage(&cmd_sharing, stderr);
+		kmap_map_free(&st.pids);
 		return 2;
 	}
 	if (!strcmp(p.ops[0], "-")) {
 		error("the log is read twice: a file, not standard input");
+		kmap_map_free(&st.pids);
 		return 2;
 	}
 	st.log = p.ops[0];
 	st.fsym = open_symbols(vmlinux, system_map, &failed);
-	if (failed)
+	if (failed) {
+		kmap_map_free(&st.pids);
 		return 2;
+	}
 	if (system_map && !kmap && load_data_syms(&st, system_map))
 		goto out;
 	if (kmap && load_objects(&st, kmap))
@@ -718,6 +751,7 @@ out:
 	kmap_src_close(src);
 	kmap_sym_close(st.fsym);
 	kmap_map_free(&st.lines);
+	kmap_map_free(&st.pids);
 	for (i = 0; st.ips && i < st.nrank; i++)
 		free(st.ips[i]);
 	free(st.ips);
@@ -735,7 +769,7 @@ out:
 const struct cmd cmd_sharing = {
 	.name = "sharing",
 	.summary = "rank the cache lines an mtrace log shows moving between vCPUs",
-	.synopsis = "[--kmap FILE | --stream FILE] [--system-map FILE | --vmlinux FILE] [-n N] [--csv | --json] LOG",
+	.synopsis = "[--kmap FILE | --stream FILE] [--system-map FILE | --vmlinux FILE] [-p PID]... [-n N] [--csv | --json] LOG",
 	.description =
 "Reads LOG, an mtrace log (vm/run --mtrace: the QEMU plugin's record of "
 "the guest kernel's memory accesses), and ranks its 64-byte cache lines "
@@ -756,6 +790,10 @@ const struct cmd cmd_sharing = {
 "ranges of it (neither wrote a byte the other wrote): padding or "
 "per-CPU data would remove its traffic; a line whose writers overlap is "
 "truly shared.\n"
+"\n"
+"With --pid, only the accesses of those tasks count (the plugin knows "
+"a vCPU's task from the guest module mtrace_task.ko's sched_switch "
+"markers; accesses before its load are of no known task).\n"
 "\n"
 "The log is read twice (lines, then the ranked lines' instructions): "
 "LOG is a file, not standard input. With --csv, a header row and a row "

@@ -2,7 +2,8 @@
 # The host's half of vm/mtrace-sharing (tests/run runs it after the
 # guest's, with the guest's --out directory): the plugin's log checks, its
 # task switches were decoded, and memorizer sharing ranks the test
-# module's falsely shared line first, flagged, with the two writer
+# module's falsely shared line first among its two threads' accesses
+# (--pid: the plugin decoded the task switches), flagged, with the two writer
 # functions, and its truly shared counter's line unflagged, with the
 # counting function. The log is deleted when every check passes.
 . "$(dirname "$0")/../../lib/guest-lib.sh"
@@ -18,10 +19,16 @@ check "the log checks" "$memorizer" check --system-map "$out/kallsyms" "$log"
 switches=$("$memorizer" text "$log" | grep -c '^switch,[0-9]*,[0-9]*,[0-9]')
 echo "$switches task switches decoded"
 check "task switches were decoded (mtrace_task's markers)" [ "$switches" -gt 0 ]
-"$memorizer" sharing --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.txt"
+# The test's two threads (the rest of the boot moves lines too: jiffies
+# and the timekeeper's, by the timer, rank above a busy host's threads).
+set -- $(cat "$out/pids")
+echo "the threads: $1 and $2"
+check "the threads' pids are known" [ -n "$2" ]
+pids="--pid $1 --pid $2"
+"$memorizer" sharing $pids --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.txt"
 check "memorizer sharing runs" [ $? = 0 ]
 head -n 40 "$out/sharing.txt"
-"$memorizer" sharing --csv --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.csv"
+"$memorizer" sharing $pids --csv --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.csv"
 first=$(sed -n 2p "$out/sharing.csv")
 echo "first: $first"
 check "the falsely shared line is ranked first" \
@@ -36,6 +43,6 @@ echo "counter: $row"
 check "the counter's line is ranked" [ -n "$row" ]
 check "as true sharing" [ "$(echo "$row" | cut -d, -f7)" = no ]
 check "by mtrace_share_count" sh -c 'echo "$1" | grep -q "mtrace_share_count+"' - "$row"
-"$memorizer" sharing --json --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.json"
+"$memorizer" sharing $pids --json --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.json"
 check "--json is JSON" python3 -m json.tool "$out/sharing.json" > /dev/null
 finish && rm -f "$log"

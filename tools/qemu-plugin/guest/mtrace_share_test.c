@@ -8,7 +8,7 @@
  *     mtrace_share_write_a on CPU 0; b, bytes 32-35, from
  *     mtrace_share_write_b on CPU 1): one line, different bytes, written
  *     by different CPUs: false sharing;
- *   - every fourth time, increment and read the one counter of
+ *   - every sixteenth time, increment and read the one counter of
  *     mtrace_true_line (mtrace_share_count): true sharing, fewer
  *     transfers.
  * Loading returns when both are done; the module then only waits to be
@@ -21,6 +21,7 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/sched/task.h>
 
 static unsigned int msecs = 2000;
 module_param(msecs, uint, 0444);
@@ -58,7 +59,7 @@ static noinline void mtrace_share_write_a(void)
 
 	for (i = 0; time_before(jiffies, mtrace_deadline); i++) {
 		WRITE_ONCE(mtrace_false_line.a, i);
-		if (!(i & 3))
+		if (!(i & 15))
 			mtrace_share_count();
 	}
 	mtrace_loops[0] = i;
@@ -70,7 +71,7 @@ static noinline void mtrace_share_write_b(void)
 
 	for (i = 0; time_before(jiffies, mtrace_deadline); i++) {
 		WRITE_ONCE(mtrace_false_line.b, i);
-		if (!(i & 3))
+		if (!(i & 15))
 			mtrace_share_count();
 	}
 	mtrace_loops[1] = i;
@@ -112,13 +113,15 @@ static int __init mtrace_share_init(void)
 	mtrace_deadline = jiffies + msecs_to_jiffies(msecs);
 	kthread_bind(ta, 0);
 	kthread_bind(tb, 1);
+	get_task_struct(ta);
+	get_task_struct(tb);
 	wake_up_process(ta);
 	wake_up_process(tb);
 	wait_for_completion(&mtrace_done_a);
 	wait_for_completion(&mtrace_done_b);
-	pr_info("mtrace_share_test: %u and %u writes, counter %d\n",
-		mtrace_loops[0], mtrace_loops[1],
-		atomic_read(&mtrace_true_line.count));
+	pr_info("mtrace_share_test: pids %d and %d, %u and %u writes, counter %d\n",
+		task_pid_nr(ta), task_pid_nr(tb), mtrace_loops[0],
+		mtrace_loops[1], atomic_read(&mtrace_true_line.count));
 	return 0;
 }
 
