@@ -120,7 +120,7 @@ static int __init mtrace_share_init(void)
 	wait_for_completion(&mtrace_done_a);
 	wait_for_completion(&mtrace_done_b);
 	pr_info("mtrace_share_test: pids %d and %d, %u and %u writes, counter %d\n",
-		task_pid_nr(ta), task_pid_nr(tb), mtrace_loops[0],
+		ta->pid, tb->pid, mtrace_loops[0],
 		mtrace_loops[1], atomic_read(&mtrace_true_line.count));
 	return 0;
 }
