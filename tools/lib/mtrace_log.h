@@ -14,8 +14,7 @@
  *
  * Written by the plugin, read by libkmap (kmap_mtrace_*), printed by
  * memorizer text, validated by memorizer check, analysed by memorizer
- * sharing. Documented in kernel/Documentation/dev-tools/memorizer.rst
- * ("The mtrace log").
+ * sharing. Documented in tools/qemu-plugin/README.md.
  */
 #ifndef MTRACE_LOG_H
 #define MTRACE_LOG_H

@@ -88,7 +88,4 @@ struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info,
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
 
-/* Print to QEMU's log (stderr by default). */
-void qemu_plugin_outs(const char *string);
-
 #endif /* MTRACE_QEMU_PLUGIN_API_H */
