@@ -360,12 +360,71 @@ int kmap_bin_check_header(const void *buf, size_t len, char *err);
 size_t kmap_bin_min_size(unsigned int type);
 
 /* ------------------------------------------------------------------ */
+/* The mtrace plugin's log (mtrace_log.h), record by record.          */
+
+/*
+ * A sibling of the binary stream, with the same header rules (its own
+ * magic MEMZMTRC, version, rec_size[] per type; records start with struct
+ * memorizer_rec_hdr, unknown types skipped by their size, short ones
+ * rejected). The reader also checks what the plugin guarantees: known
+ * flags, access sizes 1 to 32 (powers of two), ips in the kernel half,
+ * paddr set only with its flag, every record of a mode sharing log
+ * flagged shared, vCPUs below nr_cpus and per-vCPU time in order. Errors
+ * are "FILE: byte OFFSET: what is wrong".
+ */
+struct mtrace_log_header;
+struct kmap_mtrace_rec {
+	uint16_t type;			/* enum mtrace_rec_type */
+	uint16_t size;
+	uint16_t cpu;			/* the vCPU */
+	uint64_t ns;
+	uint64_t offset;		/* of the record in the log */
+	union {
+		struct {
+			uint64_t vaddr, ip, paddr;
+			uint32_t pid;	/* MTRACE_PID_UNKNOWN: not known */
+			uint8_t size, flags;	/* MTRACE_F_* */
+		} access;
+		struct {
+			uint32_t pid;
+		} sw;
+	} u;
+};
+struct kmap_mtrace_reader;
+struct kmap_mtrace_reader *kmap_mtrace_open(FILE *f, const char *name);
+struct kmap_mtrace_reader *kmap_mtrace_open_mem(const void *buf, size_t len,
+						const char *name);
+struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
+					       const char *name);
+int kmap_mtrace_read_header(struct kmap_mtrace_reader *r);
+const struct mtrace_log_header *
+kmap_mtrace_header(const struct kmap_mtrace_reader *r);
+/* 1 with *rec, 0 at a clean end, -1 on error (kmap_mtrace_error()). */
+int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec);
+uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r);
+uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r);
+const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r);
+void kmap_mtrace_close(struct kmap_mtrace_reader *r);
+int kmap_mtrace_check_header(const void *buf, size_t len, char *err);
+size_t kmap_mtrace_min_size(unsigned int type);
+/*
+ * One record as a text line into line[KMAP_LINE_MAX] (newline included,
+ * NUL-terminated); returns its length. memorizer text's format:
+ *   access,CPU,NS,PID,IP,VADDR,PADDR,SIZE,r|w,shared|-
+ *   switch,CPU,NS,PID
+ * numbers hexadecimal for addresses, decimal otherwise; ? for a pid or
+ * paddr not known.
+ */
+size_t kmap_format_mtrace(char *line, const struct kmap_mtrace_rec *rec);
+
+/* ------------------------------------------------------------------ */
 /* Objects, from either format.                                       */
 
 enum kmap_format {
 	KMAP_FMT_TEXT = 1,
 	KMAP_FMT_BINARY = 2,
 	KMAP_FMT_BINARY_ZSTD = 3,
+	KMAP_FMT_MTRACE = 4,		/* the mtrace plugin's log */
 };
 
 struct kmap_src;
@@ -402,6 +461,11 @@ int kmap_src_zstd(const struct kmap_src *s);
  */
 struct kmap_text_reader *kmap_src_text(struct kmap_src *s);
 struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s);
+/*
+ * An mtrace log (KMAP_FMT_MTRACE): its record reader, else NULL. It holds
+ * no objects: kmap_src_next() on it is an error.
+ */
+struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -431,7 +495,7 @@ void kmap_src_close(struct kmap_src *s);
 
 /*
  * Tell a format from the first bytes of an input (up to 16): the stream
- * magic, the zstd magic, or -- since a text kmap is printable ASCII --
+ * magic, the mtrace log's, the zstd magic, or -- since a text kmap is printable ASCII --
  * binary when a byte is neither printable nor a newline (a stream whose
  * magic is damaged is then reported as such, not as bad text).
  */

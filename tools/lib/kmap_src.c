@@ -11,6 +11,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "mtrace_log.h"
 
 #ifdef KMAP_ZSTD
 #include <zstd.h>
@@ -68,6 +69,8 @@ struct kmap_src {
 	int have_pending;
 	struct kmap_live *live;		/* live objects, for the overlap rule */
 	size_t nlive, live_cap;
+	/* mtrace log: records, no objects */
+	struct kmap_mtrace_reader *mr;
 	/* binary */
 	struct kmap_bin_reader *br;
 	struct kmap_map ids;		/* id -> entries index */
@@ -264,6 +267,8 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 		return KMAP_FMT_BINARY_ZSTD;
 	if (len >= 8 && !memcmp(p, MEMORIZER_STREAM_MAGIC, 8))
 		return KMAP_FMT_BINARY;
+	if (len >= 8 && !memcmp(p, MTRACE_LOG_MAGIC, 8))
+		return KMAP_FMT_MTRACE;
 	for (i = 0; i < len && i < 16; i++)
 		if ((p[i] < 0x20 && p[i] != '\n') || p[i] >= 0x7f)
 			return KMAP_FMT_BINARY;
@@ -391,13 +396,16 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		kmap_src_close(s);
 		return NULL;
 	}
-	s->fmt = kmap_guess_format(s->head, s->nhead) == KMAP_FMT_TEXT ?
-		 KMAP_FMT_TEXT : KMAP_FMT_BINARY;
+	s->fmt = kmap_guess_format(s->head, s->nhead);
+	if (s->fmt == KMAP_FMT_BINARY_ZSTD)	/* compressed twice: not ours */
+		s->fmt = KMAP_FMT_BINARY;
 	if (s->fmt == KMAP_FMT_TEXT)
 		s->tr = kmap_text_open_fn(src_read, s, s->name);
+	else if (s->fmt == KMAP_FMT_MTRACE)
+		s->mr = kmap_mtrace_open_fn(src_read, s, s->name);
 	else
 		s->br = kmap_bin_open_fn(src_read, s, s->name);
-	if (!s->tr && !s->br) {
+	if (!s->tr && !s->br && !s->mr) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
 		kmap_src_close(s);
 		return NULL;
@@ -419,6 +427,11 @@ int kmap_src_zstd(const struct kmap_src *s)
 struct kmap_text_reader *kmap_src_text(struct kmap_src *s)
 {
 	return s->tr;
+}
+
+struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s)
+{
+	return s->mr;
 }
 
 struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s)
@@ -471,6 +484,7 @@ void kmap_src_close(struct kmap_src *s)
 		return;
 	kmap_text_close(s->tr);
 	kmap_bin_close(s->br);
+	kmap_mtrace_close(s->mr);
 	for (i = 0; i < s->nent; i++)
 		free(s->ent[i].acc);
 	free(s->ent);
@@ -1219,7 +1233,15 @@ static int bin_next(struct kmap_src *s)
 int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 		  const struct kmap_access **acc, size_t *nacc)
 {
-	int rc = s->tr ? text_next(s) : bin_next(s);
+	int rc;
+
+	if (s->mr) {
+		snprintf(s->err, sizeof(s->err),
+			 "%.200s: an mtrace log (the QEMU plugin's), not a kmap or a stream: memorizer text, check and sharing read it",
+			 s->name);
+		return -1;
+	}
+	rc = s->tr ? text_next(s) : bin_next(s);
 
 	if (rc == 1) {
 		*obj = s->outp;

@@ -7,6 +7,7 @@
 #include <linux/memorizer.h>
 
 #include "builtin.h"
+#include "mtrace_log.h"
 
 #define MAX_SHOWN	20
 
@@ -523,6 +524,60 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	return rc ? 1 : 0;
 }
 
+/*
+ * An mtrace log: the reader checks each record (what the plugin
+ * guarantees); check adds the ips' functions and the summary.
+ */
+static int check_mtrace(struct checker *c, struct kmap_mtrace_reader *r)
+{
+	uint64_t accesses = 0, writes = 0, shared = 0, unknown = 0;
+	uint64_t switches = 0, n = 0;
+	const struct mtrace_log_header *h;
+	struct kmap_mtrace_rec rec;
+	int t;
+
+	while ((t = kmap_mtrace_next(r, &rec)) > 0) {
+		if (!(++n & 65535))
+			progress_input(&c->pg, c->src, 0);
+		if (rec.type == MTRACE_REC_SWITCH) {
+			switches++;
+			continue;
+		}
+		accesses++;
+		writes += !!(rec.u.access.flags & MTRACE_F_WRITE);
+		shared += !!(rec.u.access.flags & MTRACE_F_SHARED);
+		unknown += rec.u.access.pid == MTRACE_PID_UNKNOWN;
+		check_ip(c, rec.offset, "ip", rec.u.access.ip);
+	}
+	progress_input(&c->pg, c->src, 1);
+	if (t < 0) {
+		fprintf(stderr, "%s\n", kmap_mtrace_error(r));
+		c->errors++;
+		return 0;
+	}
+	h = kmap_mtrace_header(r);
+	if (!h) {	/* an empty input: no header */
+		kmap_mtrace_read_header(r);
+		fprintf(stderr, "%s\n", kmap_mtrace_error(r));
+		c->errors++;
+		return 0;
+	}
+	if (!c->quiet && !c->errors)
+		printf("%s: valid mtrace log (version %u, mode %s, %u %s, %u-byte lines): %llu %s (%llu %s, %llu flagged shared, %llu of no known task), %llu task %s%s%s\n",
+		       c->name, h->version,
+		       h->mode == MTRACE_MODE_ALL ? "all" : "sharing",
+		       h->nr_cpus, plural(h->nr_cpus, "vCPU", "vCPUs"),
+		       1u << h->line_shift, (unsigned long long)accesses,
+		       plural(accesses, "access", "accesses"),
+		       (unsigned long long)writes, plural(writes, "write", "writes"),
+		       (unsigned long long)shared, (unsigned long long)unknown,
+		       (unsigned long long)switches,
+		       plural(switches, "switch", "switches"),
+		       kmap_mtrace_skipped(r) ? ", records of unknown types skipped" : "",
+		       c->warnings ? " (with warnings)" : "");
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	struct optparse p;
@@ -564,10 +619,11 @@ static int run(int argc, char **argv)
 		c.errors = c.warnings = c.unknown_ips = 0;
 		c.nlive = 0;
 		c.lost_frees = 0;
-		c.binary = kmap_src_format(src) == KMAP_FMT_BINARY;
+		c.binary = kmap_src_format(src) != KMAP_FMT_TEXT;
 		c.src = src;
 		progress_init(&c.pg, progress_wanted(src), c.name);
-		if (c.binary ? check_binary(&c, kmap_src_bin(src)) :
+		if (kmap_src_mtrace(src) ? check_mtrace(&c, kmap_src_mtrace(src)) :
+		    c.binary ? check_binary(&c, kmap_src_bin(src)) :
 		    check_text(&c, kmap_src_text(src)))
 			rc = 1;
 		if (c.errors)
@@ -588,11 +644,12 @@ static int run(int argc, char **argv)
 
 const struct cmd cmd_check = {
 	.name = "check",
-	.summary = "validate a kmap or a binary stream",
+	.summary = "validate a kmap, a binary stream or an mtrace log",
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
 	.description =
-"Reads each FILE (- for standard input), a text kmap or a binary stream "
-"(told apart by the stream's magic; either may be zstd-compressed), "
+"Reads each FILE (- for standard input), a text kmap, a binary stream or "
+"an mtrace log (told apart by the stream's and the log's magic; any may "
+"be zstd-compressed), "
 "through libkmap's record readers, and checks it the way the kernel "
 "documentation defines it. Exits 0 only when every FILE is valid; prints "
 "each problem as FILE:LINE: what is wrong (text) or FILE: byte OFFSET: what "
@@ -632,6 +689,13 @@ const struct cmd cmd_check = {
 "and objects allocated before the stream (FREE or ACCESS records without "
 "an ALLOC; ACCESS records a FREE's nr_access says follow it are its "
 "object's) are counted in the summary.\n"
+"\n"
+"mtrace logs (the QEMU plugin's, vm/run --mtrace): magic, version, header "
+"and record sizes as for streams, vCPU numbers, per-vCPU time order, "
+"known flags, access sizes (1 to 32 bytes, powers of two), ips in the "
+"kernel half, a physical address only with its flag, and in a log of "
+"mode sharing every access flagged shared (by the rule, on a known "
+"physical line).\n"
 "\n"
 "The rules are libkmap's, and the same for every command: report and text "
 "refuse, with the same message, any input check calls invalid (they stop "

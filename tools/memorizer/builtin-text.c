@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "mtrace_log.h"
 
 static const struct opt opts[] = {
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
@@ -79,6 +80,48 @@ static void copy_done(struct copy *c, size_t nacc)
 	c->lines = ahead;
 }
 
+/*
+ * An mtrace log as text: a comment line with its header, then a line per
+ * record (kmap_format_mtrace()). 0, 1 on a write error, -1 on a bad log.
+ */
+static int text_mtrace(struct output *out, struct kmap_src *src,
+		       struct progress *pg)
+{
+	static char buf[BUF_SIZE];
+	struct kmap_mtrace_reader *r = kmap_src_mtrace(src);
+	const struct mtrace_log_header *h;
+	struct kmap_mtrace_rec rec;
+	size_t len = 0;
+	uint64_t n = 0;
+	int rc;
+
+	if (kmap_mtrace_read_header(r)) {
+		error("%s", kmap_mtrace_error(r));
+		return -1;
+	}
+	h = kmap_mtrace_header(r);
+	len = (size_t)snprintf(buf, KMAP_LINE_MAX,
+			       "# mtrace log version %u, mode %s, %u vCPUs, %u-byte lines\n"
+			       "# access,cpu,ns,pid,ip,vaddr,paddr,size,r|w,shared|-; switch,cpu,ns,pid\n",
+			       h->version,
+			       h->mode == MTRACE_MODE_ALL ? "all" : "sharing",
+			       h->nr_cpus, 1u << h->line_shift);
+	while ((rc = kmap_mtrace_next(r, &rec)) > 0) {
+		if (!(++n & 65535))
+			progress_input(pg, src, 0);
+		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(out, buf, &len))
+			return 1;
+		len += kmap_format_mtrace(buf + len, &rec);
+	}
+	if (flush(out, buf, &len))
+		return 1;
+	if (rc < 0) {
+		error("%s", kmap_mtrace_error(r));
+		return -1;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static char buf[BUF_SIZE];
@@ -118,6 +161,16 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
+	if (kmap_src_mtrace(src)) {
+		rc = text_mtrace(&out, src, &pg);
+		progress_input(&pg, src, 1);
+		if (rc > 0)
+			error("%s: write error: %m", out.name);
+		if (output_close(&out, rc == 0))
+			rc = -1;
+		kmap_src_close(src);
+		return rc ? 1 : 0;
+	}
 	/* A text kmap, checked, is written as it is read: the same bytes. */
 	if (kmap_src_text(src))
 		kmap_text_tee(kmap_src_text(src), copy_line, &copy);
@@ -181,7 +234,7 @@ static int run(int argc, char **argv)
 
 const struct cmd cmd_text = {
 	.name = "text",
-	.summary = "print a binary stream as a text kmap",
+	.summary = "print a binary stream as a text kmap, or an mtrace log as text",
 	.synopsis = "[-o FILE] FILE",
 	.description =
 "Reads FILE (- for standard input), a binary stream from memorizer stream "
@@ -210,6 +263,12 @@ const struct cmd cmd_text = {
 "ALLOC) are left out, and lost records reported, on standard error.\n"
 "\n"
 "A text kmap as input is checked and written back unchanged.\n"
+"\n"
+"An mtrace log (the QEMU plugin's, vm/run --mtrace) is checked and "
+"printed a record a line, after two comment lines (its header, and the "
+"columns): access,CPU,NS,PID,IP,VADDR,PADDR,SIZE,r|w,shared|- and "
+"switch,CPU,NS,PID, addresses in hexadecimal, ? for a pid or physical "
+"address not known.\n"
 "\n"
 "With -o, FILE is replaced only when the whole input was read and written: "
 "on any error it is left as it was. FILE may not be the input.",

@@ -11,7 +11,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-groups="check report text symbolize record stream capmap diff export help"
+groups="check report text symbolize record stream capmap diff export mtrace help"
 if [ "${1:-}" = --list ]; then
 	echo "$groups"
 	exit 0
@@ -629,6 +629,52 @@ run export export-no-dir "$M" export $cm --format csv
 run export export-dir-is-file "$M" export $cm --format csv -o kept.txt
 run export export-missing-parent "$M" export $cm --format csv -o no/such/dir
 run export export-input-is-output sh -c "cp $cm ex/objects.csv; \"$M\" export ex/objects.csv -f csv -o ex; echo status \$?; cmp ex/objects.csv $cm && echo input unchanged"
+# mtrace: the QEMU plugin's log (tools/lib/mtrace_log.h), hand-made by
+# mkmtrace: check, text and sharing read it, and every kind of bad log is
+# refused with FILE: byte OFFSET: what is wrong.
+MKMTRACE=$(dirname "$MKSTREAM")/mkmtrace
+"$MKMTRACE" < "$fx/mtrace.desc" > m.log || exit 1
+run mtrace mtrace-check "$M" check --system-map fixtures/mtrace.map m.log
+run mtrace mtrace-text "$M" text m.log
+run mtrace mtrace-sharing "$M" sharing --system-map fixtures/mtrace.map m.log
+run mtrace mtrace-sharing-csv "$M" sharing --csv --system-map fixtures/mtrace.map m.log
+run mtrace mtrace-sharing-json "$M" sharing --json -n 1 --system-map fixtures/mtrace.map m.log
+run mtrace mtrace-sharing-bare "$M" sharing -n 1 m.log
+# Memorizer's records name the objects (a kmap of the same run).
+printf 'ffffffffa0018110,100,ffffffffa0020480,64,100,0,0,insmod\n  ffffffffa0018098,100,3,0\n' > m.kmap
+run mtrace mtrace-sharing-kmap "$M" sharing --kmap m.kmap --system-map fixtures/mtrace.map -n 1 m.log
+run mtrace mtrace-sharing-refused sh -c "\"$M\" sharing stream.bin; echo status \$?; \"$M\" sharing - < m.log; echo status \$?; \"$M\" sharing --csv --json m.log; echo status \$?; \"$M\" report m.log; echo status \$?; \"$M\" sharing no-such.log"
+acc='access vaddr=0xffff888000001000'
+k=ip=0xffffffff81000010
+for c in \
+	"version|header version=2" \
+	"nr-cpus|header nr_cpus=0" \
+	"mode|header mode=7" \
+	"line-shift|header line_shift=7" \
+	"rec-size|header rec_size.1=40" \
+	"header-cut|header" \
+	"cpu|header nr_cpus=2;$acc $k cpu=2" \
+	"size|header;$acc $k size=3" \
+	"flags|header;$acc $k flags=0x16" \
+	"user-ip|header;$acc ip=0x400000" \
+	"paddr|header;$acc $k flags=1 paddr=0x1000" \
+	"shared-no-paddr|header;$acc $k flags=4" \
+	"unflagged|header mode=1;$acc $k flags=2" \
+	"time|header;$acc $k ns=9;$acc $k ns=8" \
+	"short|header;$acc $k rsize=24" \
+	"rsize|header;$acc $k rsize=56" \
+	"odd|header;$acc $k rsize=44" \
+	"cut|header;$acc $k;cut bytes=8" \
+	"pid|header;switch pid=5000000"; do
+	name=${c%%|*}
+	IFS=';' read -r -a lines <<< "${c#*|}"
+	printf '%s\n' "${lines[@]}" | "$MKMTRACE" > "$name.log"
+	[ "$name" = header-cut ] && head -c 40 "$name.log" > x && mv x "$name.log"
+	run mtrace "mtrace-bad-$name" sh -c "\"$M\" check $name.log; echo status \$?; \"$M\" text $name.log > /dev/null; echo status \$?"
+done
+# A record of a type this reader does not know is skipped by its size.
+printf 'header\nraw type=9 size=32\n%s\n' "$acc $k" | "$MKMTRACE" > skip.log
+run mtrace mtrace-skip "$M" check skip.log
 
 # help, usage, man pages.
 run help help-main "$M" --help

@@ -16,6 +16,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "mtrace-plugin.h"
 
 /* Text: one line. */
 
@@ -2165,6 +2166,158 @@ static void test_capmap_grows_by_cells(void **state)
 	kmap_capmap_free(m);
 }
 
+/* The mtrace plugin's load-time checks (tools/qemu-plugin/version.c). */
+
+static qemu_info_t qemu_72(void)
+{
+	qemu_info_t info;
+
+	memset(&info, 0, sizeof(info));
+	info.target_name = "x86_64";
+	info.version.min = 0;
+	info.version.cur = 1;
+	info.system_emulation = true;
+	info.system.smp_vcpus = 2;
+	info.system.max_vcpus = 2;
+	return info;
+}
+
+static void test_mtrace_version(void **state)
+{
+	qemu_info_t info = qemu_72();
+	char err[512];
+
+	(void)state;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), 0);
+	/* A later QEMU (API 2, say 8.2) and an earlier one: refused, saying why. */
+	info.version.cur = 2;
+	info.version.min = 0;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "built for QEMU's TCG plugin API version 1 (QEMU 7.2); this QEMU implements version 2"));
+	assert_non_null(strstr(err, "refusing to load"));
+	info.version.cur = 0;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "implements version 0"));
+	/* One that dropped version 1. */
+	info = qemu_72();
+	info.version.min = 2;
+	info.version.cur = 3;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "supports 2 to 3"));
+	info = qemu_72();
+	info.system_emulation = false;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not user-mode QEMU"));
+	info = qemu_72();
+	info.target_name = "aarch64";
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the target is aarch64"));
+	info = qemu_72();
+	info.system.max_vcpus = 65;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "65 vCPUs"));
+}
+
+static void test_mtrace_args(void **state)
+{
+	char a1[] = "log=/tmp/x.log", a2[] = "mode=all", a3[] = "mode=some",
+	     a4[] = "file=/tmp/x";
+	char *ok[] = { a1, a2 }, *bad[] = { a1, a3 }, *none[] = { a2 },
+	     *file[] = { a4 };
+	struct mtrace_args a;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(mtrace_parse_args(2, ok, &a, err, sizeof(err)), 0);
+	assert_string_equal(a.file, "/tmp/x.log");
+	assert_int_equal(a.mode, MTRACE_MODE_ALL);
+	assert_int_equal(mtrace_parse_args(1, ok, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.mode, MTRACE_MODE_SHARING);
+	assert_int_equal(mtrace_parse_args(2, bad, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown argument 'mode=some'"));
+	assert_int_equal(mtrace_parse_args(1, none, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no log=PATH"));
+	assert_int_equal(mtrace_parse_args(1, file, &a, err, sizeof(err)), -1);
+}
+
+/* The log reader, over a log made here as the plugin writes one. */
+static void test_mtrace_reader(void **state)
+{
+	static const uint16_t sizes[MTRACE_REC_NR_TYPES] = MTRACE_REC_SIZES;
+	unsigned char buf[sizeof(struct mtrace_log_header) +
+			  sizeof(struct mtrace_rec_switch) +
+			  2 * sizeof(struct mtrace_rec_access)];
+	struct mtrace_log_header h;
+	struct mtrace_rec_switch sw;
+	struct mtrace_rec_access a;
+	struct kmap_mtrace_reader *r;
+	struct kmap_mtrace_rec rec;
+	char line[KMAP_LINE_MAX];
+	size_t off = 0;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, MTRACE_LOG_MAGIC, 8);
+	h.version = MTRACE_LOG_VERSION;
+	h.header_size = sizeof(h);
+	h.nr_types = MTRACE_REC_NR_TYPES;
+	h.nr_cpus = 2;
+	h.mode = MTRACE_MODE_SHARING;
+	h.line_shift = MTRACE_LINE_SHIFT;
+	memcpy(h.rec_size, sizes, sizeof(sizes));
+	memcpy(buf, &h, sizeof(h));
+	off += sizeof(h);
+	memset(&sw, 0, sizeof(sw));
+	sw.hdr.type = MTRACE_REC_SWITCH;
+	sw.hdr.size = sizeof(sw);
+	sw.hdr.cpu = 1;
+	sw.hdr.ns = 10;
+	sw.pid = 42;
+	memcpy(buf + off, &sw, sizeof(sw));
+	off += sizeof(sw);
+	memset(&a, 0, sizeof(a));
+	a.hdr.type = MTRACE_REC_ACCESS;
+	a.hdr.size = sizeof(a);
+	a.hdr.cpu = 1;
+	a.hdr.ns = 11;
+	a.vaddr = 0xffff888000001008ull;
+	a.ip = 0xffffffff81000010ull;
+	a.paddr = 0x1008;
+	a.pid = 42;
+	a.size = 4;
+	a.flags = MTRACE_F_WRITE | MTRACE_F_PADDR | MTRACE_F_SHARED;
+	memcpy(buf + off, &a, sizeof(a));
+	off += sizeof(a);
+	a.hdr.ns = 9;		/* before the vCPU's last record */
+	memcpy(buf + off, &a, sizeof(a));
+	off += sizeof(a);
+	assert_int_equal(kmap_guess_format(buf, 16), KMAP_FMT_MTRACE);
+	r = kmap_mtrace_open_mem(buf, off, "m.log");
+	assert_non_null(r);
+	assert_int_equal(kmap_mtrace_next(r, &rec), 1);
+	assert_int_equal(rec.type, MTRACE_REC_SWITCH);
+	assert_int_equal(rec.u.sw.pid, 42);
+	assert_int_equal(kmap_mtrace_next(r, &rec), 1);
+	assert_int_equal(rec.type, MTRACE_REC_ACCESS);
+	assert_true(rec.u.access.vaddr == 0xffff888000001008ull);
+	assert_int_equal(rec.u.access.size, 4);
+	assert_int_equal(rec.offset, sizeof(h) + sizeof(sw));
+	kmap_format_mtrace(line, &rec);
+	assert_string_equal(line, "access,1,11,42,ffffffff81000010,ffff888000001008,1008,4,w,shared\n");
+	assert_int_equal(kmap_mtrace_next(r, &rec), -1);
+	assert_string_equal(kmap_mtrace_error(r),
+			    "m.log: byte 128: time goes backwards on vCPU 1: ns 9 after 11");
+	kmap_mtrace_close(r);
+	/* Cut anywhere in its last record: an error at that record. */
+	r = kmap_mtrace_open_mem(buf, off - 3, "m.log");
+	assert_int_equal(kmap_mtrace_next(r, &rec), 1);
+	assert_int_equal(kmap_mtrace_next(r, &rec), 1);
+	assert_int_equal(kmap_mtrace_next(r, &rec), -1);
+	assert_string_equal(kmap_mtrace_error(r),
+			    "m.log: byte 128: record cut short: 45 of 48 bytes");
+	kmap_mtrace_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2211,6 +2364,9 @@ int main(void)
 		cmocka_unit_test(test_capmap_groups),
 		cmocka_unit_test(test_capmap_subjects),
 		cmocka_unit_test(test_capmap_grows_by_cells),
+		cmocka_unit_test(test_mtrace_version),
+		cmocka_unit_test(test_mtrace_args),
+		cmocka_unit_test(test_mtrace_reader),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);

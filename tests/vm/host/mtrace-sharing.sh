@@ -1,0 +1,48 @@
+#!/bin/sh
+# The host's half of vm/mtrace-sharing (tests/run runs it after the
+# guest's, with the guest's --out directory): the plugin's log checks, its
+# task switches were decoded, and memorizer sharing ranks the test
+# module's falsely shared line first among its two threads' accesses
+# (--pid: the plugin decoded the task switches), flagged, with the two writer
+# functions, and its truly shared counter's line unflagged, with the
+# counting function. The log is deleted when every check passes.
+. "$(dirname "$0")/../../lib/guest-lib.sh"
+out=$1
+memorizer=${MEMORIZER:-out/bin/memorizer}
+log=$out/mtrace.log
+sym() { awk -v s="$1" '$3 == s { print $1; exit }' "$out/kallsyms"; }
+false_line=$(sym mtrace_false_line)
+true_line=$(sym mtrace_true_line)
+echo "mtrace_false_line at $false_line, mtrace_true_line at $true_line"
+check "the module's symbols are known" [ -n "$false_line" ] && [ -n "$true_line" ]
+check "the log checks" "$memorizer" check --system-map "$out/kallsyms" "$log"
+switches=$("$memorizer" text "$log" | grep -c '^switch,[0-9]*,[0-9]*,[0-9]')
+echo "$switches task switches decoded"
+check "task switches were decoded (mtrace_task's markers)" [ "$switches" -gt 0 ]
+# The test's two threads (the rest of the boot moves lines too: jiffies
+# and the timekeeper's, by the timer, rank above a busy host's threads).
+set -- $(cat "$out/pids")
+echo "the threads: $1 and $2"
+check "the threads' pids are known" [ -n "$2" ]
+pids="--pid $1 --pid $2"
+"$memorizer" sharing $pids --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.txt"
+check "memorizer sharing runs" [ $? = 0 ]
+head -n 40 "$out/sharing.txt"
+"$memorizer" sharing $pids --csv --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.csv"
+first=$(sed -n 2p "$out/sharing.csv")
+echo "first: $first"
+check "the falsely shared line is ranked first" \
+	[ "$(echo "$first" | cut -d, -f2)" = "$false_line" ]
+check "and flagged false sharing" [ "$(echo "$first" | cut -d, -f7)" = yes ]
+check "by mtrace_share_write_a" sh -c 'echo "$1" | grep -q "mtrace_share_write_a+"' - "$first"
+check "and mtrace_share_write_b" sh -c 'echo "$1" | grep -q "mtrace_share_write_b+"' - "$first"
+check "the writers wrote bytes 0-3 and 32-35" \
+	sh -c 'echo "$1" | grep -q "0:0-3;1:32-35\|1:32-35;0:0-3"' - "$first"
+row=$(grep "^[0-9]*,$true_line," "$out/sharing.csv")
+echo "counter: $row"
+check "the counter's line is ranked" [ -n "$row" ]
+check "as true sharing" [ "$(echo "$row" | cut -d, -f7)" = no ]
+check "by mtrace_share_count" sh -c 'echo "$1" | grep -q "mtrace_share_count+"' - "$row"
+"$memorizer" sharing $pids --json --system-map "$out/kallsyms" -n 10 "$log" > "$out/sharing.json"
+check "--json is JSON" python3 -m json.tool "$out/sharing.json" > /dev/null
+finish && rm -f "$log"

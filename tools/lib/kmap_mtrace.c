@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libkmap: the mtrace plugin's log (mtrace_log.h), record by record. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mtrace_log.h"
+#include "kmap.h"
+
+_Static_assert(sizeof(struct mtrace_log_header) == 56, "mtrace header layout");
+_Static_assert(sizeof(struct mtrace_rec_access) == 48, "mtrace access layout");
+_Static_assert(sizeof(struct mtrace_rec_switch) == 24, "mtrace switch layout");
+
+#define BUF		(256 * 1024)	/* bytes read at a time */
+#define KERNEL_HALF	0xffff800000000000ull
+
+struct kmap_mtrace_reader {
+	kmap_read_fn fn;
+	void *ctx;
+	const unsigned char *buf;	/* unread: buf[start .. end) */
+	unsigned char *own;
+	size_t start, end;
+	int eof;
+	const char *name;
+	uint64_t offset, skipped;
+	int have_header, failed;
+	struct mtrace_log_header hdr;
+	uint64_t *last_ns;		/* per vCPU */
+	char err[KMAP_ERR_MAX];
+};
+
+static void set_err(struct kmap_mtrace_reader *r, uint64_t off,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(struct kmap_mtrace_reader *r, uint64_t off,
+		    const char *fmt, ...)
+{
+	char what[KMAP_ERR_MAX - 192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, sizeof(r->err), "%.150s: byte %llu: %s", r->name,
+		 (unsigned long long)off, what);
+	r->failed = 1;
+}
+
+size_t kmap_mtrace_min_size(unsigned int type)
+{
+	static const uint16_t sizes[MTRACE_REC_NR_TYPES] = MTRACE_REC_SIZES;
+
+	return type < MTRACE_REC_NR_TYPES ? sizes[type] : 0;
+}
+
+struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
+					       const char *name)
+{
+	struct kmap_mtrace_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (fn) {
+		r->buf = r->own = malloc(BUF);
+		if (!r->own) {
+			free(r);
+			return NULL;
+		}
+	}
+	r->fn = fn;
+	r->ctx = ctx;
+	r->name = name;
+	return r;
+}
+
+struct kmap_mtrace_reader *kmap_mtrace_open(FILE *f, const char *name)
+{
+	return kmap_mtrace_open_fn(kmap_file_read, f, name);
+}
+
+struct kmap_mtrace_reader *kmap_mtrace_open_mem(const void *buf, size_t len,
+						const char *name)
+{
+	struct kmap_mtrace_reader *r = kmap_mtrace_open_fn(NULL, NULL, name);
+
+	if (!r)
+		return NULL;
+	r->buf = buf;
+	r->end = len;
+	r->eof = 1;
+	return r;
+}
+
+void kmap_mtrace_close(struct kmap_mtrace_reader *r)
+{
+	if (!r)
+		return;
+	free(r->last_ns);
+	free(r->own);
+	free(r);
+}
+
+const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r)
+{
+	return r->err;
+}
+
+uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r)
+{
+	return r->offset;
+}
+
+uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r)
+{
+	return r->skipped;
+}
+
+const struct mtrace_log_header *
+kmap_mtrace_header(const struct kmap_mtrace_reader *r)
+{
+	return r->have_header ? &r->hdr : NULL;
+}
+
+/* The next len unread bytes in place (*got of them); NULL on read error. */
+static const unsigned char *peek(struct kmap_mtrace_reader *r, size_t len,
+				 size_t *got)
+{
+	while (r->end - r->start < len && !r->eof) {
+		long n;
+
+		if (r->start) {
+			memmove(r->own, r->own + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		n = r->fn(r->ctx, r->own + r->end, BUF - r->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return NULL;
+		if (n == 0)
+			r->eof = 1;
+		r->end += n;
+	}
+	*got = r->end - r->start < len ? r->end - r->start : len;
+	return r->buf + r->start;
+}
+
+int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
+{
+	struct mtrace_log_header h;
+	unsigned int t;
+
+	if (len < sizeof(h)) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "mtrace log header cut short: %zu of %zu bytes", len,
+			 sizeof(h));
+		return -1;
+	}
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, MTRACE_LOG_MAGIC, 8)) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "not an mtrace log (magic is not %s)", MTRACE_LOG_MAGIC);
+		return -1;
+	}
+	if (h.version != MTRACE_LOG_VERSION) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "mtrace log version %u, this reader knows version %u only",
+			 h.version, MTRACE_LOG_VERSION);
+		return -1;
+	}
+	if (h.header_size < sizeof(h) || h.header_size % 8) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "header_size %u: below %zu or not a multiple of 8",
+			 h.header_size, sizeof(h));
+		return -1;
+	}
+	if (h.nr_types > MEMORIZER_REC_TYPES_MAX) {
+		snprintf(err, KMAP_ERR_MAX, "nr_types %u above %u", h.nr_types,
+			 MEMORIZER_REC_TYPES_MAX);
+		return -1;
+	}
+	if (h.nr_cpus == 0 || h.nr_cpus > 64) {
+		snprintf(err, KMAP_ERR_MAX, "nr_cpus %u: not from 1 to 64",
+			 h.nr_cpus);
+		return -1;
+	}
+	if (h.mode != MTRACE_MODE_ALL && h.mode != MTRACE_MODE_SHARING) {
+		snprintf(err, KMAP_ERR_MAX, "mode %u: neither all (0) nor sharing (1)",
+			 h.mode);
+		return -1;
+	}
+	if (h.line_shift != MTRACE_LINE_SHIFT) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "line_shift %u: this reader knows %u-byte lines only",
+			 h.line_shift, 1u << MTRACE_LINE_SHIFT);
+		return -1;
+	}
+	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
+		unsigned int sz = h.rec_size[t];
+
+		if (t >= h.nr_types && sz) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u beyond nr_types %u", t, sz,
+				 h.nr_types);
+			return -1;
+		}
+		if (!sz)
+			continue;
+		if (sz % 8 || sz < sizeof(struct memorizer_rec_hdr)) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u: not a multiple of 8 of at least 16",
+				 t, sz);
+			return -1;
+		}
+		if (sz < kmap_mtrace_min_size(t)) {
+			snprintf(err, KMAP_ERR_MAX,
+				 "rec_size[%u] is %u, shorter than the %zu-byte layout",
+				 t, sz, kmap_mtrace_min_size(t));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
+{
+	const unsigned char *p;
+	char err[KMAP_ERR_MAX];
+	size_t got;
+
+	if (r->failed)
+		return -1;
+	if (r->have_header)
+		return 0;
+	p = peek(r, sizeof(r->hdr), &got);
+	if (!p) {
+		set_err(r, 0, "read error: %s", strerror(errno));
+		return -1;
+	}
+	if (kmap_mtrace_check_header(p, got, err)) {
+		set_err(r, 0, "%s", err);
+		return -1;
+	}
+	memcpy(&r->hdr, p, sizeof(r->hdr));
+	r->start += got;
+	r->offset = got;
+	if (r->hdr.header_size > sizeof(r->hdr)) {
+		size_t extra = r->hdr.header_size - sizeof(r->hdr);
+
+		if (!peek(r, extra, &got) || got < extra) {
+			set_err(r, r->offset, "mtrace log header cut short");
+			return -1;
+		}
+		r->start += extra;
+		r->offset += extra;
+	}
+	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
+	if (!r->last_ns) {
+		set_err(r, 0, "out of memory");
+		return -1;
+	}
+	r->have_header = 1;
+	return 0;
+}
+
+static const char *const type_name[] = {
+	[MTRACE_REC_ACCESS] = "ACCESS", [MTRACE_REC_SWITCH] = "SWITCH",
+};
+
+/* What the plugin writes, and nothing else: the rules of one record. */
+static int check_access(struct kmap_mtrace_reader *r,
+			const struct kmap_mtrace_rec *rec)
+{
+	unsigned int sz = rec->u.access.size, fl = rec->u.access.flags;
+
+	if (sz == 0 || sz > 32 || (sz & (sz - 1))) {
+		set_err(r, r->offset, "access size %u: not 1, 2, 4, 8, 16 or 32",
+			sz);
+		return -1;
+	}
+	if (fl & ~MTRACE_F_KNOWN) {
+		set_err(r, r->offset, "unknown flags 0x%x", fl & ~MTRACE_F_KNOWN);
+		return -1;
+	}
+	if (!(fl & MTRACE_F_PADDR) && rec->u.access.paddr) {
+		set_err(r, r->offset, "paddr %llx without its flag",
+			(unsigned long long)rec->u.access.paddr);
+		return -1;
+	}
+	if (rec->u.access.ip < KERNEL_HALF) {
+		set_err(r, r->offset,
+			"ip %llx is not in the kernel half (below ffff800000000000)",
+			(unsigned long long)rec->u.access.ip);
+		return -1;
+	}
+	if (r->hdr.mode == MTRACE_MODE_SHARING && !(fl & MTRACE_F_SHARED)) {
+		set_err(r, r->offset,
+			"an access not flagged shared in a log of mode sharing");
+		return -1;
+	}
+	if ((fl & MTRACE_F_SHARED) && !(fl & MTRACE_F_PADDR)) {
+		set_err(r, r->offset,
+			"flagged shared without a physical address (the rule works on physical lines)");
+		return -1;
+	}
+	if (rec->u.access.pid != MTRACE_PID_UNKNOWN &&
+	    rec->u.access.pid >= KMAP_PID_MAX) {
+		set_err(r, r->offset, "pid %u out of range", rec->u.access.pid);
+		return -1;
+	}
+	return 0;
+}
+
+int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
+{
+	struct memorizer_rec_hdr h;
+	const unsigned char *p;
+	size_t n;
+
+	if (kmap_mtrace_read_header(r))
+		return -1;
+	for (;;) {
+		p = peek(r, sizeof(h), &n);
+		if (!p) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		if (n < sizeof(h)) {
+			set_err(r, r->offset,
+				"record header cut short: %zu of %zu bytes", n,
+				sizeof(h));
+			return -1;
+		}
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8) {
+			set_err(r, r->offset,
+				"record size %u: not a multiple of 8 of at least 16",
+				h.size);
+			return -1;
+		}
+		if (h.cpu >= r->hdr.nr_cpus) {
+			set_err(r, r->offset, "vCPU %u, but the log has %u vCPUs",
+				h.cpu, r->hdr.nr_cpus);
+			return -1;
+		}
+		p = peek(r, h.size, &n);
+		if (!p) {
+			set_err(r, r->offset, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n < h.size) {
+			set_err(r, r->offset, "record cut short: %zu of %u bytes",
+				n, h.size);
+			return -1;
+		}
+		if (kmap_mtrace_min_size(h.type))
+			break;
+		r->start += h.size;
+		r->offset += h.size;
+		r->skipped++;
+	}
+	if (h.size < kmap_mtrace_min_size(h.type)) {
+		set_err(r, r->offset,
+			"%s record of %u bytes, shorter than its %zu-byte layout",
+			type_name[h.type], h.size, kmap_mtrace_min_size(h.type));
+		return -1;
+	}
+	if (r->hdr.rec_size[h.type] != h.size) {
+		set_err(r, r->offset, "%s record of %u bytes, but the header says %u",
+			type_name[h.type], h.size, r->hdr.rec_size[h.type]);
+		return -1;
+	}
+	if (h.ns < r->last_ns[h.cpu]) {
+		set_err(r, r->offset,
+			"time goes backwards on vCPU %u: ns %llu after %llu",
+			h.cpu, (unsigned long long)h.ns,
+			(unsigned long long)r->last_ns[h.cpu]);
+		return -1;
+	}
+	r->last_ns[h.cpu] = h.ns;
+	rec->type = h.type;
+	rec->size = h.size;
+	rec->cpu = h.cpu;
+	rec->ns = h.ns;
+	rec->offset = r->offset;
+	if (h.type == MTRACE_REC_ACCESS) {
+		struct mtrace_rec_access a;
+
+		memcpy(&a, p, sizeof(a));
+		rec->u.access.vaddr = a.vaddr;
+		rec->u.access.ip = a.ip;
+		rec->u.access.paddr = a.paddr;
+		rec->u.access.pid = a.pid;
+		rec->u.access.size = a.size;
+		rec->u.access.flags = a.flags;
+		if (check_access(r, rec))
+			return -1;
+	} else {
+		struct mtrace_rec_switch s;
+
+		memcpy(&s, p, sizeof(s));
+		rec->u.sw.pid = s.pid;
+		if (s.pid != MTRACE_PID_UNKNOWN && s.pid >= KMAP_PID_MAX) {
+			set_err(r, r->offset, "pid %u out of range", s.pid);
+			return -1;
+		}
+	}
+	r->start += h.size;
+	r->offset += h.size;
+	return 1;
+}
+
+size_t kmap_format_mtrace(char *line, const struct kmap_mtrace_rec *rec)
+{
+	char pid[16], paddr[24];
+	int n;
+
+	if (rec->type == MTRACE_REC_SWITCH) {
+		if (rec->u.sw.pid == MTRACE_PID_UNKNOWN)
+			snprintf(pid, sizeof(pid), "?");
+		else
+			snprintf(pid, sizeof(pid), "%u", rec->u.sw.pid);
+		n = snprintf(line, KMAP_LINE_MAX, "switch,%u,%llu,%s\n", rec->cpu,
+			     (unsigned long long)rec->ns, pid);
+		return (size_t)n;
+	}
+	if (rec->u.access.pid == MTRACE_PID_UNKNOWN)
+		snprintf(pid, sizeof(pid), "?");
+	else
+		snprintf(pid, sizeof(pid), "%u", rec->u.access.pid);
+	if (rec->u.access.flags & MTRACE_F_PADDR)
+		snprintf(paddr, sizeof(paddr), "%llx",
+			 (unsigned long long)rec->u.access.paddr);
+	else
+		snprintf(paddr, sizeof(paddr), "?");
+	n = snprintf(line, KMAP_LINE_MAX, "access,%u,%llu,%s,%llx,%llx,%s,%u,%c,%s\n",
+		     rec->cpu, (unsigned long long)rec->ns, pid,
+		     (unsigned long long)rec->u.access.ip,
+		     (unsigned long long)rec->u.access.vaddr, paddr,
+		     rec->u.access.size,
+		     rec->u.access.flags & MTRACE_F_WRITE ? 'w' : 'r',
+		     rec->u.access.flags & MTRACE_F_SHARED ? "shared" : "-");
+	return (size_t)n;
+}

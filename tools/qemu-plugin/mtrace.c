@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mtrace, as a QEMU TCG plugin: log a guest kernel's memory accesses from
+ * the emulator (no kernel hooks), to a file libkmap reads (mtrace_log.h).
+ *
+ *   qemu-system-x86_64 ... -plugin out/lib/mtrace.so,log=LOG,mode=sharing
+ *
+ * Every load and store by an instruction in the kernel half (its address
+ * 0xffff800000000000 and up) is seen by a memory callback registered at
+ * translation. mode=all logs each one; mode=sharing (the default) only
+ * those mtrace's cache-line rule flags (MTRACE_F_SHARED in mtrace_log.h):
+ * a read when another vCPU wrote its 64-byte line since this vCPU last
+ * read it, a write when another vCPU read or wrote the line since this
+ * vCPU last wrote it. The rule runs here, in execution order, over
+ * physical lines (two masks of vCPUs per line, updated atomically: vCPUs
+ * run in parallel threads), and is applied in both modes: a record in
+ * mode all says whether it would have been logged in mode sharing.
+ *
+ * Records go to a per-vCPU buffer; full buffers go to one writer thread,
+ * which writes them out. Nothing is lost: a vCPU whose buffers are all
+ * waiting for the writer waits too.
+ *
+ * Task identity comes from the guest module's markers (mtrace_log.h,
+ * tools/qemu-plugin/guest/mtrace_task.c): loads recognised here by their
+ * bytes at translation, whose addresses carry the pid.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mtrace-plugin.h"
+
+MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
+
+#define KERNEL_HALF	0xffff800000000000ull
+#define BUF_SIZE	(1u << 20)	/* bytes per buffer */
+#define BUFS_PER_VCPU	4
+
+/* Line state, by physical line: chunks of 1 GiB, mapped when first used. */
+#define CHUNK_SHIFT	30
+#define NR_CHUNKS	1024		/* 1 TiB of guest physical memory */
+#define LINES_PER_CHUNK	(1ull << (CHUNK_SHIFT - MTRACE_LINE_SHIFT))
+
+/*
+ * One line's state: bit c of rd_stale is set when another vCPU wrote the
+ * line since vCPU c last read it; bit c of wr_stale when another vCPU
+ * read or wrote it since c last wrote it. All clear at first.
+ */
+struct line {
+	_Atomic uint64_t rd_stale, wr_stale;
+};
+
+struct buf {
+	unsigned char *data;
+	size_t len;
+	struct buf *next;
+};
+
+struct vcpu {
+	struct buf *buf;
+	uint32_t pid;
+	uint32_t pid_lo;		/* a PID marker's first load */
+	int have_lo;
+	uint64_t accesses, logged, switches;
+} __attribute__((aligned(64)));
+
+static struct {
+	int mode, nvcpus, fd;
+	const char *file;
+	uint64_t others_mask;		/* every vCPU's bit */
+	struct vcpu *vcpu;
+	_Atomic(struct line *) chunk[NR_CHUNKS];
+	_Atomic uint64_t base;		/* the markers' array; 0: none */
+	_Atomic int stopping;
+	_Atomic uint64_t bad_markers, no_paddr, high_paddr;
+	_Atomic uint64_t markers_seen, marks_run;
+	/* Buffers: free ones, and full ones in order for the writer. */
+	pthread_mutex_t lock;
+	pthread_cond_t full_cv, free_cv;
+	struct buf *free, *full_head, *full_tail;
+	int writer_stop, write_failed;
+	int write_errno;
+	pthread_t writer;
+	uint64_t bytes;
+} g = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.full_cv = PTHREAD_COND_INITIALIZER,
+	.free_cv = PTHREAD_COND_INITIALIZER,
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&g.lock);
+	for (;;) {
+		struct buf *b;
+
+		while (!g.full_head && !g.writer_stop)
+			pthread_cond_wait(&g.full_cv, &g.lock);
+		b = g.full_head;
+		if (!b)
+			break;
+		g.full_head = b->next;
+		if (!g.full_head)
+			g.full_tail = NULL;
+		pthread_mutex_unlock(&g.lock);
+		if (!g.write_failed && write_all(g.fd, b->data, b->len)) {
+			g.write_failed = 1;
+			g.write_errno = errno;
+		}
+		g.bytes += b->len;
+		b->len = 0;
+		pthread_mutex_lock(&g.lock);
+		b->next = g.free;
+		g.free = b;
+		pthread_cond_broadcast(&g.free_cv);
+	}
+	pthread_mutex_unlock(&g.lock);
+	return NULL;
+}
+
+/* Hand b to the writer (g.lock held). */
+static void queue_full(struct buf *b)
+{
+	b->next = NULL;
+	if (g.full_tail)
+		g.full_tail->next = b;
+	else
+		g.full_head = b;
+	g.full_tail = b;
+	pthread_cond_signal(&g.full_cv);
+}
+
+/* v's buffer is full: to the writer, and a free one back (waits if none). */
+static void swap_buf(struct vcpu *v)
+{
+	pthread_mutex_lock(&g.lock);
+	queue_full(v->buf);
+	while (!g.free)
+		pthread_cond_wait(&g.free_cv, &g.lock);
+	v->buf = g.free;
+	g.free = v->buf->next;
+	pthread_mutex_unlock(&g.lock);
+}
+
+static inline void *reserve(struct vcpu *v, size_t n)
+{
+	if (v->buf->len + n > BUF_SIZE)
+		swap_buf(v);
+	return v->buf->data + v->buf->len;
+}
+
+static struct line *line_of(uint64_t paddr)
+{
+	uint64_t c = paddr >> CHUNK_SHIFT;
+	struct line *l, *fresh = NULL;
+
+	if (c >= NR_CHUNKS) {
+		atomic_fetch_add_explicit(&g.high_paddr, 1, memory_order_relaxed);
+		return NULL;
+	}
+	l = atomic_load_explicit(&g.chunk[c], memory_order_acquire);
+	if (!l) {
+		void *m = mmap(NULL, LINES_PER_CHUNK * sizeof(struct line),
+			       PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (m == MAP_FAILED)
+			return NULL;
+		fresh = m;
+		if (atomic_compare_exchange_strong(&g.chunk[c], &l, fresh)) {
+			l = fresh;
+		} else {	/* another vCPU mapped it first */
+			munmap(m, LINES_PER_CHUNK * sizeof(struct line));
+		}
+	}
+	return &l[(paddr & ((1ull << CHUNK_SHIFT) - 1)) >> MTRACE_LINE_SHIFT];
+}
+
+/* mtrace's rule for an access by vCPU c: 1 when it may move the line. */
+static int sharing_rule(struct line *l, unsigned int c, int write)
+{
+	uint64_t bit = 1ull << c, others = g.others_mask & ~bit, old;
+
+	if (write) {
+		/* Others now hold a stale copy, and must write anew. */
+		old = atomic_exchange_explicit(&l->wr_stale, others,
+					       memory_order_relaxed);
+		if ((atomic_load_explicit(&l->rd_stale, memory_order_relaxed) &
+		     others) != others)
+			atomic_fetch_or_explicit(&l->rd_stale, others,
+						 memory_order_relaxed);
+		return (old & bit) != 0;
+	}
+	old = atomic_load_explicit(&l->rd_stale, memory_order_relaxed);
+	if (old & bit)
+		old = atomic_fetch_and_explicit(&l->rd_stale, ~bit,
+						memory_order_relaxed);
+	if ((atomic_load_explicit(&l->wr_stale, memory_order_relaxed) &
+	     others) != others)
+		atomic_fetch_or_explicit(&l->wr_stale, others,
+					 memory_order_relaxed);
+	return (old & bit) != 0;
+}
+
+static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata);
+
+/* What a marker's load means (its registration's userdata; ips are larger). */
+enum { MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END };
+
+static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = &g.vcpu[cpu];
+	struct qemu_plugin_hwaddr *hw;
+	struct mtrace_rec_access *r;
+	int write = qemu_plugin_mem_is_store(info), shared = 0;
+	uint64_t paddr = 0;
+	uint8_t flags = write ? MTRACE_F_WRITE : 0;
+
+	if (atomic_load_explicit(&g.stopping, memory_order_relaxed))
+		return;
+	if ((uintptr_t)udata <= MARK_END) {
+		mark_cb(cpu, info, vaddr, udata);
+		return;
+	}
+	v->accesses++;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (hw && !qemu_plugin_hwaddr_is_io(hw)) {
+		struct line *l;
+
+		paddr = qemu_plugin_hwaddr_phys_addr(hw);
+		flags |= MTRACE_F_PADDR;
+		l = line_of(paddr);
+		if (l)
+			shared = sharing_rule(l, cpu, write);
+	} else {
+		atomic_fetch_add_explicit(&g.no_paddr, 1, memory_order_relaxed);
+	}
+	if (shared)
+		flags |= MTRACE_F_SHARED;
+	else if (g.mode == MTRACE_MODE_SHARING)
+		return;
+	r = reserve(v, sizeof(*r));
+	r->hdr.type = MTRACE_REC_ACCESS;
+	r->hdr.size = sizeof(*r);
+	r->hdr.cpu = (uint16_t)cpu;
+	r->hdr.reserved = 0;
+	r->hdr.ns = now_ns();
+	r->vaddr = vaddr;
+	r->ip = (uint64_t)(uintptr_t)udata;
+	r->paddr = paddr;
+	r->pid = v->pid;
+	r->size = (uint8_t)(1u << qemu_plugin_mem_size_shift(info));
+	r->flags = flags;
+	r->reserved = 0;
+	v->buf->len += sizeof(*r);
+	v->logged++;
+}
+
+static void log_switch(struct vcpu *v, unsigned int cpu, uint32_t pid)
+{
+	struct mtrace_rec_switch *r = reserve(v, sizeof(*r));
+
+	r->hdr.type = MTRACE_REC_SWITCH;
+	r->hdr.size = sizeof(*r);
+	r->hdr.cpu = (uint16_t)cpu;
+	r->hdr.reserved = 0;
+	r->hdr.ns = now_ns();
+	r->pid = pid;
+	r->reserved = 0;
+	v->buf->len += sizeof(*r);
+	v->switches++;
+	v->pid = pid;
+}
+
+static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata)
+{
+	struct vcpu *v = &g.vcpu[cpu];
+	uint64_t base = atomic_load(&g.base), off = vaddr - base;
+	int i;
+
+	(void)info;
+	if (atomic_load_explicit(&g.stopping, memory_order_relaxed))
+		return;
+	atomic_fetch_add_explicit(&g.marks_run, 1, memory_order_relaxed);
+	switch ((int)(uintptr_t)udata) {
+	case MARK_BASE:
+		atomic_store(&g.base, vaddr);
+		return;
+	case MARK_END:
+		atomic_store(&g.base, 0);
+		/* Every vCPU's task is unknown from here: told on this one. */
+		for (i = 0; i < g.nvcpus; i++)
+			g.vcpu[i].pid = MTRACE_PID_UNKNOWN;
+		log_switch(v, cpu, MTRACE_PID_UNKNOWN);
+		return;
+	}
+	if (!base || off >= 4096) {
+		atomic_fetch_add(&g.bad_markers, 1);
+		v->have_lo = 0;
+		return;
+	}
+	if ((uintptr_t)udata == MARK_PID_LO) {
+		v->pid_lo = (uint32_t)off;
+		v->have_lo = 1;
+		return;
+	}
+	if (!v->have_lo) {
+		atomic_fetch_add(&g.bad_markers, 1);
+		return;
+	}
+	v->have_lo = 0;
+	log_switch(v, cpu, (uint32_t)off << 12 | v->pid_lo);
+}
+
+/* The marker an instruction is (MARK_*), if it is one; else 0. */
+static int marker_of(const struct qemu_plugin_insn *insn)
+{
+	const void *d;
+
+	if (qemu_plugin_insn_size(insn) != MTRACE_MARK_LEN)
+		return 0;
+	d = qemu_plugin_insn_data(insn);
+	if (!memcmp(d, MTRACE_MARK_BASE, MTRACE_MARK_LEN))
+		return MARK_BASE;
+	if (!memcmp(d, MTRACE_MARK_PID_LO, MTRACE_MARK_LEN))
+		return MARK_PID_LO;
+	if (!memcmp(d, MTRACE_MARK_PID_HI, MTRACE_MARK_LEN))
+		return MARK_PID_HI;
+	if (!memcmp(d, MTRACE_MARK_END, MTRACE_MARK_LEN))
+		return MARK_END;
+	return 0;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		int mark;
+
+		if (pc < KERNEL_HALF)
+			continue;
+		/* A marker's userdata is its kind; others' their address. */
+		mark = marker_of(insn);
+		if (mark)
+			atomic_fetch_add_explicit(&g.markers_seen, 1,
+						  memory_order_relaxed);
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+			mark ? (void *)(uintptr_t)mark : (void *)(uintptr_t)pc);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	uint64_t accesses = 0, logged = 0, switches = 0;
+	char msg[512];
+	int i;
+
+	(void)id;
+	(void)udata;
+	atomic_store(&g.stopping, 1);
+	pthread_mutex_lock(&g.lock);
+	for (i = 0; i < g.nvcpus; i++) {
+		struct vcpu *v = &g.vcpu[i];
+
+		accesses += v->accesses;
+		logged += v->logged;
+		switches += v->switches;
+		if (v->buf && v->buf->len) {
+			queue_full(v->buf);
+			v->buf = NULL;
+		}
+	}
+	g.writer_stop = 1;
+	pthread_cond_signal(&g.full_cv);
+	pthread_mutex_unlock(&g.lock);
+	pthread_join(g.writer, NULL);
+	if (g.write_failed || fsync(g.fd) || close(g.fd)) {
+		snprintf(msg, sizeof(msg), "mtrace: %s: write error: %s\n",
+			 g.file, strerror(g.write_failed ? g.write_errno : errno));
+		fputs(msg, stderr);
+		return;
+	}
+	snprintf(msg, sizeof(msg),
+		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu run, %llu bad\n",
+		 g.file, (unsigned long long)accesses,
+		 (unsigned long long)logged,
+		 g.mode == MTRACE_MODE_ALL ? "all" : "sharing",
+		 (unsigned long long)switches,
+		 (unsigned long long)(g.bytes + sizeof(struct mtrace_log_header)),
+		 (unsigned long long)atomic_load(&g.no_paddr),
+		 (unsigned long long)atomic_load(&g.markers_seen),
+		 (unsigned long long)atomic_load(&g.marks_run),
+		 (unsigned long long)atomic_load(&g.bad_markers));
+	/* On QEMU's standard error: its log (qemu_plugin_outs) needs -d plugin. */
+	fputs(msg, stderr);
+}
+
+MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					     const qemu_info_t *info,
+					     int argc, char **argv)
+{
+	static const uint16_t sizes[MTRACE_REC_NR_TYPES] = MTRACE_REC_SIZES;
+	struct mtrace_log_header h;
+	struct mtrace_args a;
+	char err[512];
+	int i, nbufs;
+
+	if (mtrace_check_qemu(info, err, sizeof(err)) ||
+	    mtrace_parse_args(argc, argv, &a, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	g.mode = a.mode;
+	g.file = strdup(a.file);
+	g.nvcpus = info->system.max_vcpus;
+	g.others_mask = g.nvcpus == 64 ? ~0ull : (1ull << g.nvcpus) - 1;
+	g.vcpu = aligned_alloc(64, sizeof(*g.vcpu) * (size_t)g.nvcpus);
+	nbufs = BUFS_PER_VCPU * g.nvcpus;
+	if (!g.file || !g.vcpu) {
+		fprintf(stderr, "mtrace: out of memory\n");
+		return -1;
+	}
+	memset(g.vcpu, 0, sizeof(*g.vcpu) * (size_t)g.nvcpus);
+	for (i = 0; i < nbufs; i++) {
+		struct buf *b = calloc(1, sizeof(*b));
+
+		if (!b || !(b->data = malloc(BUF_SIZE))) {
+			fprintf(stderr, "mtrace: out of memory\n");
+			return -1;
+		}
+		if (i < g.nvcpus) {
+			g.vcpu[i].buf = b;
+			g.vcpu[i].pid = MTRACE_PID_UNKNOWN;
+		} else {
+			b->next = g.free;
+			g.free = b;
+		}
+	}
+	g.fd = open(g.file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (g.fd < 0) {
+		fprintf(stderr, "mtrace: %s: %s\n", g.file, strerror(errno));
+		return -1;
+	}
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, MTRACE_LOG_MAGIC, 8);
+	h.version = MTRACE_LOG_VERSION;
+	h.header_size = sizeof(h);
+	h.nr_types = MTRACE_REC_NR_TYPES;
+	h.nr_cpus = (uint16_t)g.nvcpus;
+	h.mode = (uint8_t)g.mode;
+	h.line_shift = MTRACE_LINE_SHIFT;
+	for (i = 0; i < MTRACE_REC_NR_TYPES; i++)
+		h.rec_size[i] = sizes[i];
+	if (write_all(g.fd, &h, sizeof(h))) {
+		fprintf(stderr, "mtrace: %s: write error: %s\n", g.file,
+			strerror(errno));
+		return -1;
+	}
+	if (pthread_create(&g.writer, NULL, writer_main, NULL)) {
+		fprintf(stderr, "mtrace: cannot start the writer thread\n");
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

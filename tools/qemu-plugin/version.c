@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mtrace plugin's load-time checks, apart from the plugin so that a
+ * host unit test can call them (tools/tests/unit.c): the QEMU plugin API
+ * version is pinned to the one the declarations in qemu-plugin-api.h were
+ * written from, and the emulator must be x86_64 system emulation.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mtrace-plugin.h"
+
+int mtrace_check_qemu(const qemu_info_t *info, char *err, size_t len)
+{
+	if (info->version.cur != MTRACE_QEMU_PLUGIN_VERSION ||
+	    info->version.min > MTRACE_QEMU_PLUGIN_VERSION) {
+		snprintf(err, len,
+			 "mtrace: this plugin is built for QEMU's TCG plugin API version %d (QEMU 7.2); this QEMU implements version %d (and supports %d to %d): refusing to load, as its declarations (tools/qemu-plugin/qemu-plugin-api.h) may not match; update them for this QEMU",
+			 MTRACE_QEMU_PLUGIN_VERSION, info->version.cur,
+			 info->version.min, info->version.cur);
+		return -1;
+	}
+	if (!info->system_emulation) {
+		snprintf(err, len,
+			 "mtrace: traces a guest kernel: load it into qemu-system-x86_64, not user-mode QEMU");
+		return -1;
+	}
+	if (!info->target_name || strcmp(info->target_name, "x86_64")) {
+		snprintf(err, len,
+			 "mtrace: the target is %s; only x86_64 is supported (the kernel half and the markers are x86_64's)",
+			 info->target_name ? info->target_name : "(none)");
+		return -1;
+	}
+	if (info->system.max_vcpus < 1 || info->system.max_vcpus > MTRACE_MAX_VCPUS) {
+		snprintf(err, len,
+			 "mtrace: %d vCPUs; from 1 to %d are supported",
+			 info->system.max_vcpus, MTRACE_MAX_VCPUS);
+		return -1;
+	}
+	return 0;
+}
+
+int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
+		      char *err, size_t len)
+{
+	int i;
+
+	a->file = NULL;
+	a->mode = MTRACE_MODE_SHARING;
+	for (i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!strncmp(s, "log=", 4) && s[4]) {
+			a->file = s + 4;
+		} else if (!strcmp(s, "mode=all")) {
+			a->mode = MTRACE_MODE_ALL;
+		} else if (!strcmp(s, "mode=sharing")) {
+			a->mode = MTRACE_MODE_SHARING;
+		} else {
+			snprintf(err, len,
+				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing)",
+				 s);
+			return -1;
+		}
+	}
+	if (!a->file) {
+		snprintf(err, len, "mtrace: no log=PATH argument: where to write the log");
+		return -1;
+	}
+	return 0;
+}
