@@ -22,6 +22,18 @@
  *   sites_other  per kind, the sums of the call sites not shipped
  *   ips       the access ips objects name: label, function, file:line
  *   objects   the explorer's objects: columns and rows
+ *   capmap    the capability heatmap: libkmap's capability maps
+ *             (kmap_capmap) of every row kind shipped (function; file
+ *             and dir with DWARF lines) by every column kind (callsite,
+ *             kind; cache for binary streams). Per map its subject and
+ *             group, its summary (as capmap --json's, and groups_touched:
+ *             the groups in a cell), rows and cols (the
+ *             HTML_CAPMAP_ROWS subjects and HTML_CAPMAP_COLS groups of
+ *             most reads + writes + frees: [name, reads, writes, frees],
+ *             their sums over every cell), cells ([row, col, reads,
+ *             writes, frees, objects], row and col indexes into those)
+ *             and left_out (the rows, cols and cells not shipped, and the
+ *             reads, writes and frees of those cells)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +91,19 @@ struct kind_sum {
 };
 #define KINDS		16	/* kmap_object_kind() + 1, room to spare */
 
+/* One capability map of the heatmap's. */
+struct capmap_view {
+	enum kmap_capmap_subject subject;
+	enum kmap_capmap_group group;
+	struct kmap_capmap *m;
+};
+#define CAPMAP_VIEWS	9	/* 3 subjects by 3 groups at most */
+
 struct html {
 	struct html_opts opts;
+	struct capmap_view capmaps[CAPMAP_VIEWS];
+	size_t ncapmaps;
+	int cache_unnamed;		/* an object without a cache's name */
 	size_t shipped_sites;		/* the first ones of sites, by bytes */
 	struct kind_sum kinds[KINDS], others[KINDS];
 	struct kmap_sym *sym;
@@ -149,6 +172,42 @@ fail:
 	return NULL;
 }
 
+/*
+ * The heatmap's maps: rows by function, and by file and directory when
+ * sym has DWARF lines; columns by call site, allocator kind and cache.
+ * -1 with a message when out of memory.
+ */
+static int capmaps_new(struct html *h)
+{
+	static const enum kmap_capmap_subject subjects[] = {
+		KMAP_SUBJECT_FUNCTION, KMAP_SUBJECT_FILE, KMAP_SUBJECT_DIR,
+	};
+	static const enum kmap_capmap_group groups[] = {
+		KMAP_GROUP_CALLSITE, KMAP_GROUP_KIND, KMAP_GROUP_CACHE,
+	};
+	int lines = h->sym && kmap_sym_has_lines(h->sym);
+	char err[KMAP_ERR_MAX];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(subjects) / sizeof(subjects[0]); i++) {
+		if (subjects[i] != KMAP_SUBJECT_FUNCTION && !lines)
+			continue;
+		for (j = 0; j < sizeof(groups) / sizeof(groups[0]); j++) {
+			struct capmap_view *v = &h->capmaps[h->ncapmaps];
+
+			v->subject = subjects[i];
+			v->group = groups[j];
+			v->m = kmap_capmap_new(v->subject, v->group, h->sym, err);
+			if (!v->m) {
+				error("%s", err);
+				return -1;
+			}
+			h->ncapmaps++;
+		}
+	}
+	return 0;
+}
+
 struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 {
 	struct html *h = calloc(1, sizeof(*h));
@@ -162,6 +221,10 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 	kmap_map_init(&h->by_ip);
 	if (opts->stats && !(h->stats = read_stats(opts->stats))) {
 		free(h);
+		return NULL;
+	}
+	if (capmaps_new(h)) {
+		html_free(h);
 		return NULL;
 	}
 	return h;
@@ -178,6 +241,8 @@ void html_free(struct html *h)
 			free(h->sites[i].heap[j].acc);
 		free(h->sites[i].heap);
 	}
+	for (i = 0; i < h->ncapmaps; i++)
+		kmap_capmap_free(h->capmaps[i].m);
 	free(h->sites);
 	free(h->tmp);
 	kmap_map_free(&h->by_ip);
@@ -372,9 +437,21 @@ int html_add(struct html *h, const struct kmap_object *o,
 	     uint64_t writes, uint64_t objno)
 {
 	struct site *s = site_of(h, o);
+	size_t i;
 
 	if (!s)
 		return -1;
+	/* A text kmap names no cache: its cache columns would be its kinds. */
+	if (!(o->has & KMAP_HAS_KIND))
+		h->cache_unnamed = 1;
+	for (i = 0; i < h->ncapmaps; i++) {
+		struct capmap_view *v = &h->capmaps[i];
+
+		if (v->group == KMAP_GROUP_CACHE && h->cache_unnamed)
+			continue;
+		if (kmap_capmap_add(v->m, o, acc, nacc))
+			return -1;
+	}
 	s->objects++;
 	s->bytes += o->size;
 	s->bytes_alloc += (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc :
@@ -822,6 +899,242 @@ static struct json_object *meta_json(struct html *h, const struct totals *t,
 	return m;
 }
 
+/* ------------------------------------------------------------------ */
+/* The capability heatmap's section.                                  */
+
+/* A subject's or group's sums over every cell it is in. */
+struct cm_line {
+	const char *name;
+	uint64_t reads, writes, frees, traffic;
+	size_t num;			/* its number in the map */
+	long pos;			/* its index shipped, or -1 */
+};
+
+/* Most reads + writes + frees first, then by name. */
+static int cmp_cm_line(const void *a, const void *b)
+{
+	const struct cm_line *x = a, *y = b;
+
+	if (x->traffic != y->traffic)
+		return x->traffic > y->traffic ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Sat: a count summed stays a count (capmap's cells saturate alike). */
+static uint64_t sum_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void cm_line_add(struct cm_line *l, const char *name,
+			const struct kmap_capmap_cell *c)
+{
+	l->name = name;
+	l->reads = sum_sat(l->reads, c->reads);
+	l->writes = sum_sat(l->writes, c->writes);
+	l->frees = sum_sat(l->frees, c->frees);
+	l->traffic = sum_sat(sum_sat(l->reads, l->writes), l->frees);
+}
+
+/*
+ * Sort the n lines named (by a cell: a group no object of which was
+ * touched is in none and goes), ship the first max: their pos set, by[num]
+ * their line. Returns how many are named.
+ */
+static size_t cm_rank(struct cm_line *lines, size_t n, size_t max,
+		      struct cm_line **by)
+{
+	size_t i, named = 0;
+
+	for (i = 0; i < n; i++)
+		if (lines[i].name)
+			lines[named++] = lines[i];
+	qsort(lines, named, sizeof(*lines), cmp_cm_line);
+	for (i = 0; i < named; i++) {
+		lines[i].pos = i < max ? (long)i : -1;
+		by[lines[i].num] = &lines[i];
+	}
+	return named;
+}
+
+/* [[name, reads, writes, frees], ...] of the lines shipped. */
+static struct json_object *cm_lines_json(const struct cm_line *lines,
+					 size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+	int bad = !a;
+
+	for (i = 0; !bad && i < n && lines[i].pos >= 0; i++) {
+		struct json_object *r = json_object_new_array();
+
+		bad |= add(a, r, 0);
+		if (bad)
+			break;
+		bad |= add(r, json_bytes(lines[i].name), 0);
+		bad |= add(r, u64(lines[i].reads), 0);
+		bad |= add(r, u64(lines[i].writes), 0);
+		bad |= add(r, u64(lines[i].frees), 0);
+	}
+	if (bad) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* An object of keys and figures; NULL when out of memory. */
+static struct json_object *figures_json(const char *const *keys,
+					const uint64_t *v, size_t n)
+{
+	struct json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; o && i < n; i++) {
+		struct json_object *x = u64(v[i]);
+
+		if (!x || json_object_object_add(o, keys[i], x)) {
+			json_object_put(x);
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/* One map's object (see the top of this file); NULL when out of memory. */
+static struct json_object *capmap_view_json(const struct capmap_view *v)
+{
+	static const char *const sum_keys[] = {
+		"objects", "subjects", "groups", "groups_touched", "cells",
+		"reads", "writes", "frees", "frees_unattributed",
+	};
+	static const char *const out_keys[] = {
+		"rows", "cols", "cells", "reads", "writes", "frees",
+	};
+	const struct kmap_capmap_cell *cells;
+	size_t nc = kmap_capmap_cells(v->m, &cells), i;
+	size_t ns = kmap_capmap_nsubjects(v->m), ng = kmap_capmap_ngroups(v->m);
+	struct cm_line *subj = calloc(ns ? ns : 1, sizeof(*subj));
+	struct cm_line *grp = calloc(ng ? ng : 1, sizeof(*grp));
+	struct cm_line **s_by = calloc(ns ? ns : 1, sizeof(*s_by));
+	struct cm_line **g_by = calloc(ng ? ng : 1, sizeof(*g_by));
+	struct json_object *o = NULL, *shipped = NULL, *x;
+	struct kmap_capmap_totals t;
+	size_t named_s, named_g;
+	uint64_t out[6] = { 0 };
+	int bad = 0;
+
+	if (!subj || !grp || !s_by || !g_by)
+		goto fail;
+	for (i = 0; i < ns; i++)
+		subj[i].num = i;
+	for (i = 0; i < ng; i++)
+		grp[i].num = i;
+	for (i = 0; i < nc; i++) {
+		cm_line_add(&subj[cells[i].subject],
+			    kmap_capmap_subject_of(v->m, &cells[i]), &cells[i]);
+		cm_line_add(&grp[cells[i].group],
+			    kmap_capmap_group_of(v->m, &cells[i]), &cells[i]);
+	}
+	named_s = cm_rank(subj, ns, HTML_CAPMAP_ROWS, s_by);
+	named_g = cm_rank(grp, ng, HTML_CAPMAP_COLS, g_by);
+	out[0] = named_s > HTML_CAPMAP_ROWS ? named_s - HTML_CAPMAP_ROWS : 0;
+	out[1] = named_g > HTML_CAPMAP_COLS ? named_g - HTML_CAPMAP_COLS : 0;
+	o = json_object_new_object();
+	shipped = json_object_new_array();
+	if (!o || !shipped)
+		goto fail;
+	for (i = 0; !bad && i < nc; i++) {
+		const struct kmap_capmap_cell *c = &cells[i];
+		long r = s_by[c->subject]->pos, g = g_by[c->group]->pos;
+		struct json_object *a;
+
+		if (r < 0 || g < 0) {
+			out[2]++;
+			out[3] = sum_sat(out[3], c->reads);
+			out[4] = sum_sat(out[4], c->writes);
+			out[5] = sum_sat(out[5], c->frees);
+			continue;
+		}
+		a = json_object_new_array();
+		bad |= add(shipped, a, 0);
+		if (bad)
+			break;
+		bad |= add(a, u64((uint64_t)r), 0);
+		bad |= add(a, u64((uint64_t)g), 0);
+		bad |= add(a, u64(c->reads), 0);
+		bad |= add(a, u64(c->writes), 0);
+		bad |= add(a, u64(c->frees), 0);
+		bad |= add(a, u64(c->objects), 0);
+	}
+	if (bad)
+		goto fail;
+	kmap_capmap_totals(v->m, &t);
+	{
+		const uint64_t sums[] = {
+			t.objects, named_s, ng, named_g, nc, t.reads,
+			t.writes, t.frees, t.frees_unattributed,
+		};
+
+		json_object_object_add(o, "subject", json_object_new_string(
+			kmap_capmap_subject_name(v->subject)));
+		json_object_object_add(o, "group", json_object_new_string(
+			kmap_capmap_group_name(v->group)));
+		if (!(x = figures_json(sum_keys, sums, 9)))
+			goto fail;
+		json_object_object_add(o, "summary", x);
+	}
+	if (!(x = cm_lines_json(subj, named_s)))
+		goto fail;
+	json_object_object_add(o, "rows", x);
+	if (!(x = cm_lines_json(grp, named_g)))
+		goto fail;
+	json_object_object_add(o, "cols", x);
+	json_object_object_add(o, "cells", shipped);
+	shipped = NULL;
+	if (!(x = figures_json(out_keys, out, 6)))
+		goto fail;
+	json_object_object_add(o, "left_out", x);
+	goto done;
+fail:
+	json_object_put(o);
+	o = NULL;
+done:
+	json_object_put(shipped);
+	free(subj);
+	free(grp);
+	free(s_by);
+	free(g_by);
+	return o;
+}
+
+/* The "capmap" section; NULL when out of memory. */
+static struct json_object *capmap_json(struct html *h)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *maps = json_object_new_array();
+	size_t i;
+
+	if (!o || !maps) {
+		json_object_put(o);
+		json_object_put(maps);
+		return NULL;
+	}
+	json_object_object_add(o, "rows_max", u64(HTML_CAPMAP_ROWS));
+	json_object_object_add(o, "cols_max", u64(HTML_CAPMAP_COLS));
+	json_object_object_add(o, "maps", maps);
+	for (i = 0; i < h->ncapmaps; i++) {
+		if (h->capmaps[i].group == KMAP_GROUP_CACHE && h->cache_unnamed)
+			continue;
+		if (add(maps, capmap_view_json(&h->capmaps[i]), 0)) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
 /* Write s, every '<' as \u003c (JSON outside strings has none). */
 static void write_data(FILE *out, const char *s)
 {
@@ -873,6 +1186,9 @@ int html_write(struct html *h, const struct totals *t, struct kmap_src *src,
 		goto out;
 	json_object_object_add(doc, "summary", v);
 	json_object_object_add(doc, "stats", json_object_get(h->stats));
+	if (!(v = capmap_json(h)))
+		goto out;
+	json_object_object_add(doc, "capmap", v);
 	data = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
 	if (!data)
 		goto out;

@@ -50,5 +50,7 @@ void html_free(struct html *h);
 #define HTML_OBJECTS_MAX	20000	/* objects in all */
 #define HTML_ACCESSORS_MAX	16	/* access ips per object */
 #define HTML_SITES_MAX		5000	/* call sites, those of most bytes */
+#define HTML_CAPMAP_ROWS	60	/* heatmap rows per map, most traffic */
+#define HTML_CAPMAP_COLS	40	/* heatmap columns per map, alike */
 
 #endif
