@@ -9,7 +9,9 @@
 // every view's rows and cells as many as, and with the figures of, what
 // memorizer report --csv says of the same file (and what this script
 // counts in the kmap itself); the explorer's search of a known call site
-// and address; screenshots OUTDIR/{summary,alloc,objects,lifetimes}.png
+// and address; the capability heatmap's rows, columns and cells as
+// memorizer capmap --csv's; screenshots
+// OUTDIR/{summary,alloc,capmap,objects,lifetimes}.png
 // (and readme.png, 960 x 640, the README's).
 // large: a generated binary stream of 100,000 objects in 2,000 call sites;
 // the page loads and draws every view in under 5 s; its size is printed.
@@ -53,9 +55,10 @@ function equal(got, want, what) {
 function run(args, opts) {
 	return execFileSync(memorizer, args, { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
 }
-// memorizer report --csv: rows as objects keyed by the header's names.
-function csv(args) {
-	const lines = run(['report', '--csv', ...args]).trim().split('\n');
+// memorizer report (or capmap) --csv: rows as objects keyed by the
+// header's names.
+function csv(args, cmd = 'report') {
+	const lines = run([cmd, '--csv', ...args]).trim().split('\n');
 	const cols = lines.shift().split(',');
 	return lines.map((l) => {
 		const f = l.split(','), o = {};
@@ -182,6 +185,45 @@ async function views() {
 	}
 	await sec.locator('input[name="sizeby"][value="bytes"]').check();
 	await page.screenshot({ path: path.join(outdir, 'alloc.png') });
+
+	// 3. The capability heatmap: function rows (System.map, no DWARF), call
+	// site and kind columns (a text kmap names no cache), as capmap --csv.
+	sec = await showView(page, 'capmap');
+	equal(await sec.locator('select[data-capmap="rows"] option').evaluateAll((o) => o.map((x) => x.value)), ['function'],
+		'capability map: function rows only (no DWARF lines)');
+	equal(await sec.locator('select[data-capmap="cols"] option').evaluateAll((o) => o.map((x) => x.value)), ['callsite', 'kind'],
+		'capability map: call site and kind columns (no cache in a text kmap)');
+	for (const cols of ['callsite', 'kind']) {
+		await sec.locator('select[data-capmap="cols"]').selectOption(cols);
+		const cells = csv(['--cols', cols, '--system-map', map, kmap], 'capmap');
+		const nrows = new Set(cells.map((c) => c.function)).size, ncols = new Set(cells.map((c) => c[cols])).size;
+		const svg = sec.locator('svg.capmap');
+		equal([await svg.locator('g.row').count(), await svg.locator('text.col').count(), await svg.locator('g.cell').count()],
+			[nrows, ncols, cells.length], `capability map by ${cols}: rows, columns and cells as capmap --csv`);
+		equal([await svg.getAttribute('data-rows'), await svg.getAttribute('data-cols')], [String(nrows), String(ncols)],
+			`capability map by ${cols}: the svg's size`);
+		// The busiest cell that both reads and writes.
+		const known = cells.filter((c) => c.reads && c.writes).sort((a, b) => (b.reads + b.writes) - (a.reads + a.writes))[0];
+		const g = svg.locator(`g.cell[data-row="${known.function}"][data-col="${known[cols]}"]`);
+		equal(await g.count(), 1, `capability map by ${cols}: one cell ${known.function} x ${known[cols]}`);
+		equal([Number(await g.getAttribute('data-reads')), Number(await g.getAttribute('data-writes')), Number(await g.getAttribute('data-frees'))],
+			[known.reads, known.writes, known.frees], `capability map by ${cols}: ${known.function} x ${known[cols]}'s reads, writes, frees`);
+		// Reads and writes drawn apart: the cell's two halves.
+		const opac = await g.evaluate((n) => ['read', 'write'].map((k) => Number(n.querySelector('rect.' + k).getAttribute('fill-opacity'))));
+		check(opac[0] > 0 && opac[1] > 0, `capability map by ${cols}: the known cell shows its reads and its writes`, JSON.stringify(opac));
+		const onlyReads = cells.find((c) => c.reads && !c.writes);
+		if (onlyReads)
+			equal(await svg.locator(`g.cell[data-row="${onlyReads.function}"][data-col="${onlyReads[cols]}"] rect.write`).getAttribute('fill-opacity'),
+				'0', `capability map by ${cols}: a cell of reads only shows no write`);
+		const tab = await tableRows(sec, 'capmap');
+		equal(tab.map((r) => [r.function, r[cols === 'callsite' ? 'call site' : 'kind'], r.reads, r.writes, r.frees, r.objects]).sort(),
+			cells.map((c) => [c.function, c[cols], c.reads, c.writes, c.frees, c.objects]).sort(),
+			`capability map by ${cols}: the table's cells as capmap --csv`);
+		check((await sec.locator('p.shipped').textContent()).includes('Every cell is here.'),
+			`capability map by ${cols}: says every cell is here`);
+	}
+	await sec.locator('select[data-capmap="cols"]').selectOption('callsite');
+	await page.screenshot({ path: path.join(outdir, 'capmap.png'), fullPage: true });
 
 	// 4. The explorer: a known call site (the one of most reads), an address.
 	sec = await showView(page, 'objects');

@@ -3,8 +3,7 @@
  * report-html.c wrote into #report-data; d3's modules are inlined before
  * this script. Every view is one entry of VIEWS: the data section it needs
  * and a render function, called once, the first time its tab is shown. A
- * new view (a capability heatmap over a "capmap" section, say) is one more
- * section in report-html.c and one more entry here.
+ * new view is one more section in report-html.c and one more entry here.
  *
  * Each rendered view marks its section data-rendered="1"; tables carry
  * their raw figures in data-value, for the browser test and for copying.
@@ -377,6 +376,170 @@
 	}
 
 	/* ---------------------------------------------------------------- */
+	/* View 3: the capability heatmap.                                   */
+
+	const SUBJECT_NAMES = { function: ['function', 'functions'], file: ['file', 'files'], dir: ['directory', 'directories'] };
+	const GROUP_NAMES = { callsite: ['call site', 'call sites'], cache: ['cache', 'caches'], kind: ['kind', 'kinds'] };
+	const plural = (names, n) => names[n === 1 ? 0 : 1];
+	/* A file's directory, as libkmap names it (kmap_capmap.c). */
+	function dirOf(file) {
+		if (file === '[unknown]') return file;
+		const slash = file.lastIndexOf('/');
+		return slash < 0 ? '.' : slash === 0 ? '/' : file.slice(0, slash);
+	}
+
+	function renderCapmap(sec) {
+		const CM = DATA.capmap;
+		const maps = new Map(CM.maps.map((m) => [m.subject + '/' + m.group, m]));
+		const subjects = ['function', 'file', 'dir'].filter((k) => CM.maps.some((m) => m.subject === k));
+		const groups = ['callsite', 'cache', 'kind'].filter((k) => CM.maps.some((m) => m.group === k));
+		let subject = subjects[0], group = groups[0];
+		/* The drill-down: [] at the top, else [{ subject, name }] (a directory's files). */
+		let path = [];
+
+		sec.append(el('p', { class: 'note', text: 'The capability map: which code (rows) reads, writes and frees which objects (columns). ' +
+			'Rows are the functions of the accessing instructions' + (subjects.includes('file') ? ', or their source files or directories (DWARF lines)' :
+				META.symbols ? ' (files and directories need a vmlinux with DWARF lines: --vmlinux)' : ' (no symbols: the instructions\u2019 addresses; give --system-map or --vmlinux)') +
+			'; columns group the objects by the function that allocated them (call site), their allocator kind' + (groups.includes('cache') ? ' or their slab cache.' : ' (caches: binary streams only).') +
+			' Click a directory to see its files. The table under the map has the exact figures; memorizer capmap prints every cell.' }));
+		const rowSel = el('select', { 'aria-label': 'Rows', 'data-capmap': 'rows' });
+		subjects.forEach((k) => rowSel.append(el('option', { value: k, text: SUBJECT_NAMES[k][1] })));
+		const colSel = el('select', { 'aria-label': 'Columns', 'data-capmap': 'cols' });
+		groups.forEach((k) => colSel.append(el('option', { value: k, text: GROUP_NAMES[k][1] })));
+		rowSel.addEventListener('change', () => { subject = rowSel.value; path = []; draw(); });
+		colSel.addEventListener('change', () => { group = colSel.value; draw(); });
+		sec.append(el('div', { class: 'controls' }, el('label', {}, 'Rows ', rowSel), el('label', {}, 'Columns ', colSel)));
+		const legend = el('div', { class: 'legend capmap-legend' });
+		const crumbs = el('div', { class: 'crumbs' });
+		const shipped = el('p', { class: 'note shipped' });
+		const box = el('div', { class: 'heatmap-box' });
+		const tableBox = el('div');
+		sec.append(legend, crumbs, shipped, box, el('h2', { text: 'Cells' }), tableBox);
+
+		/* The map drawn: its rows (of the drill-down), columns and cells. */
+		function current() {
+			const top = path.length ? path[path.length - 1] : null;
+			const rowKind = top ? 'file' : subject;
+			const m = maps.get(rowKind + '/' + group);
+			let rows = m.rows.map((r, i) => ({ i, name: r[0], reads: r[1], writes: r[2], frees: r[3] }));
+			if (top) rows = rows.filter((r) => dirOf(r.name) === top.name);
+			const keep = new Map(rows.map((r, j) => [r.i, j]));
+			const cells = m.cells.filter((c) => keep.has(c[0]));
+			const usedCols = new Set(cells.map((c) => c[1]));
+			const cols = m.cols.map((c, i) => ({ i, name: c[0], reads: c[1], writes: c[2], frees: c[3] })).filter((c) => usedCols.has(c.i));
+			const colAt = new Map(cols.map((c, j) => [c.i, j]));
+			/* Cells: most reads, writes and frees first (as memorizer capmap). */
+			const list = cells.map((c) => ({ row: rows[keep.get(c[0])], col: cols[colAt.get(c[1])], r: keep.get(c[0]), c: colAt.get(c[1]),
+				reads: c[2], writes: c[3], frees: c[4], objects: c[5], traffic: c[2] + c[3] + c[4] }))
+				.sort((a, b) => b.traffic - a.traffic || a.row.name.localeCompare(b.row.name) || a.col.name.localeCompare(b.col.name));
+			return { m, top, rowKind, rows, cols, cells: list };
+		}
+
+		function draw() {
+			const v = current(), m = v.m;
+			const rn = SUBJECT_NAMES[v.rowKind], gn = GROUP_NAMES[group];
+			crumbs.replaceChildren();
+			if (path.length) {
+				crumbs.append(el('button', { class: 'link', text: 'all ' + SUBJECT_NAMES[subject][1], onclick: () => { path = []; draw(); } }));
+				path.forEach((p) => crumbs.append(' \u203a ', el('span', { text: p.name })));
+			}
+			/* What is on the page, what is not. */
+			const lo = m.left_out, sm = m.summary;
+			let text = 'This map: ' + fmtInt(sm.subjects) + ' ' + plural(rn, sm.subjects) + ' by ' + fmtInt(sm.groups_touched) + ' ' +
+				plural(gn, sm.groups_touched) + ', ' + fmtInt(sm.cells) + ' cells; ' + fmtInt(sm.reads) + ' reads, ' + fmtInt(sm.writes) +
+				' writes, ' + fmtInt(sm.frees) + ' frees' + (sm.frees_unattributed ? ' (and ' + fmtInt(sm.frees_unattributed) + ' frees without a free ip, in no cell)' : '') + '. ';
+			if (lo.rows || lo.cols)
+				text += 'The page holds the ' + fmtInt(m.rows.length) + ' ' + plural(rn, m.rows.length) + ' and the ' + fmtInt(m.cols.length) + ' ' +
+					plural(gn, m.cols.length) + ' with the most reads, writes and frees (at most ' + CM.rows_max + ' by ' + CM.cols_max + '); left out: ' +
+					fmtInt(lo.rows) + ' ' + plural(rn, lo.rows) + ', ' + fmtInt(lo.cols) + ' ' + plural(gn, lo.cols) + ', ' + fmtInt(lo.cells) + ' cells with ' +
+					fmtInt(lo.reads) + ' reads, ' + fmtInt(lo.writes) + ' writes and ' + fmtInt(lo.frees) + ' frees.';
+			else
+				text += 'Every cell is here.';
+			if (v.top) {
+				const dm = maps.get('dir/' + group), d = dm.rows.find((r) => r[0] === v.top.name);
+				const sum = (k) => v.rows.reduce((a, r) => a + r[k], 0);
+				const miss = d ? [d[1] - sum('reads'), d[2] - sum('writes'), d[3] - sum('frees')] : [0, 0, 0];
+				text += ' Directory ' + v.top.name + ': ' + fmtInt(v.rows.length) + ' ' + plural(rn, v.rows.length) + ' here' +
+					(miss.some((x) => x > 0) ? '; its files not on this page hold ' + fmtInt(miss[0]) + ' reads, ' + fmtInt(miss[1]) + ' writes, ' + fmtInt(miss[2]) + ' frees.' : '.');
+			}
+			shipped.textContent = text;
+			heatmap(v);
+			tableBox.replaceChildren();
+			sortableTable(tableBox, [
+				{ key: 'subject', label: rn[0], type: 'code', value: (c) => c.row.name },
+				{ key: 'group', label: gn[0], type: 'code', value: (c) => c.col.name },
+				{ key: 'reads', label: 'reads', type: 'num' },
+				{ key: 'writes', label: 'writes', type: 'num' },
+				{ key: 'frees', label: 'frees', type: 'num' },
+				{ key: 'objects', label: 'objects', type: 'num', title: 'distinct objects read, written or freed' },
+			], v.cells, { name: 'capmap' });
+		}
+
+		/*
+		 * Each cell in two halves: reads on the left in blue, writes on
+		 * the right in orange, the deeper the more (one log scale for
+		 * both); a vermilion dot where the row frees objects of the column.
+		 */
+		function heatmap(v) {
+			const ch = 20, longest = (a) => d3.max(a, (x) => x.name.length) || 0;
+			const left = Math.min(300, 14 + 6.6 * longest(v.rows)), top = Math.min(170, 16 + 4.8 * longest(v.cols));
+			/* Columns as wide as the page allows, 22 to 56 pixels; the labels lean right. */
+			const cw = Math.max(22, Math.min(56, Math.floor((Math.max(600, box.clientWidth || 1000) - left - top) / Math.max(1, v.cols.length))));
+			const width = left + v.cols.length * cw + top * 0.7 + 10, height = top + v.rows.length * ch + 4;
+			const max = d3.max(v.cells, (c) => Math.max(c.reads, c.writes)) || 1;
+			const depth = (n) => n > 0 ? 0.15 + 0.85 * Math.log1p(n) / Math.log1p(max) : 0;
+			const cut = (s, room) => s.length > room ? s.slice(0, room - 1) + '\u2026' : s;
+			const svg = d3.create('svg').attr('class', 'capmap').attr('width', width).attr('height', height)
+				.attr('role', 'img').attr('aria-label', 'Capability heatmap: ' + v.rows.length + ' rows by ' + v.cols.length + ' columns')
+				.attr('data-rows', v.rows.length).attr('data-cols', v.cols.length);
+			const rowG = svg.append('g').selectAll('g').data(v.rows).join('g').attr('class', 'row')
+				.attr('data-name', (r) => r.name).attr('transform', (r, i) => `translate(0,${top + i * ch})`);
+			const drill = v.rowKind === 'dir' && maps.has('file/' + group);
+			rowG.append('text').attr('x', left - 6).attr('y', ch / 2 + 4).attr('text-anchor', 'end')
+				.attr('class', drill ? 'drill' : null).text((r) => cut(r.name, Math.floor((left - 10) / 6.6)))
+				.on('mousemove', (ev, r) => showTip(ev, r.name + '\n' + fmtInt(r.reads) + ' reads, ' + fmtInt(r.writes) + ' writes, ' +
+					fmtInt(r.frees) + ' frees in all' + (drill ? '\nClick: its files' : '')))
+				.on('mouseleave', hideTip)
+				.on('click', (ev, r) => { if (drill) { hideTip(); path = [{ subject: 'dir', name: r.name }]; draw(); } });
+			svg.append('g').selectAll('text').data(v.cols).join('text').attr('class', 'col')
+				.attr('transform', (c, j) => `translate(${left + j * cw + cw / 2},${top - 6}) rotate(-50)`)
+				.text((c) => cut(c.name, Math.floor((top - 10) / 4.8)))
+				.on('mousemove', (ev, c) => showTip(ev, c.name + '\n' + fmtInt(c.reads) + ' reads, ' + fmtInt(c.writes) + ' writes, ' +
+					fmtInt(c.frees) + ' frees in all'))
+				.on('mouseleave', hideTip);
+			svg.append('g').selectAll('rect').data(v.rows).join('rect').attr('class', 'grid')
+				.attr('x', left).attr('y', (r, i) => top + i * ch).attr('width', v.cols.length * cw).attr('height', ch);
+			const cell = svg.append('g').selectAll('g').data(v.cells).join('g').attr('class', 'cell')
+				.attr('transform', (c) => `translate(${left + c.c * cw},${top + c.r * ch})`)
+				.attr('data-row', (c) => c.row.name).attr('data-col', (c) => c.col.name)
+				.attr('data-reads', (c) => c.reads).attr('data-writes', (c) => c.writes).attr('data-frees', (c) => c.frees);
+			cell.append('rect').attr('class', 'bg').attr('x', 1).attr('y', 1).attr('width', cw - 2).attr('height', ch - 2);
+			cell.append('rect').attr('class', 'read').attr('x', 1).attr('y', 1).attr('width', cw / 2 - 1).attr('height', ch - 2)
+				.attr('fill-opacity', (c) => depth(c.reads));
+			cell.append('rect').attr('class', 'write').attr('x', cw / 2).attr('y', 1).attr('width', cw / 2 - 1).attr('height', ch - 2)
+				.attr('fill-opacity', (c) => depth(c.writes));
+			cell.filter((c) => c.frees > 0).append('circle').attr('class', 'free').attr('cx', cw - 5).attr('cy', 5).attr('r', 3);
+			cell.on('mousemove', (ev, c) => showTip(ev, c.row.name + ' \u2192 ' + c.col.name + '\n' + fmtInt(c.reads) + ' reads, ' +
+				fmtInt(c.writes) + ' writes, ' + fmtInt(c.frees) + ' frees; ' + fmtInt(c.objects) + ' objects'))
+				.on('mouseleave', hideTip);
+			box.replaceChildren(svg.node());
+			if (!v.cells.length) box.append(el('p', { class: 'note', text: 'No access or free to show.' }));
+
+			/* The legend: the two channels' scales and the frees' mark. */
+			const ramp = (cls, what) => {
+				const steps = [1, Math.round(Math.sqrt(max)), max].filter((x, i, a) => a.indexOf(x) === i);
+				const s = el('span', { class: 'ramp' }, what + ': ');
+				steps.forEach((n) => s.append(el('i', { class: cls, style: 'opacity:' + depth(n).toFixed(2) }), fmtInt(n) + ' '));
+				return s;
+			};
+			legend.replaceChildren(el('span', { text: 'Each cell: left half reads, right half writes, deeper the more (log scale).' }),
+				ramp('read', 'reads'), ramp('write', 'writes'),
+				el('span', {}, el('i', { class: 'free' }), 'the row frees objects of the column'));
+		}
+		draw();
+	}
+
+	/* ---------------------------------------------------------------- */
 	/* View 4: the object explorer.                                      */
 
 	function renderExplorer(sec) {
@@ -589,6 +752,7 @@
 	const VIEWS = [
 		{ id: 'summary', title: 'Summary', needs: 'summary', render: renderSummary },
 		{ id: 'alloc', title: 'Allocations', needs: 'sites', render: renderAlloc },
+		{ id: 'capmap', title: 'Capability map', needs: 'capmap', render: renderCapmap },
 		{ id: 'objects', title: 'Objects', needs: 'objects', render: renderExplorer },
 		{ id: 'lifetimes', title: 'Lifetimes', needs: 'sites', render: renderLifetimes },
 	].filter((v) => DATA[v.needs]);
