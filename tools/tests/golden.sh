@@ -378,6 +378,16 @@ run report report-html-usage sh -c "\"$M\" report --html --csv fixtures/tar.kmap
 # smallest summed.
 awk 'BEGIN { for (i = 0; i < 5003; i++) printf "ffffffff81%06x,1,ffff8881%08x,%d,100,0,0,sh\n", i * 16, i * 8192, 8 + i }' > sites.kmap
 run report report-html-sites-cap sh -c "\"$M\" report --html -o c.html sites.kmap && grep -o '\"sites_other\":{[^}]*}' c.html; grep -o '\"sites_[a-z]*\":[0-9]*' c.html; grep -o '\"ffffffff81000[0-9a-f]*\"' c.html | sort -u | head -n 1"
+# The capability heatmap's section: the fixture's maps (function rows by
+# call site and kind: no DWARF, no cache in a text kmap) whole; 70
+# functions by 45 call sites cut to the 60 and 40 of most traffic, the
+# rest summed.
+capmap_section() {	# capmap_section PAGE: the section, a line per map, row or cell
+	sed -n 's/.*"capmap":\(.*\)}<\/script>.*/\1/p' "$1" | sed 's/{"subject"/\n&/g; s/\],\[/],\n[/g'
+}
+run report report-html-capmap sh -c "$(declare -f capmap_section); \"$M\" report --html -o t.html --system-map fixtures/System.map fixtures/tar.kmap && capmap_section t.html"
+awk 'BEGIN { for (i = 0; i < 70; i++) printf "ffffffff81%06x,1,ffff8881%08x,64,100,0,0,sh\n  ffffffff82%06x,1,%d,%d\n", (i % 45) * 16, i * 8192, i * 16, i % 3, i + 1 }' > cm70.kmap
+run report report-html-capmap-cut sh -c "$(declare -f capmap_section); \"$M\" report --html -o c.html cm70.kmap && capmap_section c.html > c.txt && grep -o '^{\"rows_max[^[]*' c.txt; grep -o '\"left_out\":{[^}]*}' c.txt; echo rows shipped in both maps: \$(grep -o '\[\"ffffffff82[0-9a-f]*\",' c.txt | wc -l), columns: \$(grep -o '\[\"ffffffff81[0-9a-f]*\",' c.txt | wc -l); grep -o '\"ffffffff82000[0-9a-f]*\",[0-9]*,[0-9]*,0\]\]' c.txt"
 printf 'kmalloc_tracked 4021\nkmalloc_live many\n' > bad.stats
 run report report-html-bad-stats sh -c "echo old page > p.html; \"$M\" report --html --stats bad.stats -o p.html fixtures/tar.kmap; echo exit \$?; cat p.html; \"$M\" report --html -o p.html cut.kmap; echo exit \$?; cat p.html; ls -a | grep -c '^\.p\.html'"
 
@@ -583,6 +593,8 @@ printf '%s,5,ffff888000001000,64,100,0,0,sh\n  %s,5,1,2\n  %s,5,3,0\n' \
 run capmap capmap-dwarf-files "$M" capmap dw.kmap --vmlinux dwprog --rows file --csv
 run capmap capmap-dwarf-dirs "$M" capmap dw.kmap --vmlinux dwprog --rows dir --csv
 run capmap capmap-no-dwarf "$M" capmap dw.kmap --vmlinux nodwprog --rows dir
+# report --html: with DWARF lines the heatmap has file and dir rows too.
+run capmap capmap-html-dwarf sh -c "$(declare -f capmap_section); \"$M\" report --html -o dw.html --vmlinux dwprog dw.kmap && capmap_section dw.html"
 run capmap capmap-file-needs-vmlinux "$M" capmap $cm $sm --rows file
 run capmap capmap-function-needs-symbols "$M" capmap $cm
 run capmap capmap-cache-needs-stream "$M" capmap $cm --cols cache $sm

@@ -339,7 +339,7 @@ async function large() {
 	console.log(`# ${html}: ${(size / 1e6).toFixed(1)} MB from a ${(fs.statSync(bin).size / 1e6).toFixed(1)} MB stream of ${n} objects in ${s} call sites, made in ${made} ms`);
 	const { browser, page, problems, t0 } = await open(html);
 	const ms = {};
-	for (const v of ['summary', 'alloc', 'objects', 'lifetimes']) {
+	for (const v of ['summary', 'alloc', 'capmap', 'objects', 'lifetimes']) {
 		const sec = await showView(page, v);
 		ms[v] = Number(await sec.getAttribute('data-render-ms'));
 	}
@@ -351,6 +351,25 @@ async function large() {
 	equal(await page.locator('table[data-table="objects"]').getAttribute('data-rows'), '20000', 'large: 20,000 objects in the explorer');
 	check((await page.locator('section[data-view="objects"] .note').first().textContent()).includes('20,000 of the 100,000'),
 		'large: the explorer says how many objects it holds');
+	// The heatmap holds the 60 rows and 40 columns of most traffic: without
+	// symbols a function is its ip in hex, as capmap --rows ip names it.
+	const cells = csv(['--rows', 'ip', bin], 'capmap');
+	const top = (key, max) => {
+		const t = new Map();
+		cells.forEach((c) => t.set(c[key], (t.get(c[key]) || 0) + c.reads + c.writes + c.frees));
+		return [...t].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map((e) => e[0]);
+	};
+	const rows = new Set(top('ip', 60)), cols = new Set(top('callsite', 40));
+	const shown = cells.filter((c) => rows.has(c.ip) && cols.has(c.callsite)), out = cells.filter((c) => !shown.includes(c));
+	const cm = page.locator('section[data-view="capmap"]');
+	equal([await cm.locator('svg.capmap g.row').count(), await cm.locator('svg.capmap text.col').count(), await cm.locator('svg.capmap g.cell').count()],
+		[rows.size, new Set(shown.map((c) => c.callsite)).size, shown.length], 'large: the heatmap\'s rows, columns and cells, the busiest');
+	const sum = (k) => out.reduce((a, c) => a + c[k], 0).toLocaleString('en-US');
+	check((await cm.locator('p.shipped').textContent()).includes(`${out.length.toLocaleString('en-US')} cells with ${sum('reads')} reads, ${sum('writes')} writes and ${sum('frees')} frees`),
+		'large: the heatmap says what it left out', await cm.locator('p.shipped').textContent());
+	await showView(page, 'capmap');
+	await page.screenshot({ path: path.join(outdir, 'large-capmap.png'), fullPage: true });
+	await showView(page, 'lifetimes');
 	await page.screenshot({ path: path.join(outdir, 'large.png') });
 	equal(problems, [], 'large: no console error, no request');
 	await browser.close();
