@@ -292,6 +292,56 @@ async function views() {
 
 	equal(problems, [], 'no console error, no request');
 	await browser.close();
+	await dwarfViews();
+}
+
+// The heatmap's file and directory rows: a program built with -g from
+// three files in two directories stands in for vmlinux (as in golden.sh),
+// a kmap of its functions' addresses; a directory's row drills down to
+// its files.
+async function dwarfViews() {
+	const dir = path.resolve(outdir, 'dw');
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(path.join(dir, 'fs'), { recursive: true });
+	fs.mkdirSync(path.join(dir, 'mm'));
+	fs.writeFileSync(path.join(dir, 'fs/read.c'), 'int fs_read(int x)\n{\n\treturn x + 1;\n}\n');
+	fs.writeFileSync(path.join(dir, 'fs/write.c'), 'int fs_write(int x)\n{\n\treturn x + 3;\n}\n');
+	fs.writeFileSync(path.join(dir, 'mm/alloc.c'), 'int mm_alloc(int x)\n{\n\treturn x * 2;\n}\nint main(void) { return mm_alloc(1); }\n');
+	execFileSync('cc', ['-g', '-O0', '-no-pie', '-o', 'prog', 'fs/read.c', 'fs/write.c', 'mm/alloc.c'], { cwd: dir });
+	const addr = Object.fromEntries(execFileSync('nm', ['prog'], { cwd: dir, encoding: 'utf8' }).split('\n')
+		.map((l) => l.split(' ')).filter((f) => f.length === 3).map((f) => [f[2], f[0].replace(/^0+/, '')]));
+	// Two objects of mm_alloc's: fs_read and fs_write read and write them.
+	fs.writeFileSync(path.join(dir, 'dw.kmap'),
+		`${addr.mm_alloc},5,ffff888000001000,64,100,0,0,sh\n  ${addr.fs_read},5,1,2\n  ${addr.fs_write},5,4,0\n  ${addr.mm_alloc},5,3,0\n` +
+		`${addr.mm_alloc},5,ffff888000002000,64,100,0,0,sh\n  ${addr.fs_read},5,0,7\n`);
+	const html = path.join(dir, 'dw.html');
+	run(['report', '--html', '-o', html, '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir });
+	const { browser, page, problems } = await open(html);
+	const sec = await showView(page, 'capmap');
+	equal(await sec.locator('select[data-capmap="rows"] option').evaluateAll((o) => o.map((x) => x.value)), ['function', 'file', 'dir'],
+		'dwarf: function, file and directory rows');
+	for (const rows of ['file', 'dir']) {
+		await sec.locator('select[data-capmap="rows"]').selectOption(rows);
+		const cells = run(['capmap', '--csv', '--rows', rows, '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir }).trim().split('\n').slice(1)
+			.map((l) => l.split(',')).map(([s, g, r, w, f, o]) => [s, g, Number(r), Number(w), Number(f), Number(o)]);
+		const tab = await tableRows(sec, 'capmap');
+		equal(tab.map((r) => [r[rows === 'dir' ? 'directory' : 'file'], r['call site'], r.reads, r.writes, r.frees, r.objects]).sort(), cells.sort(),
+			`dwarf: by ${rows}, the table's cells as capmap --csv --rows ${rows}`);
+	}
+	// dir: fs and mm; click fs: its two files, their cells as capmap's.
+	await sec.locator('svg.capmap g.row[data-name="fs"] text').click();
+	equal(await sec.locator('.crumbs span').textContent(), 'fs', 'dwarf: clicking fs drills down to it');
+	equal(await sec.locator('svg.capmap g.row').evaluateAll((g) => g.map((x) => x.dataset.name).sort()), ['fs/read.c', 'fs/write.c'],
+		'dwarf: directory fs shows its files');
+	const fsCells = run(['capmap', '--csv', '--rows', 'file', '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir }).trim().split('\n').slice(1)
+		.map((l) => l.split(',')).filter((f) => f[0].startsWith('fs/'));
+	equal((await tableRows(sec, 'capmap')).map((r) => [r.file, r.reads, r.writes]).sort(),
+		fsCells.map((f) => [f[0], Number(f[2]), Number(f[3])]).sort(), 'dwarf: fs\'s files\' reads and writes');
+	await page.screenshot({ path: path.join(outdir, 'capmap-dwarf.png'), fullPage: true });
+	await sec.locator('.crumbs button').click();
+	equal(await sec.locator('svg.capmap g.row').count(), 2, 'dwarf: back to the two directories');
+	equal(problems, [], 'dwarf: no console error, no request');
+	await browser.close();
 }
 function d3sum(m) { return [...m.values()].reduce((a, b) => a + b, 0); }
 

@@ -761,7 +761,7 @@
 	document.title = 'Memorizer report: ' + META.input;
 	document.getElementById('meta').textContent = [
 		META.format === 'text' ? 'text kmap' : 'binary stream' + (META.hz ? ' (' + META.hz + ' Hz)' : ''),
-		fmtInt(DATA.summary.objects) + ' objects in ' + fmtInt(META.sites_total) + ' call sites',
+		fmtInt(DATA.summary.objects) + ' objects in ' + fmtInt(META.sites_total) + (META.sites_total === 1 ? ' call site' : ' call sites'),
 		META.symbols ? 'symbols from ' + META.symbols : 'no symbols (give --vmlinux or --system-map)',
 		META.generator,
 	].join(' \u00b7 ');
