@@ -32,6 +32,11 @@ stats=()
 echo "demo: the report: $dir/report.html ($(($(stat -c %s "$dir/report.html") / 1024)) KiB; open it in a browser, no network needed: xdg-open $dir/report.html)"
 echo "demo: the call sites that allocated the most bytes:"
 "$m" report -n 5 ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
+# The capability map: by function with symbols, else by instruction.
+rows=(--rows ip)
+[ ${#sym[@]} = 0 ] || rows=(--rows function)
+echo "demo: the capability map's largest cells (which code reads, writes and frees which call site's objects):"
+"$m" capmap -n 5 "${rows[@]}" ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
 # Commands as a newcomer types them at the top of the tree.
 short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }
 M=$(short "$m") K=$(short "$kmap") S=
@@ -43,6 +48,8 @@ demo: what next:
   # the busiest objects; what each pid allocated and accessed
   $M report --by object --sort reads -n 20 ${S}$K
   $M report --by pid $K
+  # the whole capability map (--rows file or dir with a DWARF vmlinux)
+  $M capmap ${rows[*]} ${S}$K
   # every view, column and option
   $M help report
 NEXT

@@ -1,6 +1,8 @@
 # make demo's host side (scripts/demo-report.sh) on the fixture kmap: the
 # HTML report is made where the demo says, the summary names the call site
-# of most bytes, the next steps are there; no kmap: an error, no report.
+# of most bytes and the capability map's largest cell (xas_load's reads of
+# xas_create's nodes), the next steps are there; no kmap: an error, no
+# report.
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 [ -x out/bin/memorizer ] || make -s -C tools all
@@ -11,7 +13,10 @@ VMLINUX=/nonexistent SYSTEM_MAP=tools/tests/fixtures/System.map \
 cat "$t/log"
 grep -q "^demo: the report: $t/demo/report.html (" "$t/log"
 grep -q '^  xas_create+0x7e7/0x990 ' "$t/log"
+grep -q "^demo: the capability map's largest cells" "$t/log"
+grep -Eq '^  xas_load +xas_create +1410 +0 +0 +4$' "$t/log"
 grep -q '^demo: what next:' "$t/log"
+grep -q '"capmap":{"rows_max":60' "$t/demo/report.html"
 grep -q '"input":"[^"]*tar.kmap"' "$t/demo/report.html"
 grep -q '"stats":\[\["kmalloc_tracked",4021\]' "$t/demo/report.html"
 ! grep -q MEMORIZER_REPORT_DATA "$t/demo/report.html"
