@@ -719,6 +719,8 @@ enum kmap_capmap_subject {
 	KMAP_SUBJECT_FILE,	/* its source file (DWARF); "[unknown]" */
 	KMAP_SUBJECT_DIR,	/* that file's directory; "[unknown]" */
 	KMAP_SUBJECT_IP,	/* the ip: function+off/size with symbols */
+	KMAP_SUBJECT_FILE_FUNCTION,	/* "FILE:FUNCTION": its source file
+					 * (DWARF) in its function */
 };
 enum kmap_capmap_group {
 	KMAP_GROUP_CALLSITE,	/* the alloc_ip's function; the ip in hex;
@@ -732,6 +734,13 @@ const char *kmap_capmap_subject_name(enum kmap_capmap_subject s);
 const char *kmap_capmap_group_name(enum kmap_capmap_group g);
 /* The value of a name; -1 when none has it. */
 int kmap_capmap_subject_parse(const char *name);
+/*
+ * The name of the subject that holds subject name of kind s, into
+ * buf[len]: a file's directory, a file-function's file. Returns the
+ * parent's kind, or -1 when s has none (function, dir, ip).
+ */
+int kmap_capmap_parent(enum kmap_capmap_subject s, const char *name,
+		       char *buf, size_t len);
 int kmap_capmap_group_parse(const char *name);
 
 struct kmap_capmap_cell {

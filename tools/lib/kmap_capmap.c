@@ -43,6 +43,7 @@ static const char *const subject_names[] = {
 	[KMAP_SUBJECT_FILE] = "file",
 	[KMAP_SUBJECT_DIR] = "dir",
 	[KMAP_SUBJECT_IP] = "ip",
+	[KMAP_SUBJECT_FILE_FUNCTION] = "file-function",
 };
 static const char *const group_names[] = {
 	[KMAP_GROUP_CALLSITE] = "callsite",
@@ -147,8 +148,8 @@ struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 		snprintf(err, KMAP_ERR_MAX, "no such subject or object group");
 		return NULL;
 	}
-	if ((subject == KMAP_SUBJECT_FILE || subject == KMAP_SUBJECT_DIR) &&
-	    !kmap_sym_has_lines(sym)) {
+	if ((subject == KMAP_SUBJECT_FILE || subject == KMAP_SUBJECT_DIR ||
+	     subject == KMAP_SUBJECT_FILE_FUNCTION) && !kmap_sym_has_lines(sym)) {
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s subjects need DWARF line tables: a vmlinux built with debug info",
 			 subject_names[subject]);
@@ -196,11 +197,48 @@ static void function_name(struct kmap_sym *sym, uint64_t ip, char *buf,
 		snprintf(buf, len, "%" PRIx64, ip);
 }
 
+/* file's directory into buf[len]. */
+static void dir_name(const char *file, char *buf, size_t len)
+{
+	const char *slash = strrchr(file, '/');
+
+	/* An unknown one's is unknown; the root's files are under "/",
+	 * top-level ones ".". */
+	if (!strcmp(file, UNKNOWN_SOURCE))
+		snprintf(buf, len, "%s", UNKNOWN_SOURCE);
+	else if (!slash)
+		snprintf(buf, len, ".");
+	else
+		snprintf(buf, len, "%.*s",
+			 slash == file ? 1 : (int)(slash - file), file);
+}
+
+int kmap_capmap_parent(enum kmap_capmap_subject s, const char *name,
+		       char *buf, size_t len)
+{
+	const char *colon;
+
+	switch (s) {
+	case KMAP_SUBJECT_FILE:
+		dir_name(name, buf, len);
+		return KMAP_SUBJECT_DIR;
+	case KMAP_SUBJECT_FILE_FUNCTION:
+		/* Function names hold no colon; a file's may. */
+		colon = strrchr(name, ':');
+		snprintf(buf, len, "%.*s",
+			 colon ? (int)(colon - name) : (int)strlen(name), name);
+		return KMAP_SUBJECT_FILE;
+	default:
+		return -1;
+	}
+}
+
 /* The name of ip's subject into buf[len]. */
 static void subject_name(const struct kmap_capmap *m, uint64_t ip, char *buf,
 			 size_t len)
 {
 	const char *file;
+	size_t n;
 	int line;
 
 	switch (m->subject) {
@@ -215,20 +253,16 @@ static void subject_name(const struct kmap_capmap *m, uint64_t ip, char *buf,
 		break;
 	default:
 		file = kmap_sym_source(m->sym, ip, &line);
-		if (!file) {
-			snprintf(buf, len, "%s", UNKNOWN_SOURCE);
+		if (!file)
+			file = UNKNOWN_SOURCE;
+		if (m->subject == KMAP_SUBJECT_DIR) {
+			dir_name(file, buf, len);
 		} else if (m->subject == KMAP_SUBJECT_FILE) {
 			snprintf(buf, len, "%s", file);
 		} else {
-			const char *slash = strrchr(file, '/');
-
-			/* The root's files are under "/", top-level ones ".". */
-			if (!slash)
-				snprintf(buf, len, ".");
-			else
-				snprintf(buf, len, "%.*s",
-					 slash == file ? 1 : (int)(slash - file),
-					 file);
+			snprintf(buf, len, "%s:", file);
+			n = strlen(buf);
+			function_name(m->sym, ip, buf + n, len - n);
 		}
 	}
 }

@@ -15,7 +15,7 @@
 #include "capmap.h"
 
 static const struct opt opts[] = {
-	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory) or ip that read, wrote or freed." },
+	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory), file-function (a file's code in one function) or ip that read, wrote or freed." },
 	{ "cols", 'c', "GROUP", "Group the objects by callsite (the allocating function, the default), cache, kind or object." },
 	{ "limit", 'n', "N", "Print the first N cells only (N >= 1)." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
@@ -42,7 +42,8 @@ int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o)
 	if (opt_is(p, idx, "rows")) {
 		v = kmap_capmap_subject_parse(p->arg);
 		if (v < 0) {
-			error("--rows %s: not function, file, dir or ip", p->arg);
+			error("--rows %s: not function, file, dir, file-function or ip",
+			      p->arg);
 			return -1;
 		}
 		o->subject = v;
@@ -81,7 +82,8 @@ struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 {
 	const char *rows = kmap_capmap_subject_name(o->subject);
 	int lines = o->subject == KMAP_SUBJECT_FILE ||
-		    o->subject == KMAP_SUBJECT_DIR;
+		    o->subject == KMAP_SUBJECT_DIR ||
+		    o->subject == KMAP_SUBJECT_FILE_FUNCTION;
 	struct kmap_capmap *m;
 	char err[KMAP_ERR_MAX];
 
@@ -143,6 +145,8 @@ const char *capmap_plural(enum kmap_capmap_subject subject, uint64_t n)
 		[KMAP_SUBJECT_FILE] = { "file", "files" },
 		[KMAP_SUBJECT_DIR] = { "directory", "directories" },
 		[KMAP_SUBJECT_IP] = { "ip", "ips" },
+		[KMAP_SUBJECT_FILE_FUNCTION] = { "function in a file",
+						 "functions in files" },
 	};
 
 	return names[subject][n != 1];
@@ -464,7 +468,7 @@ done:
 const struct cmd cmd_capmap = {
 	.name = "capmap",
 	.summary = "which code reads, writes and frees which objects: a capability map",
-	.synopsis = "FILE [--rows function|file|dir|ip] [--cols callsite|cache|kind|object] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints its capability "
@@ -479,7 +483,9 @@ const struct cmd cmd_capmap = {
 "ip in no known function stays in hexadecimal), its source file or its "
 "directory (file, dir: from the DWARF line tables of --vmlinux, a vmlinux "
 "built with debug info; paths relative to the kernel tree, and "
-"[unknown] for an ip with no line), or the instruction itself (ip: "
+"[unknown] for an ip with no line), the file's code in one function "
+"(file-function: FILE:FUNCTION, as fs/read.c:vfs_read; a header's "
+"inlined code under the function it is in), or the instruction itself (ip: "
 "function+offset/size with symbols, hexadecimal without). An object "
 "group (--cols) is what was touched: objects by the function that "
 "allocated them (callsite, the default; the call site's address in "
@@ -501,7 +507,7 @@ const struct cmd cmd_capmap = {
 "group name.\n"
 "\n"
 "Columns, stable for scripts (CSV header and JSON keys): the subject "
-"(function, file, dir or ip), the group (callsite, cache, kind or "
+"(function, file, dir, file-function or ip), the group (callsite, cache, kind or "
 "object; a name, a string in JSON), reads, writes, frees, objects. The "
 "JSON summary has objects (read from FILE), subjects, groups (of every "
 "object read, touched or not), cells, reads, writes, frees and "

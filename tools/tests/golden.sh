@@ -592,6 +592,7 @@ printf '%s,5,ffff888000001000,64,100,0,0,sh\n  %s,5,1,2\n  %s,5,3,0\n' \
 	"$mm_alloc" "$fs_read" "$mm_alloc" > dw.kmap
 run capmap capmap-dwarf-files "$M" capmap dw.kmap --vmlinux dwprog --rows file --csv
 run capmap capmap-dwarf-dirs "$M" capmap dw.kmap --vmlinux dwprog --rows dir --csv
+run capmap capmap-dwarf-file-functions "$M" capmap dw.kmap --vmlinux dwprog --rows file-function
 run capmap capmap-no-dwarf "$M" capmap dw.kmap --vmlinux nodwprog --rows dir
 # report --html: with DWARF lines the heatmap has file and dir rows too.
 run capmap capmap-html-dwarf sh -c "$(declare -f capmap_section); \"$M\" report --html -o dw.html --vmlinux dwprog dw.kmap && capmap_section dw.html"

@@ -2129,7 +2129,41 @@ static void test_capmap_subjects(void **state)
 	assert_int_equal(kmap_capmap_group_parse(""), -1);
 	assert_string_equal(kmap_capmap_subject_name(KMAP_SUBJECT_FILE), "file");
 	assert_string_equal(kmap_capmap_group_name(KMAP_GROUP_CACHE), "cache");
+	assert_null(kmap_capmap_new(KMAP_SUBJECT_FILE_FUNCTION, KMAP_GROUP_KIND, sym, err));
+	assert_int_equal(kmap_capmap_subject_parse("file-function"), KMAP_SUBJECT_FILE_FUNCTION);
 	kmap_sym_close(sym);
+}
+
+/* A subject's parent: a file's directory, a file-function's file. */
+static void test_capmap_parent(void **state)
+{
+	static const struct {
+		enum kmap_capmap_subject s;
+		const char *name, *parent;
+		int kind;
+	} cases[] = {
+		{ KMAP_SUBJECT_FILE, "mm/slub.c", "mm", KMAP_SUBJECT_DIR },
+		{ KMAP_SUBJECT_FILE, "/usr/include/x.h", "/usr/include", KMAP_SUBJECT_DIR },
+		{ KMAP_SUBJECT_FILE, "/init.c", "/", KMAP_SUBJECT_DIR },
+		{ KMAP_SUBJECT_FILE, "init.c", ".", KMAP_SUBJECT_DIR },
+		{ KMAP_SUBJECT_FILE, "[unknown]", "[unknown]", KMAP_SUBJECT_DIR },
+		{ KMAP_SUBJECT_FILE_FUNCTION, "mm/slub.c:kfree", "mm/slub.c", KMAP_SUBJECT_FILE },
+		{ KMAP_SUBJECT_FILE_FUNCTION, "c:/a.c:f", "c:/a.c", KMAP_SUBJECT_FILE },
+		{ KMAP_SUBJECT_FILE_FUNCTION, "[unknown]:ffffffff81000000", "[unknown]", KMAP_SUBJECT_FILE },
+		{ KMAP_SUBJECT_FUNCTION, "kfree", "", -1 },
+		{ KMAP_SUBJECT_DIR, "mm", "", -1 },
+		{ KMAP_SUBJECT_IP, "kfree+0x1/0x10", "", -1 },
+	};
+	char buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		buf[0] = 0;
+		assert_int_equal(kmap_capmap_parent(cases[i].s, cases[i].name, buf, sizeof(buf)),
+				 cases[i].kind);
+		assert_string_equal(buf, cases[i].parent);
+	}
 }
 
 /*
@@ -2363,6 +2397,7 @@ int main(void)
 		cmocka_unit_test(test_capmap_cells),
 		cmocka_unit_test(test_capmap_groups),
 		cmocka_unit_test(test_capmap_subjects),
+		cmocka_unit_test(test_capmap_parent),
 		cmocka_unit_test(test_capmap_grows_by_cells),
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_args),
