@@ -96,8 +96,11 @@ struct capmap_view {
 	enum kmap_capmap_subject subject;
 	enum kmap_capmap_group group;
 	struct kmap_capmap *m;
+	/* Its rows shipped, by name (a child map's parents), when written. */
+	const char **shipped;
+	size_t nshipped, *children;	/* children: each one's, shipped */
 };
-#define CAPMAP_VIEWS	9	/* 3 subjects by 3 groups at most */
+#define CAPMAP_VIEWS	12	/* 4 subjects by 3 groups at most */
 
 struct html {
 	struct html_opts opts;
@@ -173,14 +176,16 @@ fail:
 }
 
 /*
- * The heatmap's maps: rows by function, and by file and directory when
- * sym has DWARF lines; columns by call site, allocator kind and cache.
- * -1 with a message when out of memory.
+ * The heatmap's maps: rows by function, and by directory, file and a
+ * file's function when sym has DWARF lines (a parent before its
+ * children); columns by call site, allocator kind and cache. -1 with a
+ * message when out of memory.
  */
 static int capmaps_new(struct html *h)
 {
 	static const enum kmap_capmap_subject subjects[] = {
-		KMAP_SUBJECT_FUNCTION, KMAP_SUBJECT_FILE, KMAP_SUBJECT_DIR,
+		KMAP_SUBJECT_FUNCTION, KMAP_SUBJECT_DIR, KMAP_SUBJECT_FILE,
+		KMAP_SUBJECT_FILE_FUNCTION,
 	};
 	static const enum kmap_capmap_group groups[] = {
 		KMAP_GROUP_CALLSITE, KMAP_GROUP_KIND, KMAP_GROUP_CACHE,
@@ -241,8 +246,11 @@ void html_free(struct html *h)
 			free(h->sites[i].heap[j].acc);
 		free(h->sites[i].heap);
 	}
-	for (i = 0; i < h->ncapmaps; i++)
+	for (i = 0; i < h->ncapmaps; i++) {
 		kmap_capmap_free(h->capmaps[i].m);
+		free(h->capmaps[i].shipped);
+		free(h->capmaps[i].children);
+	}
 	free(h->sites);
 	free(h->tmp);
 	kmap_map_free(&h->by_ip);
@@ -908,6 +916,8 @@ struct cm_line {
 	uint64_t reads, writes, frees, traffic;
 	size_t num;			/* its number in the map */
 	long pos;			/* its index shipped, or -1 */
+	long parent;			/* its parent's index in the parent map's
+					 * shipped, or -1 */
 };
 
 /* Most reads + writes + frees first, then by name. */
@@ -918,6 +928,11 @@ static int cmp_cm_line(const void *a, const void *b)
 	if (x->traffic != y->traffic)
 		return x->traffic > y->traffic ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Sat: a count summed stays a count (capmap's cells saturate alike). */
@@ -952,30 +967,80 @@ static size_t cm_rank(struct cm_line *lines, size_t n, size_t max,
 	qsort(lines, named, sizeof(*lines), cmp_cm_line);
 	for (i = 0; i < named; i++) {
 		lines[i].pos = i < max ? (long)i : -1;
+		lines[i].parent = -1;
 		by[lines[i].num] = &lines[i];
 	}
 	return named;
 }
 
-/* [[name, reads, writes, frees], ...] of the lines shipped. */
-static struct json_object *cm_lines_json(const struct cm_line *lines,
-					 size_t n)
+/*
+ * A child map's rows (files, a file's functions) under the parent map's
+ * rows shipped: each one's parent found; the HTML_CAPMAP_CHILDREN busiest
+ * of each parent shipped too, after the top ones (a drill-down's rows),
+ * HTML_CAPMAP_SHIP rows in all. Returns how many are shipped.
+ */
+static size_t cm_children(const struct capmap_view *v,
+			  struct capmap_view *parent, struct cm_line *lines,
+			  size_t n, size_t top)
+{
+	char name[KMAP_LINE_MAX];
+	const char *key = name, **at;
+	size_t i, next = top;
+
+	for (i = 0; i < n; i++) {
+		if (kmap_capmap_parent(v->subject, lines[i].name, name,
+				       sizeof(name)) < 0)
+			return top;
+		at = bsearch(&key, parent->shipped, parent->nshipped,
+			     sizeof(*parent->shipped), cmp_name);
+		if (!at)
+			continue;
+		lines[i].parent = at - parent->shipped;
+		if (lines[i].pos >= 0) {
+			parent->children[lines[i].parent]++;
+		} else if (next < HTML_CAPMAP_SHIP &&
+			   parent->children[lines[i].parent] <
+			   HTML_CAPMAP_CHILDREN) {
+			parent->children[lines[i].parent]++;
+			lines[i].pos = (long)next++;
+		}
+	}
+	return next;
+}
+
+/*
+ * [[name, reads, writes, frees(, parent)], ...] of the lines shipped, in
+ * their pos order; parent: the parent's name, when named.
+ */
+static struct json_object *cm_lines_json(struct cm_line *lines, size_t n,
+					 size_t shipped,
+					 const struct capmap_view *parent)
 {
 	struct json_object *a = json_object_new_array();
+	struct cm_line **order = calloc(shipped ? shipped : 1, sizeof(*order));
 	size_t i;
-	int bad = !a;
+	int bad = !a || !order;
 
-	for (i = 0; !bad && i < n && lines[i].pos >= 0; i++) {
+	for (i = 0; !bad && i < n; i++)
+		if (lines[i].pos >= 0)
+			order[lines[i].pos] = &lines[i];
+	for (i = 0; !bad && i < shipped; i++) {
 		struct json_object *r = json_object_new_array();
+		const struct cm_line *l = order[i];
 
 		bad |= add(a, r, 0);
 		if (bad)
 			break;
-		bad |= add(r, json_bytes(lines[i].name), 0);
-		bad |= add(r, u64(lines[i].reads), 0);
-		bad |= add(r, u64(lines[i].writes), 0);
-		bad |= add(r, u64(lines[i].frees), 0);
+		bad |= add(r, json_bytes(l->name), 0);
+		bad |= add(r, u64(l->reads), 0);
+		bad |= add(r, u64(l->writes), 0);
+		bad |= add(r, u64(l->frees), 0);
+		if (parent)
+			bad |= add(r, l->parent < 0 ? NULL :
+				   json_bytes(parent->shipped[l->parent]),
+				   l->parent < 0);
 	}
+	free(order);
 	if (bad) {
 		json_object_put(a);
 		return NULL;
@@ -1002,8 +1067,30 @@ static struct json_object *figures_json(const char *const *keys,
 	return o;
 }
 
-/* One map's object (see the top of this file); NULL when out of memory. */
-static struct json_object *capmap_view_json(const struct capmap_view *v)
+/* v's rows shipped, sorted by name, for its children. -1: out of memory. */
+static int cm_keep_shipped(struct capmap_view *v, const struct cm_line *lines,
+			   size_t n, size_t shipped)
+{
+	size_t i, k = 0;
+
+	v->shipped = malloc((shipped ? shipped : 1) * sizeof(*v->shipped));
+	v->children = calloc(shipped ? shipped : 1, sizeof(*v->children));
+	if (!v->shipped || !v->children)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (lines[i].pos >= 0)
+			v->shipped[k++] = lines[i].name;
+	qsort(v->shipped, k, sizeof(*v->shipped), cmp_name);
+	v->nshipped = k;
+	return 0;
+}
+
+/*
+ * One map's object (see the top of this file), its parent map's (NULL:
+ * none) rows shipped known. NULL when out of memory.
+ */
+static struct json_object *capmap_view_json(struct capmap_view *v,
+					    struct capmap_view *parent)
 {
 	static const char *const sum_keys[] = {
 		"objects", "subjects", "groups", "groups_touched", "cells",
@@ -1021,7 +1108,7 @@ static struct json_object *capmap_view_json(const struct capmap_view *v)
 	struct cm_line **g_by = calloc(ng ? ng : 1, sizeof(*g_by));
 	struct json_object *o = NULL, *shipped = NULL, *x;
 	struct kmap_capmap_totals t;
-	size_t named_s, named_g;
+	size_t named_s, named_g, top_s, top_g, ship_s;
 	uint64_t out[6] = { 0 };
 	int bad = 0;
 
@@ -1039,8 +1126,11 @@ static struct json_object *capmap_view_json(const struct capmap_view *v)
 	}
 	named_s = cm_rank(subj, ns, HTML_CAPMAP_ROWS, s_by);
 	named_g = cm_rank(grp, ng, HTML_CAPMAP_COLS, g_by);
-	out[0] = named_s > HTML_CAPMAP_ROWS ? named_s - HTML_CAPMAP_ROWS : 0;
-	out[1] = named_g > HTML_CAPMAP_COLS ? named_g - HTML_CAPMAP_COLS : 0;
+	top_s = named_s < HTML_CAPMAP_ROWS ? named_s : HTML_CAPMAP_ROWS;
+	top_g = named_g < HTML_CAPMAP_COLS ? named_g : HTML_CAPMAP_COLS;
+	ship_s = parent ? cm_children(v, parent, subj, named_s, top_s) : top_s;
+	out[0] = named_s - top_s;
+	out[1] = named_g - top_g;
 	o = json_object_new_object();
 	shipped = json_object_new_array();
 	if (!o || !shipped)
@@ -1050,13 +1140,15 @@ static struct json_object *capmap_view_json(const struct capmap_view *v)
 		long r = s_by[c->subject]->pos, g = g_by[c->group]->pos;
 		struct json_object *a;
 
-		if (r < 0 || g < 0) {
+		/* Left out: what the top rows and columns do not show. */
+		if (r < 0 || r >= (long)top_s || g < 0) {
 			out[2]++;
 			out[3] = sum_sat(out[3], c->reads);
 			out[4] = sum_sat(out[4], c->writes);
 			out[5] = sum_sat(out[5], c->frees);
-			continue;
 		}
+		if (r < 0 || g < 0)
+			continue;
 		a = json_object_new_array();
 		bad |= add(shipped, a, 0);
 		if (bad)
@@ -1068,7 +1160,7 @@ static struct json_object *capmap_view_json(const struct capmap_view *v)
 		bad |= add(a, u64(c->frees), 0);
 		bad |= add(a, u64(c->objects), 0);
 	}
-	if (bad)
+	if (bad || cm_keep_shipped(v, subj, named_s, ship_s))
 		goto fail;
 	kmap_capmap_totals(v->m, &t);
 	{
@@ -1085,10 +1177,11 @@ static struct json_object *capmap_view_json(const struct capmap_view *v)
 			goto fail;
 		json_object_object_add(o, "summary", x);
 	}
-	if (!(x = cm_lines_json(subj, named_s)))
+	json_object_object_add(o, "top", u64(top_s));
+	if (!(x = cm_lines_json(subj, named_s, ship_s, parent)))
 		goto fail;
 	json_object_object_add(o, "rows", x);
-	if (!(x = cm_lines_json(grp, named_g)))
+	if (!(x = cm_lines_json(grp, named_g, top_g, NULL)))
 		goto fail;
 	json_object_object_add(o, "cols", x);
 	json_object_object_add(o, "cells", shipped);
@@ -1109,6 +1202,21 @@ done:
 	return o;
 }
 
+/* The map of v's parent subject by v's group, written before v; or NULL. */
+static struct capmap_view *capmap_parent(struct html *h,
+					 const struct capmap_view *v)
+{
+	char buf[2];
+	int kind = kmap_capmap_parent(v->subject, "", buf, sizeof(buf));
+	size_t i;
+
+	for (i = 0; kind >= 0 && &h->capmaps[i] != v; i++)
+		if ((int)h->capmaps[i].subject == kind &&
+		    h->capmaps[i].group == v->group)
+			return &h->capmaps[i];
+	return NULL;
+}
+
 /* The "capmap" section; NULL when out of memory. */
 static struct json_object *capmap_json(struct html *h)
 {
@@ -1123,11 +1231,14 @@ static struct json_object *capmap_json(struct html *h)
 	}
 	json_object_object_add(o, "rows_max", u64(HTML_CAPMAP_ROWS));
 	json_object_object_add(o, "cols_max", u64(HTML_CAPMAP_COLS));
+	json_object_object_add(o, "children_max", u64(HTML_CAPMAP_CHILDREN));
 	json_object_object_add(o, "maps", maps);
 	for (i = 0; i < h->ncapmaps; i++) {
-		if (h->capmaps[i].group == KMAP_GROUP_CACHE && h->cache_unnamed)
+		struct capmap_view *v = &h->capmaps[i];
+
+		if (v->group == KMAP_GROUP_CACHE && h->cache_unnamed)
 			continue;
-		if (add(maps, capmap_view_json(&h->capmaps[i]), 0)) {
+		if (add(maps, capmap_view_json(v, capmap_parent(h, v)), 0)) {
 			json_object_put(o);
 			return NULL;
 		}

@@ -52,5 +52,7 @@ void html_free(struct html *h);
 #define HTML_SITES_MAX		5000	/* call sites, those of most bytes */
 #define HTML_CAPMAP_ROWS	60	/* heatmap rows per map, most traffic */
 #define HTML_CAPMAP_COLS	40	/* heatmap columns per map, alike */
+#define HTML_CAPMAP_CHILDREN	10	/* a drill-down's rows per parent row */
+#define HTML_CAPMAP_SHIP	600	/* rows per map in all, with those */
 
 #endif

@@ -318,14 +318,15 @@ async function dwarfViews() {
 	run(['report', '--html', '-o', html, '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir });
 	const { browser, page, problems } = await open(html);
 	const sec = await showView(page, 'capmap');
-	equal(await sec.locator('select[data-capmap="rows"] option').evaluateAll((o) => o.map((x) => x.value)), ['function', 'file', 'dir'],
-		'dwarf: function, file and directory rows');
-	for (const rows of ['file', 'dir']) {
+	equal(await sec.locator('select[data-capmap="rows"] option').evaluateAll((o) => o.map((x) => x.value)), ['function', 'dir', 'file', 'file-function'],
+		'dwarf: function, directory, file and file-function rows');
+	const head = { dir: 'directory', file: 'file', 'file-function': 'function in a file' };
+	for (const rows of ['file-function', 'file', 'dir']) {
 		await sec.locator('select[data-capmap="rows"]').selectOption(rows);
 		const cells = run(['capmap', '--csv', '--rows', rows, '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir }).trim().split('\n').slice(1)
 			.map((l) => l.split(',')).map(([s, g, r, w, f, o]) => [s, g, Number(r), Number(w), Number(f), Number(o)]);
 		const tab = await tableRows(sec, 'capmap');
-		equal(tab.map((r) => [r[rows === 'dir' ? 'directory' : 'file'], r['call site'], r.reads, r.writes, r.frees, r.objects]).sort(), cells.sort(),
+		equal(tab.map((r) => [r[head[rows]], r['call site'], r.reads, r.writes, r.frees, r.objects]).sort(), cells.sort(),
 			`dwarf: by ${rows}, the table's cells as capmap --csv --rows ${rows}`);
 	}
 	// dir: fs and mm; click fs: its two files, their cells as capmap's.
@@ -337,8 +338,19 @@ async function dwarfViews() {
 		.map((l) => l.split(',')).filter((f) => f[0].startsWith('fs/'));
 	equal((await tableRows(sec, 'capmap')).map((r) => [r.file, r.reads, r.writes]).sort(),
 		fsCells.map((f) => [f[0], Number(f[2]), Number(f[3])]).sort(), 'dwarf: fs\'s files\' reads and writes');
+	// fs/read.c: its function, as capmap --rows file-function names it.
+	await sec.locator('svg.capmap g.row[data-name="fs/read.c"] text').click();
+	equal(await sec.locator('.crumbs').textContent(), 'all directories \u203a fs \u203a fs/read.c', 'dwarf: clicking fs/read.c drills down to it');
+	const fnCells = run(['capmap', '--csv', '--rows', 'file-function', '--vmlinux', 'prog', 'dw.kmap'], { cwd: dir }).trim().split('\n').slice(1)
+		.map((l) => l.split(',')).filter((f) => f[0].startsWith('fs/read.c:'));
+	equal(await sec.locator('svg.capmap g.row text').evaluateAll((t) => t.map((x) => x.textContent)), fnCells.map((f) => f[0].slice('fs/read.c:'.length)),
+		'dwarf: fs/read.c shows its functions by name');
+	equal((await tableRows(sec, 'capmap')).map((r) => [r['function in a file'], r.reads, r.writes]),
+		fnCells.map((f) => [f[0], Number(f[2]), Number(f[3])]), 'dwarf: fs/read.c\'s functions\' reads and writes');
 	await page.screenshot({ path: path.join(outdir, 'capmap-dwarf.png'), fullPage: true });
-	await sec.locator('.crumbs button').click();
+	await sec.locator('.crumbs button', { hasText: /^fs$/ }).click();
+	equal(await sec.locator('svg.capmap g.row').count(), 2, 'dwarf: back to fs\'s two files');
+	await sec.locator('.crumbs button').first().click();
 	equal(await sec.locator('svg.capmap g.row').count(), 2, 'dwarf: back to the two directories');
 	equal(problems, [], 'dwarf: no console error, no request');
 	await browser.close();

@@ -378,30 +378,28 @@
 	/* ---------------------------------------------------------------- */
 	/* View 3: the capability heatmap.                                   */
 
-	const SUBJECT_NAMES = { function: ['function', 'functions'], file: ['file', 'files'], dir: ['directory', 'directories'] };
+	const SUBJECT_NAMES = { function: ['function', 'functions'], dir: ['directory', 'directories'], file: ['file', 'files'],
+		'file-function': ['function in a file', 'functions in files'] };
 	const GROUP_NAMES = { callsite: ['call site', 'call sites'], cache: ['cache', 'caches'], kind: ['kind', 'kinds'] };
+	/* What a row of a kind drills down to: a directory's files, a file's functions. */
+	const CHILD = { dir: 'file', file: 'file-function' };
 	const plural = (names, n) => names[n === 1 ? 0 : 1];
-	/* A file's directory, as libkmap names it (kmap_capmap.c). */
-	function dirOf(file) {
-		if (file === '[unknown]') return file;
-		const slash = file.lastIndexOf('/');
-		return slash < 0 ? '.' : slash === 0 ? '/' : file.slice(0, slash);
-	}
 
 	function renderCapmap(sec) {
 		const CM = DATA.capmap;
 		const maps = new Map(CM.maps.map((m) => [m.subject + '/' + m.group, m]));
-		const subjects = ['function', 'file', 'dir'].filter((k) => CM.maps.some((m) => m.subject === k));
+		const subjects = ['function', 'dir', 'file', 'file-function'].filter((k) => CM.maps.some((m) => m.subject === k));
 		const groups = ['callsite', 'cache', 'kind'].filter((k) => CM.maps.some((m) => m.group === k));
 		let subject = subjects[0], group = groups[0];
-		/* The drill-down: [] at the top, else [{ subject, name }] (a directory's files). */
+		/* The drill-down: [] at the top, else [{ kind, name }, ...] (a directory, its file). */
 		let path = [];
 
 		sec.append(el('p', { class: 'note', text: 'The capability map: which code (rows) reads, writes and frees which objects (columns). ' +
-			'Rows are the functions of the accessing instructions' + (subjects.includes('file') ? ', or their source files or directories (DWARF lines)' :
-				META.symbols ? ' (files and directories need a vmlinux with DWARF lines: --vmlinux)' : ' (no symbols: the instructions\u2019 addresses; give --system-map or --vmlinux)') +
+			'Rows are the functions of the accessing instructions' + (subjects.includes('file') ? ', or their source directories, files, or a file\u2019s code per function (DWARF lines)' :
+				META.symbols ? ' (directories and files need a vmlinux with DWARF lines: --vmlinux)' : ' (no symbols: the instructions\u2019 addresses; give --system-map or --vmlinux)') +
 			'; columns group the objects by the function that allocated them (call site), their allocator kind' + (groups.includes('cache') ? ' or their slab cache.' : ' (caches: binary streams only).') +
-			' Click a directory to see its files. The table under the map has the exact figures; memorizer capmap prints every cell.' }));
+			(subjects.includes('file') ? ' Click a directory for its files, a file for its functions.' : '') +
+			' The table under the map has the exact figures; memorizer capmap prints every cell.' }));
 		const rowSel = el('select', { 'aria-label': 'Rows', 'data-capmap': 'rows' });
 		subjects.forEach((k) => rowSel.append(el('option', { value: k, text: SUBJECT_NAMES[k][1] })));
 		const colSel = el('select', { 'aria-label': 'Columns', 'data-capmap': 'cols' });
@@ -416,17 +414,22 @@
 		const tableBox = el('div');
 		sec.append(legend, crumbs, shipped, box, el('h2', { text: 'Cells' }), tableBox);
 
-		/* The map drawn: its rows (of the drill-down), columns and cells. */
+		/*
+		 * The map drawn: its rows (the top ones, or the shipped children
+		 * of the row drilled into), their columns and cells.
+		 */
 		function current() {
 			const top = path.length ? path[path.length - 1] : null;
-			const rowKind = top ? 'file' : subject;
+			const rowKind = top ? CHILD[top.kind] : subject;
 			const m = maps.get(rowKind + '/' + group);
-			let rows = m.rows.map((r, i) => ({ i, name: r[0], reads: r[1], writes: r[2], frees: r[3] }));
-			if (top) rows = rows.filter((r) => dirOf(r.name) === top.name);
+			let rows = m.rows.map((r, i) => ({ i, name: r[0], reads: r[1], writes: r[2], frees: r[3], parent: r[4] }));
+			rows = top ? rows.filter((r) => r.parent === top.name) : rows.slice(0, m.top);
+			rows.forEach((r) => { r.label = top && rowKind === 'file-function' ? r.name.slice(top.name.length + 1) : r.name; });
 			const keep = new Map(rows.map((r, j) => [r.i, j]));
 			const cells = m.cells.filter((c) => keep.has(c[0]));
 			const usedCols = new Set(cells.map((c) => c[1]));
 			const cols = m.cols.map((c, i) => ({ i, name: c[0], reads: c[1], writes: c[2], frees: c[3] })).filter((c) => usedCols.has(c.i));
+			cols.forEach((c) => { c.label = c.name; });
 			const colAt = new Map(cols.map((c, j) => [c.i, j]));
 			/* Cells: most reads, writes and frees first (as memorizer capmap). */
 			const list = cells.map((c) => ({ row: rows[keep.get(c[0])], col: cols[colAt.get(c[1])], r: keep.get(c[0]), c: colAt.get(c[1]),
@@ -441,26 +444,28 @@
 			crumbs.replaceChildren();
 			if (path.length) {
 				crumbs.append(el('button', { class: 'link', text: 'all ' + SUBJECT_NAMES[subject][1], onclick: () => { path = []; draw(); } }));
-				path.forEach((p) => crumbs.append(' \u203a ', el('span', { text: p.name })));
+				path.forEach((p, i) => crumbs.append(' \u203a ', i === path.length - 1 ? el('span', { text: p.name }) :
+					el('button', { class: 'link', text: p.name, onclick: () => { path = path.slice(0, i + 1); draw(); } })));
 			}
 			/* What is on the page, what is not. */
 			const lo = m.left_out, sm = m.summary;
 			let text = 'This map: ' + fmtInt(sm.subjects) + ' ' + plural(rn, sm.subjects) + ' by ' + fmtInt(sm.groups_touched) + ' ' +
 				plural(gn, sm.groups_touched) + ', ' + fmtInt(sm.cells) + ' cells; ' + fmtInt(sm.reads) + ' reads, ' + fmtInt(sm.writes) +
 				' writes, ' + fmtInt(sm.frees) + ' frees' + (sm.frees_unattributed ? ' (and ' + fmtInt(sm.frees_unattributed) + ' frees without a free ip, in no cell)' : '') + '. ';
-			if (lo.rows || lo.cols)
-				text += 'The page holds the ' + fmtInt(m.rows.length) + ' ' + plural(rn, m.rows.length) + ' and the ' + fmtInt(m.cols.length) + ' ' +
+			if (v.top) {
+				const pm = maps.get(v.top.kind + '/' + group), p = pm.rows.find((r) => r[0] === v.top.name);
+				const sum = (k) => v.rows.reduce((a, r) => a + r[k], 0);
+				const miss = p ? [p[1] - sum('reads'), p[2] - sum('writes'), p[3] - sum('frees')] : [0, 0, 0];
+				text += SUBJECT_NAMES[v.top.kind][0].replace(/^./, (c) => c.toUpperCase()) + ' ' + v.top.name + ': ' + fmtInt(v.rows.length) + ' ' +
+					plural(SUBJECT_NAMES[v.rowKind === 'file-function' ? 'function' : v.rowKind], v.rows.length) + ' here (the ' + CM.children_max + ' busiest at most)' +
+					(miss.some((x) => x > 0) ? '; its others, not on this page, hold ' + fmtInt(miss[0]) + ' reads, ' + fmtInt(miss[1]) + ' writes, ' + fmtInt(miss[2]) + ' frees.' : '.');
+			} else if (lo.rows || lo.cols) {
+				text += 'The page shows the ' + fmtInt(v.rows.length) + ' ' + plural(rn, v.rows.length) + ' and the ' + fmtInt(m.cols.length) + ' ' +
 					plural(gn, m.cols.length) + ' with the most reads, writes and frees (at most ' + CM.rows_max + ' by ' + CM.cols_max + '); left out: ' +
 					fmtInt(lo.rows) + ' ' + plural(rn, lo.rows) + ', ' + fmtInt(lo.cols) + ' ' + plural(gn, lo.cols) + ', ' + fmtInt(lo.cells) + ' cells with ' +
 					fmtInt(lo.reads) + ' reads, ' + fmtInt(lo.writes) + ' writes and ' + fmtInt(lo.frees) + ' frees.';
-			else
+			} else {
 				text += 'Every cell is here.';
-			if (v.top) {
-				const dm = maps.get('dir/' + group), d = dm.rows.find((r) => r[0] === v.top.name);
-				const sum = (k) => v.rows.reduce((a, r) => a + r[k], 0);
-				const miss = d ? [d[1] - sum('reads'), d[2] - sum('writes'), d[3] - sum('frees')] : [0, 0, 0];
-				text += ' Directory ' + v.top.name + ': ' + fmtInt(v.rows.length) + ' ' + plural(rn, v.rows.length) + ' here' +
-					(miss.some((x) => x > 0) ? '; its files not on this page hold ' + fmtInt(miss[0]) + ' reads, ' + fmtInt(miss[1]) + ' writes, ' + fmtInt(miss[2]) + ' frees.' : '.');
 			}
 			shipped.textContent = text;
 			heatmap(v);
@@ -482,7 +487,7 @@
 		 */
 		function heatmap(v) {
 			const ch = 20, longest = (a) => d3.max(a, (x) => x.name.length) || 0;
-			const left = Math.min(300, 14 + 6.6 * longest(v.rows)), top = Math.min(170, 16 + 4.8 * longest(v.cols));
+			const left = Math.min(300, 14 + 6.6 * longest(v.rows.map((r) => ({ name: r.label })))), top = Math.min(170, 16 + 4.8 * longest(v.cols));
 			/* Columns as wide as the page allows, 22 to 56 pixels; the labels lean right. */
 			const cw = Math.max(22, Math.min(56, Math.floor((Math.max(600, box.clientWidth || 1000) - left - top) / Math.max(1, v.cols.length))));
 			const width = left + v.cols.length * cw + top * 0.7 + 10, height = top + v.rows.length * ch + 4;
@@ -494,13 +499,13 @@
 				.attr('data-rows', v.rows.length).attr('data-cols', v.cols.length);
 			const rowG = svg.append('g').selectAll('g').data(v.rows).join('g').attr('class', 'row')
 				.attr('data-name', (r) => r.name).attr('transform', (r, i) => `translate(0,${top + i * ch})`);
-			const drill = v.rowKind === 'dir' && maps.has('file/' + group);
+			const drill = CHILD[v.rowKind] && maps.has(CHILD[v.rowKind] + '/' + group);
 			rowG.append('text').attr('x', left - 6).attr('y', ch / 2 + 4).attr('text-anchor', 'end')
-				.attr('class', drill ? 'drill' : null).text((r) => cut(r.name, Math.floor((left - 10) / 6.6)))
+				.attr('class', drill ? 'drill' : null).text((r) => cut(r.label, Math.floor((left - 10) / 6.6)))
 				.on('mousemove', (ev, r) => showTip(ev, r.name + '\n' + fmtInt(r.reads) + ' reads, ' + fmtInt(r.writes) + ' writes, ' +
-					fmtInt(r.frees) + ' frees in all' + (drill ? '\nClick: its files' : '')))
+					fmtInt(r.frees) + ' frees in all' + (drill ? '\nClick: its ' + SUBJECT_NAMES[CHILD[v.rowKind]][1] : '')))
 				.on('mouseleave', hideTip)
-				.on('click', (ev, r) => { if (drill) { hideTip(); path = [{ subject: 'dir', name: r.name }]; draw(); } });
+				.on('click', (ev, r) => { if (drill) { hideTip(); path = path.concat([{ kind: v.rowKind, name: r.name }]); draw(); } });
 			svg.append('g').selectAll('text').data(v.cols).join('text').attr('class', 'col')
 				.attr('transform', (c, j) => `translate(${left + j * cw + cw / 2},${top - 6}) rotate(-50)`)
 				.text((c) => cut(c.name, Math.floor((top - 10) / 4.8)))
