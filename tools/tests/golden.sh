@@ -383,7 +383,8 @@ run report report-html-sites-cap sh -c "\"$M\" report --html -o c.html sites.kma
 # functions by 45 call sites cut to the 60 and 40 of most traffic, the
 # rest summed.
 capmap_section() {	# capmap_section PAGE: the section, a line per map, row or cell
-	sed -n 's/.*"capmap":\(.*\)}<\/script>.*/\1/p' "$1" | sed 's/{"subject"/\n&/g; s/\],\[/],\n[/g'
+	sed -n 's/.*"capmap":\(.*\)}<\/script>.*/\1/p' "$1" |
+		sed 's/{"subject"/\n&/g; s/\],\[/],\n[/g; s#\\/#/#g'
 }
 run report report-html-capmap sh -c "$(declare -f capmap_section); \"$M\" report --html -o t.html --system-map fixtures/System.map fixtures/tar.kmap && capmap_section t.html"
 awk 'BEGIN { for (i = 0; i < 70; i++) printf "ffffffff81%06x,1,ffff8881%08x,64,100,0,0,sh\n  ffffffff82%06x,1,%d,%d\n", (i % 45) * 16, i * 8192, i * 16, i % 3, i + 1 }' > cm70.kmap
@@ -596,6 +597,15 @@ run capmap capmap-dwarf-file-functions "$M" capmap dw.kmap --vmlinux dwprog --ro
 run capmap capmap-no-dwarf "$M" capmap dw.kmap --vmlinux nodwprog --rows dir
 # report --html: with DWARF lines the heatmap has file and dir rows too.
 run capmap capmap-html-dwarf sh -c "$(declare -f capmap_section); \"$M\" report --html -o dw.html --vmlinux dwprog dw.kmap && capmap_section dw.html"
+# More files than the heatmap's 60 rows: directory a's 70 (f0.c reads
+# once, f69.c 70 times), b's one (z.c, read once, a row of no top 60):
+# the top 60 files, and z.c too (a child of b, for b's drill-down); so
+# for the functions of those files.
+mkdir -p many/a many/b
+awk 'BEGIN { for (i = 0; i < 70; i++) printf "int f%d(int x) { return x + %d; }\n", i, i > "many/a/f" i ".c"; print "int z(int x) { return x; }\nint main(void) { return z(0); }" > "many/b/z.c" }'
+(cd many && cc -g -O0 -no-pie -o ../manyprog a/*.c b/z.c)
+nm manyprog | awk '$3 ~ /^(f[0-9]+|z)$/ { sub(/^0+/, "", $1); n = $3 == "z" ? 1 : substr($3, 2) + 1; printf "%s,5,ffff8880%08x,64,100,0,0,sh\n  %s,5,0,%d\n", $1, NR * 64, $1, n }' > many.kmap
+run capmap capmap-html-dwarf-children sh -c "$(declare -f capmap_section); \"$M\" report --html -o many.html --vmlinux manyprog many.kmap && capmap_section many.html > many.txt && grep -o '^{\"subject\":\"[a-z-]*\",\"group\":\"[a-z]*\"\|\"top\":[0-9]*\|\"left_out\":{\"rows\":[0-9]*' many.txt | paste -d ' ' - - -; grep '\"b/z.c\|\"a/f1[01]\.c\|\"a/f0\.c' many.txt"
 run capmap capmap-file-needs-vmlinux "$M" capmap $cm $sm --rows file
 run capmap capmap-function-needs-symbols "$M" capmap $cm
 run capmap capmap-cache-needs-stream "$M" capmap $cm --cols cache $sm
