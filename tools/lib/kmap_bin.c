@@ -297,6 +297,10 @@ static const char *const type_name[] = {
 	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
 };
 
+static const struct kmap_records_format bin_format = {
+	"stream", "cpu", "CPUs", kmap_bin_min_size, type_name,
+};
+
 static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 {
 	if (pid < 0 || (uint32_t)pid >= KMAP_PID_MAX) {
@@ -401,72 +405,14 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 {
 	struct memorizer_rec_hdr h;
 	const unsigned char *p;
-	size_t n;
+	int rc;
 
 	if (kmap_bin_read_header(r))
 		return -1;
-	for (;;) {
-		unsigned int known;
-
-		p = kmap_records_peek(&r->in, sizeof(h), &n);
-		if (!p) {
-			set_err(r, r->in.offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		if (n < sizeof(h)) {
-			set_err(r, r->in.offset,
-				"record header cut short: %zu of %zu bytes", n,
-				sizeof(h));
-			return -1;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8) {
-			set_err(r, r->in.offset,
-				"record size %u: not a multiple of 8 of at least 16",
-				h.size);
-			return -1;
-		}
-		if (h.cpu >= r->hdr.nr_cpus) {
-			set_err(r, r->in.offset, "cpu %u, but the stream has %u CPUs",
-				h.cpu, r->hdr.nr_cpus);
-			return -1;
-		}
-		p = kmap_records_peek(&r->in, h.size, &n);
-		if (!p) {
-			set_err(r, r->in.offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n < h.size) {
-			set_err(r, r->in.offset,
-				"record cut short: %zu of %u bytes", n, h.size);
-			return -1;
-		}
-		kmap_records_consume(&r->in, h.size);
-		known = kmap_bin_min_size(h.type) != 0;
-		if (!known) {
-			r->in.offset += h.size;
-			r->skipped++;
-			continue;
-		}
-		if (h.size < kmap_bin_min_size(h.type)) {
-			set_err(r, r->in.offset,
-				"%s record of %u bytes, shorter than its %zu-byte layout",
-				type_name[h.type], h.size,
-				kmap_bin_min_size(h.type));
-			return -1;
-		}
-		if (h.type < MEMORIZER_REC_TYPES_MAX &&
-		    r->hdr.rec_size[h.type] != h.size) {
-			set_err(r, r->in.offset,
-				"%s record of %u bytes, but the header says %u",
-				type_name[h.type], h.size,
-				r->hdr.rec_size[h.type]);
-			return -1;
-		}
-		break;
-	}
+	rc = kmap_records_next(&r->in, &bin_format, r->hdr.rec_size,
+			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+	if (rc <= 0)
+		return rc;
 	/* Every field of the type is set (no memset: this is per record). */
 	rec->type = h.type;
 	rec->size = h.size;

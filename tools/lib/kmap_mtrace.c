@@ -161,7 +161,7 @@ int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 		return -1;
 	}
 	memcpy(&r->hdr, p, sizeof(r->hdr));
-	r->in.start += got;
+	kmap_records_consume(&r->in, got);
 	r->in.offset = got;
 	if (r->hdr.header_size > sizeof(r->hdr)) {
 		size_t extra = r->hdr.header_size - sizeof(r->hdr);
@@ -170,7 +170,7 @@ int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 			set_err(r, r->in.offset, "mtrace log header cut short");
 			return -1;
 		}
-		r->in.start += extra;
+		kmap_records_consume(&r->in, extra);
 		r->in.offset += extra;
 	}
 	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
@@ -184,6 +184,10 @@ int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 
 static const char *const type_name[] = {
 	[MTRACE_REC_ACCESS] = "ACCESS", [MTRACE_REC_SWITCH] = "SWITCH",
+};
+
+static const struct kmap_records_format mtrace_format = {
+	"log", "vCPU", "vCPUs", kmap_mtrace_min_size, type_name,
 };
 
 /* What the plugin writes, and nothing else: the rules of one record. */
@@ -234,63 +238,14 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 {
 	struct memorizer_rec_hdr h;
 	const unsigned char *p;
-	size_t n;
+	int rc;
 
 	if (kmap_mtrace_read_header(r))
 		return -1;
-	for (;;) {
-		p = kmap_records_peek(&r->in, sizeof(h), &n);
-		if (!p) {
-			set_err(r, r->in.offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		if (n < sizeof(h)) {
-			set_err(r, r->in.offset,
-				"record header cut short: %zu of %zu bytes", n,
-				sizeof(h));
-			return -1;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8) {
-			set_err(r, r->in.offset,
-				"record size %u: not a multiple of 8 of at least 16",
-				h.size);
-			return -1;
-		}
-		if (h.cpu >= r->hdr.nr_cpus) {
-			set_err(r, r->in.offset, "vCPU %u, but the log has %u vCPUs",
-				h.cpu, r->hdr.nr_cpus);
-			return -1;
-		}
-		p = kmap_records_peek(&r->in, h.size, &n);
-		if (!p) {
-			set_err(r, r->in.offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n < h.size) {
-			set_err(r, r->in.offset, "record cut short: %zu of %u bytes",
-				n, h.size);
-			return -1;
-		}
-		if (kmap_mtrace_min_size(h.type))
-			break;
-		r->in.start += h.size;
-		r->in.offset += h.size;
-		r->skipped++;
-	}
-	if (h.size < kmap_mtrace_min_size(h.type)) {
-		set_err(r, r->in.offset,
-			"%s record of %u bytes, shorter than its %zu-byte layout",
-			type_name[h.type], h.size, kmap_mtrace_min_size(h.type));
-		return -1;
-	}
-	if (r->hdr.rec_size[h.type] != h.size) {
-		set_err(r, r->in.offset, "%s record of %u bytes, but the header says %u",
-			type_name[h.type], h.size, r->hdr.rec_size[h.type]);
-		return -1;
-	}
+	rc = kmap_records_next(&r->in, &mtrace_format, r->hdr.rec_size,
+			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+	if (rc <= 0)
+		return rc;
 	if (h.ns < r->last_ns[h.cpu]) {
 		set_err(r, r->in.offset,
 			"time goes backwards on vCPU %u: ns %llu after %llu",
@@ -326,7 +281,6 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 			return -1;
 		}
 	}
-	r->in.start += h.size;
 	r->in.offset += h.size;
 	return 1;
 }

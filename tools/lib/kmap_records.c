@@ -111,3 +111,76 @@ int kmap_records_check_sizes(const uint16_t *rec_size, unsigned int nr_types,
 	}
 	return 0;
 }
+
+int kmap_records_next(struct kmap_records *in,
+		      const struct kmap_records_format *fmt,
+		      const uint16_t *rec_size, unsigned int nr_cpus,
+		      struct memorizer_rec_hdr *h, const unsigned char **body,
+		      uint64_t *skipped)
+{
+	const unsigned char *p;
+	size_t n, min;
+
+	for (;;) {
+		p = kmap_records_peek(in, sizeof(*h), &n);
+		if (!p) {
+			kmap_records_error(in, in->offset, "read error: %s",
+					   strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		if (n < sizeof(*h)) {
+			kmap_records_error(in, in->offset,
+					   "record header cut short: %zu of %zu bytes",
+					   n, sizeof(*h));
+			return -1;
+		}
+		memcpy(h, p, sizeof(*h));
+		if (h->size < sizeof(*h) || h->size % 8) {
+			kmap_records_error(in, in->offset,
+					   "record size %u: not a multiple of 8 of at least 16",
+					   h->size);
+			return -1;
+		}
+		if (h->cpu >= nr_cpus) {
+			kmap_records_error(in, in->offset,
+					   "%s %u, but the %s has %u %s", fmt->cpu,
+					   h->cpu, fmt->input, nr_cpus, fmt->cpus);
+			return -1;
+		}
+		p = kmap_records_peek(in, h->size, &n);
+		if (!p) {
+			kmap_records_error(in, in->offset, "read error: %s",
+					   strerror(errno));
+			return -1;
+		}
+		if (n < h->size) {
+			kmap_records_error(in, in->offset,
+					   "record cut short: %zu of %u bytes", n,
+					   h->size);
+			return -1;
+		}
+		kmap_records_consume(in, h->size);
+		min = fmt->min_size(h->type);
+		if (min)
+			break;
+		in->offset += h->size;
+		(*skipped)++;
+	}
+	if (h->size < min) {
+		kmap_records_error(in, in->offset,
+				   "%s record of %u bytes, shorter than its %zu-byte layout",
+				   fmt->type_name[h->type], h->size, min);
+		return -1;
+	}
+	if (h->type < MEMORIZER_REC_TYPES_MAX && rec_size[h->type] != h->size) {
+		kmap_records_error(in, in->offset,
+				   "%s record of %u bytes, but the header says %u",
+				   fmt->type_name[h->type], h->size,
+				   rec_size[h->type]);
+		return -1;
+	}
+	*body = p;
+	return 1;
+}

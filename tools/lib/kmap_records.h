@@ -64,6 +64,28 @@ static inline void kmap_records_consume(struct kmap_records *in, size_t len)
 	in->start += len;
 }
 
+/* What tells one format's records apart, for kmap_records_next(). */
+struct kmap_records_format {
+	const char *input;		/* "stream", "log" */
+	const char *cpu, *cpus;		/* "cpu", "CPUs" */
+	size_t (*min_size)(unsigned int type);	/* 0: a type unknown here */
+	const char *const *type_name;
+};
+
+/*
+ * The next record of a type the format knows, whole and in place: 1 with
+ * *h and *body (h->size bytes, consumed; in->offset still the record's,
+ * for the caller's messages: it adds h->size when done), 0 at a clean
+ * end, -1 with the error set. Records of unknown types are skipped and
+ * counted in *skipped. rec_size[] and nr_cpus: the input's header's.
+ */
+struct memorizer_rec_hdr;
+int kmap_records_next(struct kmap_records *in,
+		      const struct kmap_records_format *fmt,
+		      const uint16_t *rec_size, unsigned int nr_cpus,
+		      struct memorizer_rec_hdr *h, const unsigned char **body,
+		      uint64_t *skipped);
+
 /*
  * The header rules the two formats share: rec_size[] of nr_types entries,
  * each 0 or a multiple of 8 of at least a record header and of the type's
