@@ -30,8 +30,10 @@ stats=()
 "$m" report --html -o "$dir/report.html" ${sym[@]+"${sym[@]}"} \
 	${stats[@]+"${stats[@]}"} "$kmap"
 echo "demo: the report: $dir/report.html ($(($(stat -c %s "$dir/report.html") / 1024)) KiB; open it in a browser, no network needed: xdg-open $dir/report.html)"
-echo "demo: the call sites that allocated the most bytes:"
-"$m" report -n 5 ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
+# By objects: by bytes, the first rows are large globals and pages found at
+# their first access, each its own "call site" (its address).
+echo "demo: the call sites that allocated the most objects:"
+"$m" report -n 5 --sort objects ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
 # The capability map: by function with symbols, else by instruction.
 rows=(--rows ip)
 [ ${#sym[@]} = 0 ] || rows=(--rows function)

@@ -1,8 +1,8 @@
 # make demo's host side (scripts/demo-report.sh) on the fixture kmap: the
 # HTML report is made where the demo says, the summary names the call site
-# of most bytes and the capability map's largest cell (xas_load's reads of
-# xas_create's nodes), the next steps are there; no kmap: an error, no
-# report.
+# of most objects first and the capability map's largest cell (xas_load's
+# reads of xas_create's nodes), the next steps are there; no kmap: an
+# error, no report.
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 [ -x out/bin/memorizer ] || make -s -C tools all
@@ -12,7 +12,7 @@ VMLINUX=/nonexistent SYSTEM_MAP=tools/tests/fixtures/System.map \
 	scripts/demo-report.sh "$t/demo" > "$t/log"
 cat "$t/log"
 grep -q "^demo: the report: $t/demo/report.html (" "$t/log"
-grep -q '^  xas_create+0x7e7/0x990 ' "$t/log"
+grep -A 2 '^  callsite ' "$t/log" | sed -n 2p | grep -q '^  kmem_cache_free+0x244/0x3c0  *11 '
 grep -q "^demo: the capability map's largest cells" "$t/log"
 grep -Eq '^  xas_load +xas_create +1410 +0 +0 +4$' "$t/log"
 grep -q '^demo: what next:' "$t/log"

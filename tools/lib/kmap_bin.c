@@ -8,6 +8,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "kmap_records.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "libkmap reads the little-endian stream on little-endian hosts only"
@@ -26,20 +27,10 @@ _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
 #define MAX_TASKS	(1u << 20)
 #define MAX_CACHES	(1u << 16)
 
-/* Bytes read at a time (a record is at most 64 KiB; more is no faster). */
-#define BIN_BUF		(256 * 1024)
-
 struct kmap_bin_reader {
-	kmap_read_fn fn;
-	void *ctx;
-	/* Unread bytes: buf[start .. end) (own: the buffer fn fills). */
-	const unsigned char *buf;
-	unsigned char *own;
-	size_t start, end;
-	int eof;
-	const char *name;
-	uint64_t offset, skipped;
-	int have_header, failed;
+	struct kmap_records in;
+	uint64_t skipped;
+	int have_header;
 	struct memorizer_stream_header hdr;
 	struct kmap_map tasks;		/* cpu << 32 | pid -> comms index */
 	char (*comms)[16];
@@ -47,24 +38,9 @@ struct kmap_bin_reader {
 	struct kmap_map caches;		/* cache_id -> names index */
 	char (*names)[33];
 	size_t nnames, names_cap;
-	char err[KMAP_ERR_MAX];
 };
 
-static void set_err(struct kmap_bin_reader *r, uint64_t off, const char *fmt,
-		    ...) __attribute__((format(printf, 3, 4)));
-static void set_err(struct kmap_bin_reader *r, uint64_t off, const char *fmt,
-		    ...)
-{
-	char what[KMAP_ERR_MAX - 192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(r->err, sizeof(r->err), "%.150s: byte %llu: %s", r->name,
-		 (unsigned long long)off, what);
-	r->failed = 1;
-}
+#define set_err(r, ...) kmap_records_error(&(r)->in, __VA_ARGS__)
 
 size_t kmap_bin_min_size(unsigned int type)
 {
@@ -73,25 +49,26 @@ size_t kmap_bin_min_size(unsigned int type)
 	return type < MEMORIZER_REC_NR_TYPES ? sizes[type] : 0;
 }
 
-struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
-					 const char *name)
+static struct kmap_bin_reader *new_reader(void)
 {
 	struct kmap_bin_reader *r = calloc(1, sizeof(*r));
 
-	if (!r)
-		return NULL;
-	if (fn) {
-		r->buf = r->own = malloc(BIN_BUF);
-		if (!r->own) {
-			free(r);
-			return NULL;
-		}
+	if (r) {
+		kmap_map_init(&r->tasks);
+		kmap_map_init(&r->caches);
 	}
-	r->fn = fn;
-	r->ctx = ctx;
-	r->name = name;
-	kmap_map_init(&r->tasks);
-	kmap_map_init(&r->caches);
+	return r;
+}
+
+struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
+					 const char *name)
+{
+	struct kmap_bin_reader *r = new_reader();
+
+	if (r && kmap_records_init(&r->in, fn, ctx, name)) {
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -103,13 +80,10 @@ struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
 					  const char *name)
 {
-	struct kmap_bin_reader *r = kmap_bin_open_fn(NULL, NULL, name);
+	struct kmap_bin_reader *r = new_reader();
 
-	if (!r)
-		return NULL;
-	r->buf = buf;
-	r->end = len;
-	r->eof = 1;
+	if (r)
+		kmap_records_init_mem(&r->in, buf, len, name);
 	return r;
 }
 
@@ -121,18 +95,18 @@ void kmap_bin_close(struct kmap_bin_reader *r)
 	kmap_map_free(&r->caches);
 	free(r->comms);
 	free(r->names);
-	free(r->own);
+	kmap_records_free(&r->in);
 	free(r);
 }
 
 const char *kmap_bin_error(const struct kmap_bin_reader *r)
 {
-	return r->err;
+	return r->in.err;
 }
 
 uint64_t kmap_bin_offset(const struct kmap_bin_reader *r)
 {
-	return r->offset;
+	return r->in.offset;
 }
 
 uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r)
@@ -146,57 +120,22 @@ kmap_bin_header(const struct kmap_bin_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
-/*
- * The next len unread bytes (len <= BIN_BUF), in place: *got of them,
- * fewer only at the end of the input; NULL on a read error. They stay
- * unread until consume().
- */
-static const unsigned char *peek(struct kmap_bin_reader *r, size_t len,
-				 size_t *got)
-{
-	while (r->end - r->start < len && !r->eof) {
-		long n;
-
-		if (r->start) {
-			memmove(r->own, r->own + r->start, r->end - r->start);
-			r->end -= r->start;
-			r->start = 0;
-		}
-		n = r->fn(r->ctx, r->own + r->end, BIN_BUF - r->end);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return NULL;
-		if (n == 0)
-			r->eof = 1;
-		r->end += n;
-	}
-	*got = r->end - r->start < len ? r->end - r->start : len;
-	return r->buf + r->start;
-}
-
-static void consume(struct kmap_bin_reader *r, size_t len)
-{
-	r->start += len;
-}
-
 /* Read exactly len bytes; returns len, fewer at the end, -1 on error. */
 static long read_full(struct kmap_bin_reader *r, void *buf, size_t len)
 {
 	size_t got;
-	const unsigned char *p = peek(r, len, &got);
+	const unsigned char *p = kmap_records_peek(&r->in, len, &got);
 
 	if (!p)
 		return -1;
 	memcpy(buf, p, got);
-	consume(r, got);
+	kmap_records_consume(&r->in, got);
 	return (long)got;
 }
 
 int kmap_bin_check_header(const void *buf, size_t len, char *err)
 {
 	struct memorizer_stream_header h;
-	unsigned int t;
 
 	if (len < sizeof(h)) {
 		snprintf(err, KMAP_ERR_MAX,
@@ -255,31 +194,7 @@ int kmap_bin_check_header(const void *buf, size_t len, char *err)
 			 h.page_size);
 		return -1;
 	}
-	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
-		unsigned int sz = h.rec_size[t];
-
-		if (t >= h.nr_types && sz) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u beyond nr_types %u", t, sz,
-				 h.nr_types);
-			return -1;
-		}
-		if (!sz)
-			continue;
-		if (sz % 8 || sz < sizeof(struct memorizer_rec_hdr)) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u: not a multiple of 8 of at least 16",
-				 t, sz);
-			return -1;
-		}
-		if (sz < kmap_bin_min_size(t)) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u, shorter than the %zu-byte layout",
-				 t, sz, kmap_bin_min_size(t));
-			return -1;
-		}
-	}
-	return 0;
+	return kmap_records_check_sizes(h.rec_size, h.nr_types, kmap_bin_min_size, err);
 }
 
 int kmap_bin_read_header(struct kmap_bin_reader *r)
@@ -288,7 +203,7 @@ int kmap_bin_read_header(struct kmap_bin_reader *r)
 	char err[KMAP_ERR_MAX];
 	long n;
 
-	if (r->failed)
+	if (r->in.failed)
 		return -1;
 	if (r->have_header)
 		return 0;
@@ -302,17 +217,17 @@ int kmap_bin_read_header(struct kmap_bin_reader *r)
 		return -1;
 	}
 	memcpy(&r->hdr, buf, sizeof(buf));
-	r->offset = n;
+	r->in.offset = n;
 	/* A later, longer header: skip what this reader does not know. */
 	if (r->hdr.header_size > sizeof(buf)) {
 		size_t extra = r->hdr.header_size - sizeof(buf), got;
 
-		if (!peek(r, extra, &got) || got < extra) {
-			set_err(r, r->offset, "stream header cut short");
+		if (!kmap_records_peek(&r->in, extra, &got) || got < extra) {
+			set_err(r, r->in.offset, "stream header cut short");
 			return -1;
 		}
-		consume(r, extra);
-		r->offset += extra;
+		kmap_records_consume(&r->in, extra);
+		r->in.offset += extra;
 	}
 	r->have_header = 1;
 	return 0;
@@ -335,7 +250,7 @@ static int set_comm(struct kmap_bin_reader *r, uint16_t cpu, int32_t pid,
 
 	if (!kmap_map_find(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid) &&
 	    r->ncomms >= MAX_TASKS) {
-		set_err(r, r->offset, "more than %u (cpu, pid) commands", MAX_TASKS);
+		set_err(r, r->in.offset, "more than %u (cpu, pid) commands", MAX_TASKS);
 		return -1;
 	}
 	if (kmap_intern(&r->tasks, (uint64_t)cpu << 32 | (uint32_t)pid,
@@ -345,7 +260,7 @@ static int set_comm(struct kmap_bin_reader *r, uint16_t cpu, int32_t pid,
 	memcpy(r->comms[i], comm, 16);
 	return 0;
 oom:
-	set_err(r, r->offset, "out of memory");
+	set_err(r, r->in.offset, "out of memory");
 	return -1;
 }
 
@@ -356,7 +271,7 @@ static int set_cache(struct kmap_bin_reader *r, uint32_t id,
 	size_t i;
 
 	if (!kmap_map_find(&r->caches, id) && r->nnames >= MAX_CACHES) {
-		set_err(r, r->offset, "more than %u cache names", MAX_CACHES);
+		set_err(r, r->in.offset, "more than %u cache names", MAX_CACHES);
 		return -1;
 	}
 	if (kmap_intern(&r->caches, id, (void **)&r->names, &r->nnames,
@@ -365,7 +280,7 @@ static int set_cache(struct kmap_bin_reader *r, uint32_t id,
 	copy_str(r->names[i], name, 32);
 	return 0;
 oom:
-	set_err(r, r->offset, "out of memory");
+	set_err(r, r->in.offset, "out of memory");
 	return -1;
 }
 
@@ -382,10 +297,14 @@ static const char *const type_name[] = {
 	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
 };
 
+static const struct kmap_records_format bin_format = {
+	"stream", "cpu", "CPUs", kmap_bin_min_size, type_name,
+};
+
 static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 {
 	if (pid < 0 || (uint32_t)pid >= KMAP_PID_MAX) {
-		set_err(r, r->offset, "pid %d out of range", pid);
+		set_err(r, r->in.offset, "pid %d out of range", pid);
 		return -1;
 	}
 	return 0;
@@ -486,80 +405,22 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 {
 	struct memorizer_rec_hdr h;
 	const unsigned char *p;
-	size_t n;
+	int rc;
 
 	if (kmap_bin_read_header(r))
 		return -1;
-	for (;;) {
-		unsigned int known;
-
-		p = peek(r, sizeof(h), &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		if (n < sizeof(h)) {
-			set_err(r, r->offset,
-				"record header cut short: %zu of %zu bytes", n,
-				sizeof(h));
-			return -1;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8) {
-			set_err(r, r->offset,
-				"record size %u: not a multiple of 8 of at least 16",
-				h.size);
-			return -1;
-		}
-		if (h.cpu >= r->hdr.nr_cpus) {
-			set_err(r, r->offset, "cpu %u, but the stream has %u CPUs",
-				h.cpu, r->hdr.nr_cpus);
-			return -1;
-		}
-		p = peek(r, h.size, &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n < h.size) {
-			set_err(r, r->offset,
-				"record cut short: %zu of %u bytes", n, h.size);
-			return -1;
-		}
-		consume(r, h.size);
-		known = kmap_bin_min_size(h.type) != 0;
-		if (!known) {
-			r->offset += h.size;
-			r->skipped++;
-			continue;
-		}
-		if (h.size < kmap_bin_min_size(h.type)) {
-			set_err(r, r->offset,
-				"%s record of %u bytes, shorter than its %zu-byte layout",
-				type_name[h.type], h.size,
-				kmap_bin_min_size(h.type));
-			return -1;
-		}
-		if (h.type < MEMORIZER_REC_TYPES_MAX &&
-		    r->hdr.rec_size[h.type] != h.size) {
-			set_err(r, r->offset,
-				"%s record of %u bytes, but the header says %u",
-				type_name[h.type], h.size,
-				r->hdr.rec_size[h.type]);
-			return -1;
-		}
-		break;
-	}
+	rc = kmap_records_next(&r->in, &bin_format, r->hdr.rec_size,
+			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+	if (rc <= 0)
+		return rc;
 	/* Every field of the type is set (no memset: this is per record). */
 	rec->type = h.type;
 	rec->size = h.size;
 	rec->cpu = h.cpu;
 	rec->ns = h.ns;
-	rec->offset = r->offset;
+	rec->offset = r->in.offset;
 	if (decode(r, &h, p, rec))
 		return -1;
-	r->offset += h.size;
+	r->in.offset += h.size;
 	return 1;
 }

@@ -7,44 +7,23 @@
 
 #include "mtrace_log.h"
 #include "kmap.h"
+#include "kmap_records.h"
 
 _Static_assert(sizeof(struct mtrace_log_header) == 56, "mtrace header layout");
 _Static_assert(sizeof(struct mtrace_rec_access) == 48, "mtrace access layout");
 _Static_assert(sizeof(struct mtrace_rec_switch) == 24, "mtrace switch layout");
 
-#define BUF		(256 * 1024)	/* bytes read at a time */
 #define KERNEL_HALF	0xffff800000000000ull
 
 struct kmap_mtrace_reader {
-	kmap_read_fn fn;
-	void *ctx;
-	const unsigned char *buf;	/* unread: buf[start .. end) */
-	unsigned char *own;
-	size_t start, end;
-	int eof;
-	const char *name;
-	uint64_t offset, skipped;
-	int have_header, failed;
+	struct kmap_records in;
+	uint64_t skipped;
+	int have_header;
 	struct mtrace_log_header hdr;
 	uint64_t *last_ns;		/* per vCPU */
-	char err[KMAP_ERR_MAX];
 };
 
-static void set_err(struct kmap_mtrace_reader *r, uint64_t off,
-		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(struct kmap_mtrace_reader *r, uint64_t off,
-		    const char *fmt, ...)
-{
-	char what[KMAP_ERR_MAX - 192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(r->err, sizeof(r->err), "%.150s: byte %llu: %s", r->name,
-		 (unsigned long long)off, what);
-	r->failed = 1;
-}
+#define set_err(r, ...) kmap_records_error(&(r)->in, __VA_ARGS__)
 
 size_t kmap_mtrace_min_size(unsigned int type)
 {
@@ -58,18 +37,10 @@ struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
 {
 	struct kmap_mtrace_reader *r = calloc(1, sizeof(*r));
 
-	if (!r)
+	if (r && kmap_records_init(&r->in, fn, ctx, name)) {
+		free(r);
 		return NULL;
-	if (fn) {
-		r->buf = r->own = malloc(BUF);
-		if (!r->own) {
-			free(r);
-			return NULL;
-		}
 	}
-	r->fn = fn;
-	r->ctx = ctx;
-	r->name = name;
 	return r;
 }
 
@@ -81,13 +52,10 @@ struct kmap_mtrace_reader *kmap_mtrace_open(FILE *f, const char *name)
 struct kmap_mtrace_reader *kmap_mtrace_open_mem(const void *buf, size_t len,
 						const char *name)
 {
-	struct kmap_mtrace_reader *r = kmap_mtrace_open_fn(NULL, NULL, name);
+	struct kmap_mtrace_reader *r = calloc(1, sizeof(*r));
 
-	if (!r)
-		return NULL;
-	r->buf = buf;
-	r->end = len;
-	r->eof = 1;
+	if (r)
+		kmap_records_init_mem(&r->in, buf, len, name);
 	return r;
 }
 
@@ -96,18 +64,18 @@ void kmap_mtrace_close(struct kmap_mtrace_reader *r)
 	if (!r)
 		return;
 	free(r->last_ns);
-	free(r->own);
+	kmap_records_free(&r->in);
 	free(r);
 }
 
 const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r)
 {
-	return r->err;
+	return r->in.err;
 }
 
 uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r)
 {
-	return r->offset;
+	return r->in.offset;
 }
 
 uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r)
@@ -121,35 +89,9 @@ kmap_mtrace_header(const struct kmap_mtrace_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
-/* The next len unread bytes in place (*got of them); NULL on read error. */
-static const unsigned char *peek(struct kmap_mtrace_reader *r, size_t len,
-				 size_t *got)
-{
-	while (r->end - r->start < len && !r->eof) {
-		long n;
-
-		if (r->start) {
-			memmove(r->own, r->own + r->start, r->end - r->start);
-			r->end -= r->start;
-			r->start = 0;
-		}
-		n = r->fn(r->ctx, r->own + r->end, BUF - r->end);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return NULL;
-		if (n == 0)
-			r->eof = 1;
-		r->end += n;
-	}
-	*got = r->end - r->start < len ? r->end - r->start : len;
-	return r->buf + r->start;
-}
-
 int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
 {
 	struct mtrace_log_header h;
-	unsigned int t;
 
 	if (len < sizeof(h)) {
 		snprintf(err, KMAP_ERR_MAX,
@@ -196,31 +138,7 @@ int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
 			 h.line_shift, 1u << MTRACE_LINE_SHIFT);
 		return -1;
 	}
-	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
-		unsigned int sz = h.rec_size[t];
-
-		if (t >= h.nr_types && sz) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u beyond nr_types %u", t, sz,
-				 h.nr_types);
-			return -1;
-		}
-		if (!sz)
-			continue;
-		if (sz % 8 || sz < sizeof(struct memorizer_rec_hdr)) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u: not a multiple of 8 of at least 16",
-				 t, sz);
-			return -1;
-		}
-		if (sz < kmap_mtrace_min_size(t)) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "rec_size[%u] is %u, shorter than the %zu-byte layout",
-				 t, sz, kmap_mtrace_min_size(t));
-			return -1;
-		}
-	}
-	return 0;
+	return kmap_records_check_sizes(h.rec_size, h.nr_types, kmap_mtrace_min_size, err);
 }
 
 int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
@@ -229,11 +147,11 @@ int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 	char err[KMAP_ERR_MAX];
 	size_t got;
 
-	if (r->failed)
+	if (r->in.failed)
 		return -1;
 	if (r->have_header)
 		return 0;
-	p = peek(r, sizeof(r->hdr), &got);
+	p = kmap_records_peek(&r->in, sizeof(r->hdr), &got);
 	if (!p) {
 		set_err(r, 0, "read error: %s", strerror(errno));
 		return -1;
@@ -243,17 +161,17 @@ int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 		return -1;
 	}
 	memcpy(&r->hdr, p, sizeof(r->hdr));
-	r->start += got;
-	r->offset = got;
+	kmap_records_consume(&r->in, got);
+	r->in.offset = got;
 	if (r->hdr.header_size > sizeof(r->hdr)) {
 		size_t extra = r->hdr.header_size - sizeof(r->hdr);
 
-		if (!peek(r, extra, &got) || got < extra) {
-			set_err(r, r->offset, "mtrace log header cut short");
+		if (!kmap_records_peek(&r->in, extra, &got) || got < extra) {
+			set_err(r, r->in.offset, "mtrace log header cut short");
 			return -1;
 		}
-		r->start += extra;
-		r->offset += extra;
+		kmap_records_consume(&r->in, extra);
+		r->in.offset += extra;
 	}
 	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
 	if (!r->last_ns) {
@@ -268,6 +186,10 @@ static const char *const type_name[] = {
 	[MTRACE_REC_ACCESS] = "ACCESS", [MTRACE_REC_SWITCH] = "SWITCH",
 };
 
+static const struct kmap_records_format mtrace_format = {
+	"log", "vCPU", "vCPUs", kmap_mtrace_min_size, type_name,
+};
+
 /* What the plugin writes, and nothing else: the rules of one record. */
 static int check_access(struct kmap_mtrace_reader *r,
 			const struct kmap_mtrace_rec *rec)
@@ -275,38 +197,38 @@ static int check_access(struct kmap_mtrace_reader *r,
 	unsigned int sz = rec->u.access.size, fl = rec->u.access.flags;
 
 	if (sz == 0 || sz > 32 || (sz & (sz - 1))) {
-		set_err(r, r->offset, "access size %u: not 1, 2, 4, 8, 16 or 32",
+		set_err(r, r->in.offset, "access size %u: not 1, 2, 4, 8, 16 or 32",
 			sz);
 		return -1;
 	}
 	if (fl & ~MTRACE_F_KNOWN) {
-		set_err(r, r->offset, "unknown flags 0x%x", fl & ~MTRACE_F_KNOWN);
+		set_err(r, r->in.offset, "unknown flags 0x%x", fl & ~MTRACE_F_KNOWN);
 		return -1;
 	}
 	if (!(fl & MTRACE_F_PADDR) && rec->u.access.paddr) {
-		set_err(r, r->offset, "paddr %llx without its flag",
+		set_err(r, r->in.offset, "paddr %llx without its flag",
 			(unsigned long long)rec->u.access.paddr);
 		return -1;
 	}
 	if (rec->u.access.ip < KERNEL_HALF) {
-		set_err(r, r->offset,
+		set_err(r, r->in.offset,
 			"ip %llx is not in the kernel half (below ffff800000000000)",
 			(unsigned long long)rec->u.access.ip);
 		return -1;
 	}
 	if (r->hdr.mode == MTRACE_MODE_SHARING && !(fl & MTRACE_F_SHARED)) {
-		set_err(r, r->offset,
+		set_err(r, r->in.offset,
 			"an access not flagged shared in a log of mode sharing");
 		return -1;
 	}
 	if ((fl & MTRACE_F_SHARED) && !(fl & MTRACE_F_PADDR)) {
-		set_err(r, r->offset,
+		set_err(r, r->in.offset,
 			"flagged shared without a physical address (the rule works on physical lines)");
 		return -1;
 	}
 	if (rec->u.access.pid != MTRACE_PID_UNKNOWN &&
 	    rec->u.access.pid >= KMAP_PID_MAX) {
-		set_err(r, r->offset, "pid %u out of range", rec->u.access.pid);
+		set_err(r, r->in.offset, "pid %u out of range", rec->u.access.pid);
 		return -1;
 	}
 	return 0;
@@ -316,65 +238,16 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 {
 	struct memorizer_rec_hdr h;
 	const unsigned char *p;
-	size_t n;
+	int rc;
 
 	if (kmap_mtrace_read_header(r))
 		return -1;
-	for (;;) {
-		p = peek(r, sizeof(h), &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			return 0;
-		if (n < sizeof(h)) {
-			set_err(r, r->offset,
-				"record header cut short: %zu of %zu bytes", n,
-				sizeof(h));
-			return -1;
-		}
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8) {
-			set_err(r, r->offset,
-				"record size %u: not a multiple of 8 of at least 16",
-				h.size);
-			return -1;
-		}
-		if (h.cpu >= r->hdr.nr_cpus) {
-			set_err(r, r->offset, "vCPU %u, but the log has %u vCPUs",
-				h.cpu, r->hdr.nr_cpus);
-			return -1;
-		}
-		p = peek(r, h.size, &n);
-		if (!p) {
-			set_err(r, r->offset, "read error: %s", strerror(errno));
-			return -1;
-		}
-		if (n < h.size) {
-			set_err(r, r->offset, "record cut short: %zu of %u bytes",
-				n, h.size);
-			return -1;
-		}
-		if (kmap_mtrace_min_size(h.type))
-			break;
-		r->start += h.size;
-		r->offset += h.size;
-		r->skipped++;
-	}
-	if (h.size < kmap_mtrace_min_size(h.type)) {
-		set_err(r, r->offset,
-			"%s record of %u bytes, shorter than its %zu-byte layout",
-			type_name[h.type], h.size, kmap_mtrace_min_size(h.type));
-		return -1;
-	}
-	if (r->hdr.rec_size[h.type] != h.size) {
-		set_err(r, r->offset, "%s record of %u bytes, but the header says %u",
-			type_name[h.type], h.size, r->hdr.rec_size[h.type]);
-		return -1;
-	}
+	rc = kmap_records_next(&r->in, &mtrace_format, r->hdr.rec_size,
+			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+	if (rc <= 0)
+		return rc;
 	if (h.ns < r->last_ns[h.cpu]) {
-		set_err(r, r->offset,
+		set_err(r, r->in.offset,
 			"time goes backwards on vCPU %u: ns %llu after %llu",
 			h.cpu, (unsigned long long)h.ns,
 			(unsigned long long)r->last_ns[h.cpu]);
@@ -385,7 +258,7 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 	rec->size = h.size;
 	rec->cpu = h.cpu;
 	rec->ns = h.ns;
-	rec->offset = r->offset;
+	rec->offset = r->in.offset;
 	if (h.type == MTRACE_REC_ACCESS) {
 		struct mtrace_rec_access a;
 
@@ -404,12 +277,11 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 		memcpy(&s, p, sizeof(s));
 		rec->u.sw.pid = s.pid;
 		if (s.pid != MTRACE_PID_UNKNOWN && s.pid >= KMAP_PID_MAX) {
-			set_err(r, r->offset, "pid %u out of range", s.pid);
+			set_err(r, r->in.offset, "pid %u out of range", s.pid);
 			return -1;
 		}
 	}
-	r->start += h.size;
-	r->offset += h.size;
+	r->in.offset += h.size;
 	return 1;
 }
 

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libkmap, inside: a file of records under the stream's header rules (the
+ * binary stream, the mtrace log), read in place from a buffer that a
+ * kmap_read_fn fills, or from memory. The readers of both formats are
+ * built on it; it is not part of the library's interface.
+ */
+#ifndef KMAP_RECORDS_H
+#define KMAP_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmap.h"
+
+/* Bytes read at a time (a record is at most 64 KiB; more is no faster). */
+#define KMAP_RECORDS_BUF	(256 * 1024)
+
+struct kmap_records {
+	kmap_read_fn fn;
+	void *ctx;
+	/* Unread bytes: buf[start .. end) (own: the buffer fn fills). */
+	const unsigned char *buf;
+	unsigned char *own;
+	size_t start, end;
+	int eof, failed;
+	const char *name;
+	uint64_t offset;		/* of the next record: for messages */
+	char err[KMAP_ERR_MAX];
+};
+
+/* Over fn (a buffer of KMAP_RECORDS_BUF): 0, or -1 out of memory. */
+int kmap_records_init(struct kmap_records *in, kmap_read_fn fn, void *ctx,
+		      const char *name);
+void kmap_records_init_mem(struct kmap_records *in, const void *buf,
+			   size_t len, const char *name);
+void kmap_records_free(struct kmap_records *in);
+
+/* "NAME: byte OFF: what", and the input fails from then on. */
+void kmap_records_error(struct kmap_records *in, uint64_t off,
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
+				       size_t *got);
+
+/*
+ * The next len unread bytes (len <= KMAP_RECORDS_BUF), in place: *got of
+ * them, fewer only at the end of the input; NULL on a read error. They
+ * stay unread until kmap_records_consume().
+ */
+static inline const unsigned char *
+kmap_records_peek(struct kmap_records *in, size_t len, size_t *got)
+{
+	if (in->end - in->start >= len) {
+		*got = len;
+		return in->buf + in->start;
+	}
+	return kmap_records_fill(in, len, got);
+}
+
+static inline void kmap_records_consume(struct kmap_records *in, size_t len)
+{
+	in->start += len;
+}
+
+/* What tells one format's records apart, for kmap_records_next(). */
+struct kmap_records_format {
+	const char *input;		/* "stream", "log" */
+	const char *cpu, *cpus;		/* "cpu", "CPUs" */
+	size_t (*min_size)(unsigned int type);	/* 0: a type unknown here */
+	const char *const *type_name;
+};
+
+/*
+ * The next record of a type the format knows, whole and in place: 1 with
+ * *h and *body (h->size bytes, consumed; in->offset still the record's,
+ * for the caller's messages: it adds h->size when done), 0 at a clean
+ * end, -1 with the error set. Records of unknown types are skipped and
+ * counted in *skipped. rec_size[] and nr_cpus: the input's header's.
+ */
+struct memorizer_rec_hdr;
+int kmap_records_next(struct kmap_records *in,
+		      const struct kmap_records_format *fmt,
+		      const uint16_t *rec_size, unsigned int nr_cpus,
+		      struct memorizer_rec_hdr *h, const unsigned char **body,
+		      uint64_t *skipped);
+
+/*
+ * The header rules the two formats share: rec_size[] of nr_types entries,
+ * each 0 or a multiple of 8 of at least a record header and of the type's
+ * layout (min_size()). 0, or -1 with err.
+ */
+int kmap_records_check_sizes(const uint16_t *rec_size, unsigned int nr_types,
+			     size_t (*min_size)(unsigned int type), char *err);
+
+#endif
