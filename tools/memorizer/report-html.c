@@ -23,17 +23,22 @@
  *   ips       the access ips objects name: label, function, file:line
  *   objects   the explorer's objects: columns and rows
  *   capmap    the capability heatmap: libkmap's capability maps
- *             (kmap_capmap) of every row kind shipped (function; file
- *             and dir with DWARF lines) by every column kind (callsite,
- *             kind; cache for binary streams). Per map its subject and
- *             group, its summary (as capmap --json's, and groups_touched:
- *             the groups in a cell), rows and cols (the
- *             HTML_CAPMAP_ROWS subjects and HTML_CAPMAP_COLS groups of
- *             most reads + writes + frees: [name, reads, writes, frees],
- *             their sums over every cell), cells ([row, col, reads,
- *             writes, frees, objects], row and col indexes into those)
- *             and left_out (the rows, cols and cells not shipped, and the
- *             reads, writes and frees of those cells)
+ *             (kmap_capmap) of every row kind shipped (function; dir,
+ *             file and file-function with DWARF lines) by every column
+ *             kind (callsite, kind; cache for binary streams). Per map its
+ *             subject and group, its summary (as capmap --json's, and
+ *             groups_touched: the groups in a cell), top, rows and cols:
+ *             the first top rows and the cols are the HTML_CAPMAP_ROWS
+ *             subjects and HTML_CAPMAP_COLS groups of most reads + writes
+ *             + frees; a file's or file-function's map adds, for each row
+ *             its parent map (dir, file) ships, its HTML_CAPMAP_CHILDREN
+ *             busiest children (for the drill-down; HTML_CAPMAP_SHIP rows
+ *             in all). A row or col is [name, reads, writes, frees], their
+ *             sums over every cell, and in a child map the parent's name
+ *             (null: not shipped). cells: [row, col, reads, writes,
+ *             frees, objects], row and col indexes into those; left_out:
+ *             the rows, cols and cells the top rows and the cols do not
+ *             show, and the reads, writes and frees of those cells
  */
 #include <stdlib.h>
 #include <string.h>
