@@ -258,7 +258,7 @@ async function views() {
 			`And ${rest.length} more access ips: ${sum('reads')} reads, ${sum('writes')} writes.`, `explorer: object ${shownId}: the other access ips`);
 	}
 	await page.screenshot({ path: path.join(outdir, 'objects.png'), fullPage: true });
-	// The README's picture (tools/memorizer/report/screenshot.png is a copy).
+	// A picture of the explorer at the README's size.
 	await page.setViewportSize({ width: 960, height: 640 });
 	await page.evaluate(() => window.scrollTo(0, 0));
 	await page.screenshot({ path: path.join(outdir, 'readme.png') });
