@@ -31,6 +31,7 @@ static const struct opt opts[] = {
 	{ "call-site", 'c', "FUNC", "Only objects allocated by FUNC (a function name, shell wildcards allowed, with --system-map or --vmlinux; or an address in hex); repeatable." },
 	{ "exact", 0, NULL, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes." },
 	{ "whole-log", 0, NULL, "Count the whole log, not the window of mtrace_task.ko's markers." },
+	{ "all-tasks", 0, NULL, "Count the log's accesses of every task, not only of the tasks Memorizer recorded accesses of (its pid modes trace some tasks only)." },
 	{ "system-map", 0, "FILE", "Name functions from a System.map or the guest's /proc/kallsyms (which has its modules')." },
 	{ "vmlinux", 0, "FILE", "Name functions from a vmlinux." },
 	{ "top", 'n', "N", "Print the first N rows (default: all)." },
@@ -96,10 +97,12 @@ struct state {
 	struct kmap_sym *sym;
 	char **sites;			/* --call-site */
 	size_t nsites;
+	struct kmap_map pids;		/* tasks Memorizer recorded accesses of */
+	int all_tasks;
 	/* The log. */
 	uint64_t win_lo, win_hi;
 	int windowed, have_end;
-	uint64_t log_accesses, in_window, in_objects;
+	uint64_t log_accesses, in_window, in_objects, other_tasks;
 };
 
 static int obj_cmp(const void *a, const void *b)
@@ -136,6 +139,10 @@ static int add_object(void *ctx, const struct kmap_object *o,
 	ob->acc = st->nacc;
 	ob->nacc = n;
 	for (i = 0; i < n; i++) {
+		if (a[i].pid && !kmap_map_get(&st->pids, a[i].pid, NULL)) {
+			error("out of memory");
+			return -1;
+		}
 		st->acc[st->nacc].ip = a[i].ip;
 		st->acc[st->nacc].reads = a[i].reads;
 		st->acc[st->nacc++].writes = a[i].writes;
@@ -363,6 +370,10 @@ static int count_log(struct state *st, const char *path)
 		g = group_at(st, rec.u.access.vaddr);
 		if (g < 0 || !st->groups[g].selected)
 			continue;
+		if (!st->all_tasks && !kmap_map_find(&st->pids, rec.u.access.pid)) {
+			st->other_tasks++;
+			continue;
+		}
 		st->in_objects++;
 		if (cell_of(st, (size_t)g, rec.u.access.ip, &c)) {
 			error("out of memory");
@@ -747,6 +758,8 @@ static int run(int argc, char **argv)
 			exact = 1;
 		} else if (opt_is(&p, idx, "whole-log")) {
 			st.windowed = 0;
+		} else if (opt_is(&p, idx, "all-tasks")) {
+			st.all_tasks = 1;
 		} else if (opt_is(&p, idx, "vmlinux")) {
 			vmlinux = p.arg;
 		} else if (opt_is(&p, idx, "system-map")) {
@@ -788,6 +801,7 @@ static int run(int argc, char **argv)
 	}
 	kmap_map_init(&st.ipmap);
 	kmap_map_init(&st.cellmap);
+	kmap_map_init(&st.pids);
 	if (find_window(&st, p.ops[0]))
 		goto out;
 	src = kmap_src_open(p.ops[1], err);
@@ -813,16 +827,22 @@ static int run(int argc, char **argv)
 		uint64_t m = total.mr + total.mw, l = total.lr + total.lw;
 
 		if (st.windowed)
-			printf("%s: %llu of %llu accesses in the window (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared\n",
+			printf("%s: %llu of %llu accesses in the window (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared",
 			       p.ops[0], (unsigned long long)st.in_window,
 			       (unsigned long long)st.log_accesses,
 			       (unsigned long long)(st.win_hi - st.win_lo),
 			       st.have_end ? "" : ", to the end: no unload marker",
-			       (unsigned long long)st.in_objects);
+			       (unsigned long long)(st.in_objects + st.other_tasks));
 		else
-			printf("%s: %llu accesses, the whole log (no window), %llu of them in the objects compared\n",
+			printf("%s: %llu accesses, the whole log (no window), %llu of them in the objects compared",
 			       p.ops[0], (unsigned long long)st.log_accesses,
-			       (unsigned long long)st.in_objects);
+			       (unsigned long long)(st.in_objects + st.other_tasks));
+		if (st.all_tasks)
+			printf(", of every task\n");
+		else
+			printf(", %llu of them by the %zu %s Memorizer recorded\n",
+			       (unsigned long long)st.in_objects,
+			       st.pids.len, plural(st.pids.len, "task", "tasks"));
 		printf("%s: %zu %s, %llu compared in %llu %s (%llu of several objects at a reused address)\n",
 		       p.ops[1], st.nobjs, plural(st.nobjs, "object", "objects"),
 		       (unsigned long long)total.objects,
@@ -874,6 +894,7 @@ out:
 	kmap_sym_close(st.sym);
 	kmap_map_free(&st.ipmap);
 	kmap_map_free(&st.cellmap);
+	kmap_map_free(&st.pids);
 	free(st.objs);
 	free(st.acc);
 	free(st.groups);
@@ -886,7 +907,7 @@ out:
 const struct cmd cmd_crosscheck = {
 	.name = "crosscheck",
 	.summary = "compare Memorizer's per-ip counts with an mtrace log of the same run",
-	.synopsis = "[--by kind|callsite|object|ip] [-c FUNC]... [--exact] [--whole-log] [--system-map FILE | --vmlinux FILE] [-n N] [--csv | --json] LOG KMAP",
+	.synopsis = "[--by kind|callsite|object|ip] [-c FUNC]... [--exact] [--whole-log] [--all-tasks] [--system-map FILE | --vmlinux FILE] [-n N] [--csv | --json] LOG KMAP",
 	.description =
 "Compares, for each object of KMAP (a kmap or a binary stream of Memorizer's) "
 "and each instruction, the reads and writes Memorizer counted with those of "
@@ -901,7 +922,12 @@ const struct cmd cmd_crosscheck = {
 "and unload it just after (with --mtrace-window task the plugin logs that "
 "window only). Space: objects whose ranges overlap (an address reused "
 "during the run) form one group, compared as one, their counts summed; an "
-"object alone at its address is compared by itself.\n"
+"object alone at its address is compared by itself. Tasks: the log's "
+"accesses count when the task the plugin names (mtrace_task.ko's "
+"markers) is one Memorizer recorded accesses of (not pid 0, interrupts), "
+"unless --all-tasks: Memorizer's pid modes trace some tasks only. An "
+"interrupt's accesses are Memorizer's pid 0 and the log's interrupted "
+"task's.\n"
 "\n"
 "Each (object, ip) pair is classed: agree (the same reads and writes), "
 "differ, memorizer-only (KASAN checked a range at a call, memcpy's or a "

@@ -695,6 +695,7 @@ run crosscheck crosscheck-exact "$M" crosscheck --exact -c run_write --by ip --c
 run crosscheck crosscheck-exact-hex "$M" crosscheck --exact -c ffffffffa0000010 -n 1 x.log $xk
 run crosscheck crosscheck-mismatch "$M" crosscheck --exact -c 'run_*' --by ip $xm x-bad.log $xk
 run crosscheck crosscheck-not-exact "$M" crosscheck --exact --by ip --csv $xm x.log $xk
+run crosscheck crosscheck-all-tasks "$M" crosscheck --all-tasks --exact -c run_write --by ip $xm x.log $xk
 run crosscheck crosscheck-whole-log "$M" crosscheck --whole-log --exact -c run_write --by object --csv $xm x.log $xk
 run crosscheck crosscheck-refused sh -c "\"$M\" crosscheck x-sharing.log $xk; echo status \$?; \"$M\" crosscheck - $xk < x.log; echo status \$?; \"$M\" crosscheck $xk x.log; echo status \$?; \"$M\" crosscheck x.log x.log; echo status \$?; \"$M\" crosscheck x.log; echo status \$?; \"$M\" crosscheck --by cache x.log $xk; echo status \$?; \"$M\" crosscheck --exact -c nothing x.log $xk; echo status \$?"
 
