@@ -99,8 +99,9 @@ struct state {
 	size_t nsites;
 	struct kmap_map pids;		/* tasks Memorizer recorded accesses of */
 	int all_tasks;
-	/* The log. */
-	uint64_t win_lo, win_hi;
+	/* The log's windows: [win[2i], win[2i + 1]] in host ns. */
+	uint64_t *win;
+	size_t nwin, wcap;
 	int windowed, have_end;
 	uint64_t log_accesses, in_window, in_objects, other_tasks;
 };
@@ -282,17 +283,36 @@ static struct kmap_mtrace_reader *open_log(const char *path,
 	return kmap_src_mtrace(*src);
 }
 
+struct sw {
+	uint64_t ns;
+	int end;
+};
+
+static int sw_cmp(const void *a, const void *b)
+{
+	const struct sw *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->end - y->end;
+}
+
 /*
- * Pass 1: the window, from the first SWITCH record (mtrace_task.ko marks
- * every CPU's task at load) to the last one of no task (at its unload):
- * host times within the log.
+ * Pass 1: the windows. mtrace_task.ko opens one with a BASE marker and
+ * every CPU's task (SWITCH records of a known task) and closes it with an
+ * END marker (a SWITCH of no task): a window runs from the first SWITCH
+ * of a known task after an END (or the log's start) to the next END, or
+ * the log's end. Host times within the log; its records are in order per
+ * vCPU only, so the SWITCH records are sorted by time first.
  */
 static int find_window(struct state *st, const char *path)
 {
 	struct kmap_mtrace_rec rec;
 	struct kmap_src *src;
 	struct kmap_mtrace_reader *r = open_log(path, &src);
-	int rc, any = 0;
+	struct sw *sw = NULL;
+	size_t nsw = 0, cap = 0, i;
+	int rc, open = 0;
 
 	if (!r)
 		return -1;
@@ -307,26 +327,81 @@ static int find_window(struct state *st, const char *path)
 		kmap_src_close(src);
 		return -1;
 	}
-	st->win_lo = 0;
-	st->win_hi = UINT64_MAX;
 	while ((rc = kmap_mtrace_next(r, &rec)) > 0) {
 		if (rec.type != MTRACE_REC_SWITCH || !st->windowed)
 			continue;
-		if (!any || rec.ns < st->win_lo)
-			st->win_lo = rec.ns;
-		any = 1;
-		if (rec.u.sw.pid == MTRACE_PID_UNKNOWN &&
-		    (!st->have_end || rec.ns > st->win_hi)) {
-			st->win_hi = rec.ns;
-			st->have_end = 1;
+		if (kmap_grow((void **)&sw, &cap, nsw + 1, sizeof(*sw))) {
+			error("out of memory");
+			rc = -2;
+			break;
+		}
+		sw[nsw].ns = rec.ns;
+		sw[nsw++].end = rec.u.sw.pid == MTRACE_PID_UNKNOWN;
+	}
+	if (rc == -1)
+		error("%s", kmap_mtrace_error(r));
+	kmap_src_close(src);
+	if (rc < 0) {
+		free(sw);
+		return -1;
+	}
+	if (nsw)
+		qsort(sw, nsw, sizeof(*sw), sw_cmp);
+	for (i = 0; i < nsw; i++) {
+		if (sw[i].end == open) {
+			if (kmap_grow((void **)&st->win, &st->wcap, st->nwin + 1,
+				      sizeof(*st->win))) {
+				error("out of memory");
+				free(sw);
+				return -1;
+			}
+			st->win[st->nwin++] = sw[i].ns;
+			open = !open;
+			st->have_end |= sw[i].end;
 		}
 	}
-	if (rc < 0)
-		error("%s", kmap_mtrace_error(r));
-	if (!any)
+	free(sw);
+	if (open) {			/* no END: to the log's end */
+		if (kmap_grow((void **)&st->win, &st->wcap, st->nwin + 1,
+			      sizeof(*st->win))) {
+			error("out of memory");
+			return -1;
+		}
+		st->win[st->nwin++] = UINT64_MAX;
+		st->have_end = 0;
+	}
+	if (!st->nwin)
 		st->windowed = 0;
-	kmap_src_close(src);
-	return rc < 0 ? -1 : 0;
+	return 0;
+}
+
+/* The windows' time, the last one's to its last record if open. */
+static uint64_t window_ns(const struct state *st)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < st->nwin; i += 2)
+		if (st->win[i + 1] != UINT64_MAX)
+			t += st->win[i + 1] - st->win[i];
+	return t;
+}
+
+/* Whether ns is in a window. */
+static int in_window(const struct state *st, uint64_t ns)
+{
+	size_t a = 0, b = st->nwin;
+
+	while (a < b) {			/* the first bound past ns */
+		size_t m = a + (b - a) / 2;
+
+		if (st->win[m] <= ns)
+			a = m + 1;
+		else
+			b = m;
+	}
+	/* Odd: ns is past an opening; or on a closing bound itself. */
+	return (a & 1) || (a && st->win[a - 1] == ns);
 }
 
 /* The group holding vaddr, or -1. */
@@ -364,7 +439,7 @@ static int count_log(struct state *st, const char *path)
 		if (rec.type != MTRACE_REC_ACCESS)
 			continue;
 		st->log_accesses++;
-		if (st->windowed && (rec.ns < st->win_lo || rec.ns > st->win_hi))
+		if (st->windowed && !in_window(st, rec.ns))
 			continue;
 		st->in_window++;
 		g = group_at(st, rec.u.access.vaddr);
@@ -827,11 +902,12 @@ static int run(int argc, char **argv)
 		uint64_t m = total.mr + total.mw, l = total.lr + total.lw;
 
 		if (st.windowed)
-			printf("%s: %llu of %llu accesses in the window (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared",
+			printf("%s: %llu of %llu accesses in %zu %s (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared",
 			       p.ops[0], (unsigned long long)st.in_window,
 			       (unsigned long long)st.log_accesses,
-			       (unsigned long long)(st.win_hi - st.win_lo),
-			       st.have_end ? "" : ", to the end: no unload marker",
+			       st.nwin / 2, plural(st.nwin / 2, "window", "windows"),
+			       (unsigned long long)window_ns(&st),
+			       st.have_end ? "" : ", the last to the log's end: no closing marker",
 			       (unsigned long long)(st.in_objects + st.other_tasks));
 		else
 			printf("%s: %llu accesses, the whole log (no window), %llu of them in the objects compared",
@@ -895,6 +971,7 @@ out:
 	kmap_map_free(&st.ipmap);
 	kmap_map_free(&st.cellmap);
 	kmap_map_free(&st.pids);
+	free(st.win);
 	free(st.objs);
 	free(st.acc);
 	free(st.groups);
