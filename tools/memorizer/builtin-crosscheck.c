@@ -29,7 +29,7 @@
 static const struct opt opts[] = {
 	{ "by", 'b', "VIEW", "One row per kind (the default), callsite (allocating function), object (an object, or a group of objects at one reused address) or ip (per object and instruction, with its class)." },
 	{ "call-site", 'c', "FUNC", "Only objects allocated by FUNC (a function name, shell wildcards allowed, with --system-map or --vmlinux; or an address in hex); repeatable." },
-	{ "exact", 0, NULL, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes." },
+	{ "exact", 0, NULL, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes (at the ip, or agree-shifted)." },
 	{ "whole-log", 0, NULL, "Count the whole log, not the window of mtrace_task.ko's markers." },
 	{ "all-tasks", 0, NULL, "Count the log's accesses of every task, not only of the tasks Memorizer recorded accesses of (its pid modes trace some tasks only)." },
 	{ "system-map", 0, "FILE", "Name functions from a System.map or the guest's /proc/kallsyms (which has its modules')." },
@@ -46,6 +46,7 @@ enum view { BY_KIND, BY_CALLSITE, BY_OBJECT, BY_IP };
 /* Classes of a (group, ip) pair. */
 enum cls {
 	C_AGREE,		/* both, same reads and writes */
+	C_SHIFTED,		/* the same, at the access after KASAN's ip */
 	C_DIFFER,		/* both, not the same */
 	C_MEM_ONLY,		/* Memorizer only: no log access at the ip */
 	C_LOG_ASM,		/* log only, in assembly (string, user copy, entry) */
@@ -54,7 +55,7 @@ enum cls {
 	NR_CLS,
 };
 static const char *const cls_name[NR_CLS] = {
-	"agree", "differ", "memorizer-only", "log-only-asm",
+	"agree", "agree-shifted", "differ", "memorizer-only", "log-only-asm",
 	"log-only-kasan-memorizer", "log-only-other",
 };
 
@@ -78,6 +79,8 @@ struct group {
 
 struct cellc {
 	uint32_t group, ip;		/* ip: index into st->ips */
+	uint8_t shifted;		/* the log's counts are a later ip's */
+	uint8_t merged;			/* into an earlier ip's (shifted) */
 	uint64_t mr, mw, lr, lw;
 };
 
@@ -496,7 +499,8 @@ static enum cls classify(struct state *st, const struct cellc *c)
 	uint64_t start;
 
 	if (c->mr + c->mw && c->lr + c->lw)
-		return c->mr == c->lr && c->mw == c->lw ? C_AGREE : C_DIFFER;
+		return c->mr == c->lr && c->mw == c->lw ?
+		       (c->shifted ? C_SHIFTED : C_AGREE) : C_DIFFER;
 	if (c->mr + c->mw)
 		return C_MEM_ONLY;
 	fn = st->sym ? kmap_sym_function(st->sym, st->ips[c->ip], &start) : NULL;
@@ -543,7 +547,8 @@ static const struct col sum_cols[] = {
 	{ "log_reads", COL_U64 }, { "log_writes", COL_U64 },
 	{ "agreeing", COL_U64 }, { "mem_agree_pct", COL_F64 },
 	{ "log_agree_pct", COL_F64 },
-	{ "ips_agree", COL_U64 }, { "ips_differ", COL_U64 },
+	{ "ips_agree", COL_U64 }, { "ips_shifted", COL_U64 },
+	{ "ips_differ", COL_U64 },
 	{ "ips_mem_only", COL_U64 }, { "ips_log_only", COL_U64 },
 	{ "log_only_asm", COL_U64 }, { "log_only_kasan_memorizer", COL_U64 },
 	{ "log_only_other", COL_U64 },
@@ -566,13 +571,14 @@ static void fill_fig(union cell *r, const struct fig *f)
 	r[9].f = m ? 100.0 * (double)f->agree / (double)m : CELL_NONE;
 	r[10].f = l ? 100.0 * (double)f->agree / (double)l : CELL_NONE;
 	r[11].u = f->pairs[C_AGREE];
-	r[12].u = f->pairs[C_DIFFER];
-	r[13].u = f->pairs[C_MEM_ONLY];
-	r[14].u = f->pairs[C_LOG_ASM] + f->pairs[C_LOG_TOOL] +
+	r[12].u = f->pairs[C_SHIFTED];
+	r[13].u = f->pairs[C_DIFFER];
+	r[14].u = f->pairs[C_MEM_ONLY];
+	r[15].u = f->pairs[C_LOG_ASM] + f->pairs[C_LOG_TOOL] +
 		  f->pairs[C_LOG_OTHER];
-	r[15].u = f->log_only[C_LOG_ASM];
-	r[16].u = f->log_only[C_LOG_TOOL];
-	r[17].u = f->log_only[C_LOG_OTHER];
+	r[16].u = f->log_only[C_LOG_ASM];
+	r[17].u = f->log_only[C_LOG_TOOL];
+	r[18].u = f->log_only[C_LOG_OTHER];
 }
 
 static void add_cell(struct fig *f, const struct cellc *c, enum cls k)
@@ -582,19 +588,67 @@ static void add_cell(struct fig *f, const struct cellc *c, enum cls k)
 	f->lr += c->lr;
 	f->lw += c->lw;
 	f->pairs[k]++;
-	if (k == C_AGREE)
+	if (k == C_AGREE || k == C_SHIFTED)
 		f->agree += c->mr + c->mw;
 	if (k >= C_LOG_ASM)
 		f->log_only[k] += c->lr + c->lw;
 }
 
+static const uint64_t *sort_ips;	/* cell_cmp's: st->ips */
+
 static int cell_cmp(const void *a, const void *b)
 {
 	const struct cellc *x = a, *y = b;
+	uint64_t ix = sort_ips[x->ip], iy = sort_ips[y->ip];
 
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
+	return ix < iy ? -1 : ix > iy;
+}
+
+/* How far after KASAN's ip (the return from __asan_*) an access may be. */
+#define SHIFT_MAX	32
+
+/*
+ * KASAN's ip is the return address of its __asan_loadN/storeN call: the
+ * access itself in most code, but the compiler may put other instructions
+ * between (address arithmetic, another check). A pair Memorizer alone
+ * counts takes the counts of the first pair of the log's alone in the
+ * same group up to SHIFT_MAX bytes after it, in the same function (when
+ * symbols say), when they are the same reads and writes: "agree-shifted".
+ * Cells are sorted by group and ip.
+ */
+static void shift_pairs(struct state *st)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->ncells; i++) {
+		struct cellc *c = &st->cells[i];
+		uint64_t ip = st->ips[c->ip], start = 0, start2 = 0;
+		const char *fn = NULL;
+
+		if (c->merged || !(c->mr + c->mw) || c->lr + c->lw)
+			continue;
+		if (st->sym)
+			fn = kmap_sym_function(st->sym, ip, &start);
+		for (j = i + 1; j < st->ncells; j++) {
+			struct cellc *d = &st->cells[j];
+			uint64_t ip2 = st->ips[d->ip];
+
+			if (d->group != c->group || ip2 - ip > SHIFT_MAX)
+				break;
+			if (d->merged || d->mr + d->mw || d->lr != c->mr ||
+			    d->lw != c->mw)
+				continue;
+			if (st->sym && (!fn || kmap_sym_function(st->sym, ip2, &start2) != fn))
+				continue;
+			c->lr = d->lr;
+			c->lw = d->lw;
+			c->shifted = 1;
+			d->merged = 1;
+			break;
+		}
+	}
 }
 
 /* The column the kind and callsite views sort by: mem_accesses. */
@@ -658,8 +712,10 @@ static int build(struct state *st, enum view v, struct table *t,
 	kmap_map_init(&keys);
 	memset(total, 0, sizeof(*total));
 	/* Cells in group order (the map's order is none). */
+	sort_ips = st->ips;
 	if (st->ncells)
 		qsort(st->cells, st->ncells, sizeof(*st->cells), cell_cmp);
+	shift_pairs(st);
 	for (i = 0; i < st->ngroups; i++)
 		if (st->groups[i].selected) {
 			total->groups++;
@@ -671,12 +727,16 @@ static int build(struct state *st, enum view v, struct table *t,
 		for (i = 0; i < st->ncells; i++) {
 			const struct cellc *c = &st->cells[i];
 			const struct group *g = &st->groups[c->group];
-			enum cls k = classify(st, c);
-			union cell *r = table_row(t);
+			enum cls k;
+			union cell *r;
 
+			if (c->merged)
+				continue;
+			k = classify(st, c);
+			r = table_row(t);
 			add_cell(total, c, k);
 			*mem_pairs += c->mr + c->mw > 0;
-			*differ += c->mr + c->mw > 0 && k != C_AGREE;
+			*differ += c->mr + c->mw > 0 && k != C_AGREE && k != C_SHIFTED;
 			if (!r)
 				goto oom;
 			r[0].u = g->lo;
@@ -738,13 +798,16 @@ static int build(struct state *st, enum view v, struct table *t,
 	/* Each cell into its group's row. */
 	for (i = 0; i < st->ncells; i++) {
 		const struct cellc *c = &st->cells[i];
-		enum cls k = classify(st, c);
+		enum cls k;
 		uint64_t *row;
 		int is_new;
 
+		if (c->merged)
+			continue;
+		k = classify(st, c);
 		add_cell(total, c, k);
 		*mem_pairs += c->mr + c->mw > 0;
-		*differ += c->mr + c->mw > 0 && k != C_AGREE;
+		*differ += c->mr + c->mw > 0 && k != C_AGREE && k != C_SHIFTED;
 		row = row_of(st, v, &keys, names, c->group, buf, sizeof(buf),
 			     &is_new);
 		if (!row || is_new)	/* every selected group has its row */
@@ -932,8 +995,9 @@ static int run(int argc, char **argv)
 		       (unsigned long long)total.agree,
 		       m ? 100.0 * (double)total.agree / (double)m : 0.0,
 		       l ? 100.0 * (double)total.agree / (double)l : 0.0);
-		printf("(object, ip) pairs: %llu agree, %llu differ, %llu Memorizer's only, %llu the log's only (%llu in assembly, %llu in KASAN or Memorizer, %llu elsewhere)\n\n",
-		       (unsigned long long)total.pairs[C_AGREE],
+		printf("(object, ip) pairs: %llu agree (%llu at the access after KASAN's ip), %llu differ, %llu Memorizer's only, %llu the log's only (%llu in assembly, %llu in KASAN or Memorizer, %llu elsewhere)\n\n",
+		       (unsigned long long)(total.pairs[C_AGREE] + total.pairs[C_SHIFTED]),
+		       (unsigned long long)total.pairs[C_SHIFTED],
 		       (unsigned long long)total.pairs[C_DIFFER],
 		       (unsigned long long)total.pairs[C_MEM_ONLY],
 		       (unsigned long long)(total.pairs[C_LOG_ASM] + total.pairs[C_LOG_TOOL] + total.pairs[C_LOG_OTHER]),
@@ -1007,6 +1071,10 @@ const struct cmd cmd_crosscheck = {
 "task's.\n"
 "\n"
 "Each (object, ip) pair is classed: agree (the same reads and writes), "
+"agree-shifted (a pair Memorizer alone counts, and the first pair the log "
+"alone counts up to 32 bytes after it in the same function, with the same "
+"reads and writes: KASAN's ip is the return from its check, and the "
+"compiler may put instructions between the check and the access), "
 "differ, memorizer-only (KASAN checked a range at a call, memcpy's or a "
 "user copy's, where no access is), or the log's only, by the function of "
 "the ip (with symbols): in assembly (string and user copy functions, entry "
