@@ -32,7 +32,8 @@ struct cmd {
 };
 
 extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
-	cmd_text, cmd_symbolize, cmd_capmap, cmd_diff, cmd_export, cmd_sharing;
+	cmd_text, cmd_symbolize, cmd_capmap, cmd_diff, cmd_export, cmd_sharing,
+	cmd_crosscheck;
 extern const struct cmd *const commands[];
 
 /*

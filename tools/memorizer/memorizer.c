@@ -17,7 +17,7 @@ const char *progname = "memorizer";
 
 const struct cmd *const commands[] = {
 	&cmd_record, &cmd_stream, &cmd_check, &cmd_report, &cmd_text,
-	&cmd_symbolize, &cmd_capmap, &cmd_diff, &cmd_export, &cmd_sharing, NULL,
+	&cmd_symbolize, &cmd_capmap, &cmd_diff, &cmd_export, &cmd_sharing, &cmd_crosscheck, NULL,
 };
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

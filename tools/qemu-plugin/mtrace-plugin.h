@@ -21,6 +21,12 @@ int mtrace_check_qemu(const qemu_info_t *info, char *err, size_t len);
 struct mtrace_args {
 	const char *file;		/* log=PATH: the log (QEMU keeps file= for the plugin itself) */
 	int mode;			/* mode=all|sharing (enum mtrace_mode) */
+	/*
+	 * window=task: nothing is done (logged, or counted by the sharing
+	 * rule) outside mtrace_task.ko's lifetime, its BASE marker to its
+	 * END marker; window=all (the default): from boot to exit.
+	 */
+	int window_task;
 };
 /* -plugin's arguments; -1 with the reason in err[len]. */
 int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,

@@ -73,6 +73,7 @@ struct vcpu {
 
 static struct {
 	int mode, nvcpus, fd;
+	int window_task;		/* window=task: only while base is set */
 	const char *file;
 	uint64_t others_mask;		/* every vCPU's bit */
 	struct vcpu *vcpu;
@@ -257,6 +258,10 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		mark_cb(cpu, info, vaddr, udata);
 		return;
 	}
+	/* window=task: mtrace_task.ko's BASE marker to its END marker. */
+	if (g.window_task &&
+	    !atomic_load_explicit(&g.base, memory_order_relaxed))
+		return;
 	v->accesses++;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (hw && !qemu_plugin_hwaddr_is_io(hw)) {
@@ -422,8 +427,9 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu run, %llu bad\n",
+		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu run, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
+		 g.window_task ? " while mtrace_task.ko was loaded" : "",
 		 (unsigned long long)logged,
 		 g.mode == MTRACE_MODE_ALL ? "all" : "sharing",
 		 (unsigned long long)switches,
@@ -452,6 +458,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	g.mode = a.mode;
+	g.window_task = a.window_task;
 	g.file = strdup(a.file);
 	g.nvcpus = info->system.max_vcpus;
 	g.others_mask = g.nvcpus == 64 ? ~0ull : (1ull << g.nvcpus) - 1;

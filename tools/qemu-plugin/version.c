@@ -47,6 +47,7 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 
 	a->file = NULL;
 	a->mode = MTRACE_MODE_SHARING;
+	a->window_task = 0;
 	for (i = 0; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -56,9 +57,13 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 			a->mode = MTRACE_MODE_ALL;
 		} else if (!strcmp(s, "mode=sharing")) {
 			a->mode = MTRACE_MODE_SHARING;
+		} else if (!strcmp(s, "window=all")) {
+			a->window_task = 0;
+		} else if (!strcmp(s, "window=task")) {
+			a->window_task = 1;
 		} else {
 			snprintf(err, len,
-				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing)",
+				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing, window=all|task)",
 				 s);
 			return -1;
 		}

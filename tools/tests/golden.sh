@@ -11,7 +11,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-groups="check report text symbolize record stream capmap diff export mtrace help"
+groups="check report text symbolize record stream capmap diff export mtrace crosscheck help"
 if [ "${1:-}" = --list ]; then
 	echo "$groups"
 	exit 0
@@ -698,6 +698,29 @@ done
 # A record of a type this reader does not know is skipped by its size.
 printf 'header\nraw type=9 size=32\n%s\n' "$acc $k" | "$MKMTRACE" > skip.log
 run mtrace mtrace-skip "$M" check skip.log
+
+# crosscheck: Memorizer's counts against an mtrace log of the same run
+# (fixtures/crosscheck.desc says what each access is): the window of
+# mtrace_task.ko's markers, a reused address compared as one group, each
+# class of difference; --exact passes on the test module's objects and
+# fails when one write is missing from the log.
+"$MKMTRACE" < "$fx/crosscheck.desc" > x.log || exit 1
+sed 's/^access cpu=0 ns=201 .*$/# one write to A, missing/' "$fx/crosscheck.desc" | "$MKMTRACE" > x-bad.log || exit 1
+printf 'header mode=1\n' | "$MKMTRACE" > x-sharing.log || exit 1
+xk=fixtures/crosscheck.kmap
+xm="--system-map fixtures/crosscheck.map"
+run crosscheck crosscheck-kind "$M" crosscheck $xm x.log $xk
+run crosscheck crosscheck-ip "$M" crosscheck --by ip $xm x.log $xk
+run crosscheck crosscheck-object-csv "$M" crosscheck --by object --csv $xm x.log $xk
+run crosscheck crosscheck-callsite-json "$M" crosscheck --by callsite --json $xm x.log $xk
+run crosscheck crosscheck-bare "$M" crosscheck --by ip x.log $xk
+run crosscheck crosscheck-exact "$M" crosscheck --exact -c run_write --by ip --csv $xm x.log $xk
+run crosscheck crosscheck-exact-hex "$M" crosscheck --exact -c ffffffffa0000010 -n 1 x.log $xk
+run crosscheck crosscheck-mismatch "$M" crosscheck --exact -c 'run_*' --by ip $xm x-bad.log $xk
+run crosscheck crosscheck-not-exact "$M" crosscheck --exact --by ip --csv $xm x.log $xk
+run crosscheck crosscheck-all-tasks "$M" crosscheck --all-tasks --exact -c run_write --by ip $xm x.log $xk
+run crosscheck crosscheck-whole-log "$M" crosscheck --whole-log --exact -c run_write --by object --csv $xm x.log $xk
+run crosscheck crosscheck-refused sh -c "\"$M\" crosscheck x-sharing.log $xk; echo status \$?; \"$M\" crosscheck - $xk < x.log; echo status \$?; \"$M\" crosscheck $xk x.log; echo status \$?; \"$M\" crosscheck x.log x.log; echo status \$?; \"$M\" crosscheck x.log; echo status \$?; \"$M\" crosscheck --by cache x.log $xk; echo status \$?; \"$M\" crosscheck --exact -c nothing x.log $xk; echo status \$?"
 
 # help, usage, man pages.
 run help help-main "$M" --help

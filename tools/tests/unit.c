@@ -2255,9 +2255,9 @@ static void test_mtrace_version(void **state)
 static void test_mtrace_args(void **state)
 {
 	char a1[] = "log=/tmp/x.log", a2[] = "mode=all", a3[] = "mode=some",
-	     a4[] = "file=/tmp/x";
+	     a4[] = "file=/tmp/x", a5[] = "window=task", a6[] = "window=some";
 	char *ok[] = { a1, a2 }, *bad[] = { a1, a3 }, *none[] = { a2 },
-	     *file[] = { a4 };
+	     *file[] = { a4 }, *win[] = { a1, a5 }, *badwin[] = { a1, a6 };
 	struct mtrace_args a;
 	char err[512];
 
@@ -2265,8 +2265,14 @@ static void test_mtrace_args(void **state)
 	assert_int_equal(mtrace_parse_args(2, ok, &a, err, sizeof(err)), 0);
 	assert_string_equal(a.file, "/tmp/x.log");
 	assert_int_equal(a.mode, MTRACE_MODE_ALL);
+	assert_int_equal(a.window_task, 0);
 	assert_int_equal(mtrace_parse_args(1, ok, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.mode, MTRACE_MODE_SHARING);
+	/* window=task: only while mtrace_task.ko is loaded. */
+	assert_int_equal(mtrace_parse_args(2, win, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.window_task, 1);
+	assert_int_equal(mtrace_parse_args(2, badwin, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "window=all|task"));
 	assert_int_equal(mtrace_parse_args(2, bad, &a, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown argument 'mode=some'"));
 	assert_int_equal(mtrace_parse_args(1, none, &a, err, sizeof(err)), -1);

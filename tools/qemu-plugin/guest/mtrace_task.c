@@ -10,14 +10,15 @@
  * from a page-aligned 4 KiB array of its own whose offsets carry the
  * value. The convention is tools/lib/mtrace_log.h's (MTRACE_MARK_*),
  * whose bytes these are:
- *   BASE (2e 3e 26 36 8a 01): at load, from the array's start: the plugin
- *     learns the array's address;
+ *   BASE (2e 3e 26 36 8a 01): at load (and when the window parameter is
+ *     set to 1), from the array's start: the plugin learns the array's
+ *     address;
  *   PID_LO (2e 3e 36 26 8a 01), then PID_HI (3e 2e 36 26 8a 01): in a
  *     probe on the sched_switch tracepoint, and at load on every CPU, from
  *     array + (pid & 0xfff), then array + (pid >> 12): the vCPU now runs
  *     pid;
- *   END (3e 2e 26 36 8a 01): at unload, from the array: the plugin forgets
- *     the array and every vCPU's pid.
+ *   END (3e 2e 26 36 8a 01): at unload (and when window is set to 0), from
+ *     the array: the plugin forgets the array and every vCPU's pid.
  *
  * sched_switch is not exported to modules; the module finds it with
  * for_each_kernel_tracepoint() and attaches with tracepoint_probe_register(),
@@ -26,6 +27,7 @@
  * to the new task.
  */
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -58,16 +60,69 @@ static noinline void mtrace_mark_pid(pid_t pid)
 		     : "rax", "memory");
 }
 
+/* Markers on: between a BASE marker and an END one. */
+static bool mtrace_open;
+static bool mtrace_ready;
+
 static void mtrace_probe(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
-	mtrace_mark_pid(next->pid);
+	if (READ_ONCE(mtrace_open))
+		mtrace_mark_pid(next->pid);
 }
 
 static void mtrace_mark_current(void *info)
 {
 	mtrace_mark_pid(current->pid);
 }
+
+/* Open: BASE, then the tasks running now, each on its CPU. */
+static void mtrace_window_open(void)
+{
+	mtrace_mark_base();
+	WRITE_ONCE(mtrace_open, true);
+	on_each_cpu(mtrace_mark_current, NULL, 1);
+}
+
+static void mtrace_window_close(void)
+{
+	WRITE_ONCE(mtrace_open, false);
+	mtrace_mark_end();
+}
+
+/*
+ * window: 1 (the default) marks from load to unload; 0 stops the markers
+ * (an END marker: with --mtrace-window task the plugin stops logging) and
+ * 1 starts them again (BASE and every CPU's task), without a fork: a
+ * shell's builtin echo to /sys/module/mtrace_task/parameters/window opens
+ * and closes the plugin's window around a workload. Load with window=0 to
+ * start closed. Writes are serialised by the parameters' lock.
+ */
+static bool window = true;
+
+static int window_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	window = on;
+	if (!mtrace_ready)
+		return 0;		/* at load: init opens, or not */
+	if (on && !mtrace_open)
+		mtrace_window_open();
+	else if (!on && mtrace_open)
+		mtrace_window_close();
+	return 0;
+}
+
+static const struct kernel_param_ops window_ops = {
+	.set = window_set,
+	.get = param_get_bool,
+};
+module_param_cb(window, &window_ops, &window, 0644);
+MODULE_PARM_DESC(window, "Mark task switches (1) or not (0): the mtrace plugin's window");
 
 static void mtrace_find(struct tracepoint *tp, void *priv)
 {
@@ -84,14 +139,14 @@ static int __init mtrace_task_init(void)
 		pr_err("mtrace_task: no sched_switch tracepoint (CONFIG_TRACEPOINTS?)\n");
 		return -ENODEV;
 	}
-	mtrace_mark_base();
 	ret = tracepoint_probe_register(sched_switch_tp, mtrace_probe, NULL);
-	if (ret) {
-		mtrace_mark_end();
+	if (ret)
 		return ret;
-	}
-	/* The tasks running now, each on its CPU. */
-	on_each_cpu(mtrace_mark_current, NULL, 1);
+	kernel_param_lock(THIS_MODULE);
+	mtrace_ready = true;
+	if (window)
+		mtrace_window_open();
+	kernel_param_unlock(THIS_MODULE);
 	pr_info("mtrace_task: marking task switches for the mtrace plugin\n");
 	return 0;
 }
@@ -100,7 +155,11 @@ static void __exit mtrace_task_exit(void)
 {
 	tracepoint_probe_unregister(sched_switch_tp, mtrace_probe, NULL);
 	tracepoint_synchronize_unregister();
-	mtrace_mark_end();
+	kernel_param_lock(THIS_MODULE);
+	if (mtrace_open)
+		mtrace_window_close();
+	mtrace_ready = false;
+	kernel_param_unlock(THIS_MODULE);
 }
 
 module_init(mtrace_task_init);
