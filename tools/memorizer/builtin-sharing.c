@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "mtrace_log.h"
+#include "table.h"
 
 #define LINE_SIZE	(1u << MTRACE_LINE_SHIFT)
 #define MAX_WRITERS	4	/* per line, the vCPUs whose bytes are kept */
@@ -463,17 +464,6 @@ static void json_str(FILE *f, const char *s)
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
 	}
 	fputc('"', f);
 }
