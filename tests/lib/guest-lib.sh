@@ -117,6 +117,13 @@ test_objects() {
 	END { done(); print n + 0 }' "$1"
 }
 
+# records_out CHECK_OUTPUT: the records of a binary stream but its LOST
+# records, from what memorizer check printed for it.
+records_out() {
+	grep -o '[0-9]* \(allocs\|frees\|accesses\|tasks\|caches\)\(,\|$\)' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
 # test_objects_any FILE: the test module's objects in FILE, whatever their
 # accesses.
 test_objects_any() {

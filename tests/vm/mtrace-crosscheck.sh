@@ -1,5 +1,4 @@
 #!/bin/sh
-# tests/run: skip Memorizer lost one of 140 counted stores here in 1 of 3 runs (issue 20's lost count, not found yet); run it as tests/run vm/mtrace-crosscheck
 # The cross-check: Memorizer against the emulator, in one run. The mtrace
 # plugin logs every kernel access (mode all) while Memorizer traces the
 # test module's workload (kernel/mm/memorizer/memorizer_test_module.c:

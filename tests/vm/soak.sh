@@ -76,9 +76,7 @@ check "the stream checks" sh -c \
 	'zstd -dc /tmp/s.bin.zst | memorizer check - > /tmp/check.out 2>&1'
 tail -n 3 /tmp/check.out
 ls -l /tmp/s.bin.zst
-# Records out: every record of the stream but its LOST records.
-out=$(grep -o '[0-9]* \(allocs\|frees\|accesses\|tasks\|caches\)\(,\|$\)' /tmp/check.out |
-	awk '{ n += $1 } END { print n + 0 }')
+out=$(records_out /tmp/check.out)
 made=$(stat_value binary_records_made)
 lost=$(stat_value binary_records_lost)
 unread=$(stat_value binary_records_unread)

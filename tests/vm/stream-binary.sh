@@ -1,5 +1,4 @@
 #!/bin/sh
-# tests/run: skip Memorizer lost one access of one test object in 3 of its last 4 runs here (1319 of 1320 exact; issue 20's lost count, not found yet); run it as tests/run vm/stream-binary
 # The binary channel under a workload of a minute and a half: a collector
 # reads every CPU's buffer while the whole system is traced, accesses
 # included. Memorizer's memory stays flat (records of dead objects leave,

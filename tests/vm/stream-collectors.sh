@@ -2,7 +2,8 @@
 # Collectors one after another on 1 MiB binary buffers, the first held up
 # (SIGSTOP) until its buffers overflow and stopped while the system is
 # still busy: every read gives whole records, each collector's stream
-# checks, the LOST records of all streams add up to total_overruns, and a
+# checks, it holds exactly the records made less those lost or left
+# unread (its LOST records tell no more than the kernel counted), and a
 # collector that keeps up has every test-module object of its time exactly
 # once, with exact counts.
 # vm/run: --append "memorizer_enabled_boot=no memorizer.stream_buf_size=1M" --file out/tests/stream-probe
@@ -28,11 +29,18 @@ wait $c; rc=$?
 wait $t
 cat /tmp/a.err
 check "collector 1 stops cleanly" [ $rc = 0 ]
-check "collector 1's stream checks" memorizer check /tmp/a.bin
-t1=$(cat $M/total_overruns)
-echo "total_overruns $t1, LOST records in stream 1 $(lost_in /tmp/a.err)"
+check "collector 1's stream checks" sh -c 'memorizer check /tmp/a.bin > /tmp/a.check 2>&1'
+cat /tmp/a.check
+out=$(records_out /tmp/a.check)
+made=$(stat_value binary_records_made)
+lost=$(stat_value binary_records_lost)
+unread=$(stat_value binary_records_unread)
+echo "stream 1: $out records out, $(lost_in /tmp/a.err) told lost; kernel: $made made, $lost lost, $unread left unread"
 check "collector 1 was told of lost records" [ "$(lost_in /tmp/a.err)" -gt 0 ]
-check "its LOST records add up to total_overruns" [ "$(lost_in /tmp/a.err)" = "$t1" ]
+# Records dropped after its last read cannot be told in its stream: the
+# kernel's count is the whole, and the stream's a part of it.
+check "its LOST records are the kernel's, or fewer" [ "$(lost_in /tmp/a.err)" -le "$lost" ]
+check "records out = made - lost - left unread" [ "$out" = $((made - lost - unread)) ]
 
 # 2. Plain reads of a busy channel: whole records in every read, however
 # small the buffer; a buffer smaller than a record is refused.
