@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libkmap: the binary stream of <linux/memorizer.h>, record by record. */
-#include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +14,7 @@
 #endif
 
 _Static_assert(sizeof(struct memorizer_stream_header) == 56, "header layout");
+KMAP_RECORDS_HEADER_LIKE(struct memorizer_stream_header);
 _Static_assert(sizeof(struct memorizer_rec_hdr) == 16, "rec_hdr layout");
 _Static_assert(sizeof(struct memorizer_rec_alloc) == 72, "alloc layout");
 _Static_assert(sizeof(struct memorizer_rec_free) == 48, "free layout");
@@ -120,67 +120,11 @@ kmap_bin_header(const struct kmap_bin_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
-/* Read exactly len bytes; returns len, fewer at the end, -1 on error. */
-static long read_full(struct kmap_bin_reader *r, void *buf, size_t len)
-{
-	size_t got;
-	const unsigned char *p = kmap_records_peek(&r->in, len, &got);
-
-	if (!p)
-		return -1;
-	memcpy(buf, p, got);
-	kmap_records_consume(&r->in, got);
-	return (long)got;
-}
-
-int kmap_bin_check_header(const void *buf, size_t len, char *err)
+static int check_stream_fields(const void *buf, char *err)
 {
 	struct memorizer_stream_header h;
 
-	if (len < sizeof(h)) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "stream header cut short: %zu of %zu bytes", len,
-			 sizeof(h));
-		return -1;
-	}
 	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, MEMORIZER_STREAM_MAGIC, 8)) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "not a Memorizer binary stream (magic is not %s)",
-			 MEMORIZER_STREAM_MAGIC);
-		return -1;
-	}
-	if (h.version < KMAP_STREAM_VERSION_MIN ||
-	    h.version > MEMORIZER_STREAM_VERSION) {
-		char known[64];
-		unsigned int v;
-		size_t n = 0;
-
-		/* "1 and 2", "1, 2 and 3": the versions this reader reads. */
-		for (v = KMAP_STREAM_VERSION_MIN;
-		     v <= MEMORIZER_STREAM_VERSION && n < sizeof(known); v++)
-			n += snprintf(known + n, sizeof(known) - n, "%s%u",
-				      v == KMAP_STREAM_VERSION_MIN ? "" :
-				      v == MEMORIZER_STREAM_VERSION ? " and " : ", ",
-				      v);
-		snprintf(err, KMAP_ERR_MAX,
-			 "stream version %u, this reader knows version%s %s only",
-			 h.version,
-			 KMAP_STREAM_VERSION_MIN == MEMORIZER_STREAM_VERSION ?
-			 "" : "s", known);
-		return -1;
-	}
-	if (h.header_size < sizeof(h) || h.header_size % 8) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "header_size %u: below %zu or not a multiple of 8",
-			 h.header_size, sizeof(h));
-		return -1;
-	}
-	if (h.nr_types > MEMORIZER_REC_TYPES_MAX) {
-		snprintf(err, KMAP_ERR_MAX, "nr_types %u above %u", h.nr_types,
-			 MEMORIZER_REC_TYPES_MAX);
-		return -1;
-	}
 	if (h.nr_cpus == 0) {
 		snprintf(err, KMAP_ERR_MAX, "nr_cpus is 0");
 		return -1;
@@ -194,41 +138,42 @@ int kmap_bin_check_header(const void *buf, size_t len, char *err)
 			 h.page_size);
 		return -1;
 	}
-	return kmap_records_check_sizes(h.rec_size, h.nr_types, kmap_bin_min_size, err);
+	return 0;
+}
+
+static const char *const type_name[] = {
+	[MEMORIZER_REC_ALLOC] = "ALLOC", [MEMORIZER_REC_FREE] = "FREE",
+	[MEMORIZER_REC_ACCESS] = "ACCESS", [MEMORIZER_REC_TASK] = "TASK",
+	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
+};
+
+static const struct kmap_records_format bin_format = {
+	.header = "stream",
+	.title = "a Memorizer binary stream",
+	.magic = MEMORIZER_STREAM_MAGIC,
+	.version_min = KMAP_STREAM_VERSION_MIN,
+	.version_max = MEMORIZER_STREAM_VERSION,
+	.check_fields = check_stream_fields,
+	.input = "stream",
+	.cpu = "cpu",
+	.cpus = "CPUs",
+	.min_size = kmap_bin_min_size,
+	.type_name = type_name,
+};
+
+int kmap_bin_check_header(const void *buf, size_t len, char *err)
+{
+	return kmap_records_check_header(buf, len, &bin_format, err);
 }
 
 int kmap_bin_read_header(struct kmap_bin_reader *r)
 {
-	unsigned char buf[sizeof(struct memorizer_stream_header)];
-	char err[KMAP_ERR_MAX];
-	long n;
-
 	if (r->in.failed)
 		return -1;
 	if (r->have_header)
 		return 0;
-	n = read_full(r, buf, sizeof(buf));
-	if (n < 0) {
-		set_err(r, 0, "read error: %s", strerror(errno));
+	if (kmap_records_read_header(&r->in, &bin_format, &r->hdr))
 		return -1;
-	}
-	if (kmap_bin_check_header(buf, n, err)) {
-		set_err(r, 0, "%s", err);
-		return -1;
-	}
-	memcpy(&r->hdr, buf, sizeof(buf));
-	r->in.offset = n;
-	/* A later, longer header: skip what this reader does not know. */
-	if (r->hdr.header_size > sizeof(buf)) {
-		size_t extra = r->hdr.header_size - sizeof(buf), got;
-
-		if (!kmap_records_peek(&r->in, extra, &got) || got < extra) {
-			set_err(r, r->in.offset, "stream header cut short");
-			return -1;
-		}
-		kmap_records_consume(&r->in, extra);
-		r->in.offset += extra;
-	}
 	r->have_header = 1;
 	return 0;
 }
@@ -290,16 +235,6 @@ const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id)
 
 	return slot ? r->names[*slot] : NULL;
 }
-
-static const char *const type_name[] = {
-	[MEMORIZER_REC_ALLOC] = "ALLOC", [MEMORIZER_REC_FREE] = "FREE",
-	[MEMORIZER_REC_ACCESS] = "ACCESS", [MEMORIZER_REC_TASK] = "TASK",
-	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
-};
-
-static const struct kmap_records_format bin_format = {
-	"stream", "cpu", "CPUs", kmap_bin_min_size, type_name,
-};
 
 static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 {

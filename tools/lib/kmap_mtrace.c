@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libkmap: the mtrace plugin's log (mtrace_log.h), record by record. */
-#include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +9,7 @@
 #include "kmap_records.h"
 
 _Static_assert(sizeof(struct mtrace_log_header) == 56, "mtrace header layout");
+KMAP_RECORDS_HEADER_LIKE(struct mtrace_log_header);
 _Static_assert(sizeof(struct mtrace_rec_access) == 48, "mtrace access layout");
 _Static_assert(sizeof(struct mtrace_rec_switch) == 24, "mtrace switch layout");
 
@@ -89,39 +89,11 @@ kmap_mtrace_header(const struct kmap_mtrace_reader *r)
 	return r->have_header ? &r->hdr : NULL;
 }
 
-int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
+static int check_mtrace_fields(const void *buf, char *err)
 {
 	struct mtrace_log_header h;
 
-	if (len < sizeof(h)) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "mtrace log header cut short: %zu of %zu bytes", len,
-			 sizeof(h));
-		return -1;
-	}
 	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, MTRACE_LOG_MAGIC, 8)) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "not an mtrace log (magic is not %s)", MTRACE_LOG_MAGIC);
-		return -1;
-	}
-	if (h.version != MTRACE_LOG_VERSION) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "mtrace log version %u, this reader knows version %u only",
-			 h.version, MTRACE_LOG_VERSION);
-		return -1;
-	}
-	if (h.header_size < sizeof(h) || h.header_size % 8) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "header_size %u: below %zu or not a multiple of 8",
-			 h.header_size, sizeof(h));
-		return -1;
-	}
-	if (h.nr_types > MEMORIZER_REC_TYPES_MAX) {
-		snprintf(err, KMAP_ERR_MAX, "nr_types %u above %u", h.nr_types,
-			 MEMORIZER_REC_TYPES_MAX);
-		return -1;
-	}
 	if (h.nr_cpus == 0 || h.nr_cpus > 64) {
 		snprintf(err, KMAP_ERR_MAX, "nr_cpus %u: not from 1 to 64",
 			 h.nr_cpus);
@@ -138,47 +110,6 @@ int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
 			 h.line_shift, 1u << MTRACE_LINE_SHIFT);
 		return -1;
 	}
-	return kmap_records_check_sizes(h.rec_size, h.nr_types, kmap_mtrace_min_size, err);
-}
-
-int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
-{
-	const unsigned char *p;
-	char err[KMAP_ERR_MAX];
-	size_t got;
-
-	if (r->in.failed)
-		return -1;
-	if (r->have_header)
-		return 0;
-	p = kmap_records_peek(&r->in, sizeof(r->hdr), &got);
-	if (!p) {
-		set_err(r, 0, "read error: %s", strerror(errno));
-		return -1;
-	}
-	if (kmap_mtrace_check_header(p, got, err)) {
-		set_err(r, 0, "%s", err);
-		return -1;
-	}
-	memcpy(&r->hdr, p, sizeof(r->hdr));
-	kmap_records_consume(&r->in, got);
-	r->in.offset = got;
-	if (r->hdr.header_size > sizeof(r->hdr)) {
-		size_t extra = r->hdr.header_size - sizeof(r->hdr);
-
-		if (!kmap_records_peek(&r->in, extra, &got) || got < extra) {
-			set_err(r, r->in.offset, "mtrace log header cut short");
-			return -1;
-		}
-		kmap_records_consume(&r->in, extra);
-		r->in.offset += extra;
-	}
-	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
-	if (!r->last_ns) {
-		set_err(r, 0, "out of memory");
-		return -1;
-	}
-	r->have_header = 1;
 	return 0;
 }
 
@@ -187,8 +118,40 @@ static const char *const type_name[] = {
 };
 
 static const struct kmap_records_format mtrace_format = {
-	"log", "vCPU", "vCPUs", kmap_mtrace_min_size, type_name,
+	.header = "mtrace log",
+	.title = "an mtrace log",
+	.magic = MTRACE_LOG_MAGIC,
+	.version_min = MTRACE_LOG_VERSION,
+	.version_max = MTRACE_LOG_VERSION,
+	.check_fields = check_mtrace_fields,
+	.input = "log",
+	.cpu = "vCPU",
+	.cpus = "vCPUs",
+	.min_size = kmap_mtrace_min_size,
+	.type_name = type_name,
 };
+
+int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
+{
+	return kmap_records_check_header(buf, len, &mtrace_format, err);
+}
+
+int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
+{
+	if (r->in.failed)
+		return -1;
+	if (r->have_header)
+		return 0;
+	if (kmap_records_read_header(&r->in, &mtrace_format, &r->hdr))
+		return -1;
+	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
+	if (!r->last_ns) {
+		set_err(r, 0, "out of memory");
+		return -1;
+	}
+	r->have_header = 1;
+	return 0;
+}
 
 /* What the plugin writes, and nothing else: the rules of one record. */
 static int check_access(struct kmap_mtrace_reader *r,

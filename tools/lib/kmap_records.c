@@ -80,8 +80,12 @@ const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
 	return in->buf + in->start;
 }
 
-int kmap_records_check_sizes(const uint16_t *rec_size, unsigned int nr_types,
-			     size_t (*min_size)(unsigned int type), char *err)
+/*
+ * rec_size[] of nr_types entries, each 0 or a multiple of 8 of at least a
+ * record header and of the type's layout (min_size()). 0, or -1 with err.
+ */
+static int check_sizes(const uint16_t *rec_size, unsigned int nr_types,
+		       size_t (*min_size)(unsigned int type), char *err)
 {
 	unsigned int t;
 
@@ -183,4 +187,92 @@ int kmap_records_next(struct kmap_records *in,
 	}
 	*body = p;
 	return 1;
+}
+
+int kmap_records_check_header(const void *buf, size_t len,
+			      const struct kmap_records_format *fmt, char *err)
+{
+	struct kmap_records_header h;
+
+	if (len < sizeof(h)) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s header cut short: %zu of %zu bytes", fmt->header,
+			 len, sizeof(h));
+		return -1;
+	}
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, fmt->magic, 8)) {
+		snprintf(err, KMAP_ERR_MAX, "not %s (magic is not %s)",
+			 fmt->title, fmt->magic);
+		return -1;
+	}
+	if (h.version < fmt->version_min || h.version > fmt->version_max) {
+		char known[64];
+		unsigned int v;
+		size_t n = 0;
+
+		/* "1", "1 and 2", "1, 2 and 3": the versions this reader reads. */
+		for (v = fmt->version_min;
+		     v <= fmt->version_max && n < sizeof(known); v++)
+			n += snprintf(known + n, sizeof(known) - n, "%s%u",
+				      v == fmt->version_min ? "" :
+				      v == fmt->version_max ? " and " : ", ",
+				      v);
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s version %u, this reader knows version%s %s only",
+			 fmt->header, h.version,
+			 fmt->version_min == fmt->version_max ? "" : "s",
+			 known);
+		return -1;
+	}
+	if (h.header_size < sizeof(h) || h.header_size % 8) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "header_size %u: below %zu or not a multiple of 8",
+			 h.header_size, sizeof(h));
+		return -1;
+	}
+	if (h.nr_types > MEMORIZER_REC_TYPES_MAX) {
+		snprintf(err, KMAP_ERR_MAX, "nr_types %u above %u", h.nr_types,
+			 MEMORIZER_REC_TYPES_MAX);
+		return -1;
+	}
+	if (fmt->check_fields(buf, err))
+		return -1;
+	return check_sizes(h.rec_size, h.nr_types, fmt->min_size, err);
+}
+
+int kmap_records_read_header(struct kmap_records *in,
+			     const struct kmap_records_format *fmt, void *hdr)
+{
+	struct kmap_records_header h;
+	const unsigned char *p;
+	char err[KMAP_ERR_MAX];
+	size_t got;
+
+	p = kmap_records_peek(in, sizeof(h), &got);
+	if (!p) {
+		kmap_records_error(in, 0, "read error: %s", strerror(errno));
+		return -1;
+	}
+	if (kmap_records_check_header(p, got, fmt, err)) {
+		kmap_records_error(in, 0, "%s", err);
+		return -1;
+	}
+	memcpy(&h, p, sizeof(h));
+	memcpy(hdr, p, sizeof(h));
+	kmap_records_consume(in, sizeof(h));
+	in->offset = sizeof(h);
+	/* A later, longer header: skip what this reader does not know. */
+	if (h.header_size > sizeof(h)) {
+		size_t extra = h.header_size - sizeof(h);
+
+		if (!kmap_records_peek(in, extra, &got) || got < extra) {
+			kmap_records_error(in, in->offset,
+					   "%s header cut short", fmt->header);
+			return -1;
+		}
+		kmap_records_consume(in, extra);
+		in->offset += extra;
+	}
+	return 0;
 }

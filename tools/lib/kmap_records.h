@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/memorizer.h>
+
 #include "kmap.h"
 
 /* Bytes read at a time (a record is at most 64 KiB; more is no faster). */
@@ -64,13 +66,64 @@ static inline void kmap_records_consume(struct kmap_records *in, size_t len)
 	in->start += len;
 }
 
-/* What tells one format's records apart, for kmap_records_next(). */
+/*
+ * The header the two formats share the layout of: these fields at these
+ * offsets, 8 bytes of the format's own between (each reader asserts its
+ * header struct matches), rec_size[] after them.
+ */
+struct kmap_records_header {
+	char magic[8];
+	uint16_t version;
+	uint16_t header_size;
+	uint16_t nr_types;
+	uint16_t nr_cpus;
+	unsigned char own[8];
+	uint16_t rec_size[MEMORIZER_REC_TYPES_MAX];
+};
+
+/* A format's header struct is laid out as struct kmap_records_header. */
+#define KMAP_RECORDS_SAME_AT(type, field)				\
+	(offsetof(type, field) == offsetof(struct kmap_records_header, field))
+#define KMAP_RECORDS_HEADER_LIKE(type)					\
+	_Static_assert(sizeof(type) == sizeof(struct kmap_records_header) && \
+		       KMAP_RECORDS_SAME_AT(type, version) &&		\
+		       KMAP_RECORDS_SAME_AT(type, header_size) &&	\
+		       KMAP_RECORDS_SAME_AT(type, nr_types) &&		\
+		       KMAP_RECORDS_SAME_AT(type, nr_cpus) &&		\
+		       KMAP_RECORDS_SAME_AT(type, rec_size),		\
+		       #type " is not laid out as kmap_records_header")
+
+/* What tells one format apart, for kmap_records_check_header() and _next(). */
 struct kmap_records_format {
+	const char *header;		/* "stream", "mtrace log": its header's */
+	const char *title;		/* "a Memorizer binary stream" */
+	const char *magic;		/* 8 bytes, no NUL */
+	unsigned int version_min, version_max;	/* the versions read */
+	/* The format's own header fields, checked after the shared ones. */
+	int (*check_fields)(const void *hdr, char *err);
 	const char *input;		/* "stream", "log" */
 	const char *cpu, *cpus;		/* "cpu", "CPUs" */
 	size_t (*min_size)(unsigned int type);	/* 0: a type unknown here */
 	const char *const *type_name;
 };
+
+/*
+ * A header of the format, len bytes at buf: its length, magic, version,
+ * header_size and nr_types, then fmt->check_fields(), then rec_size[]:
+ * each entry 0 or a multiple of 8 of at least a record header and of the
+ * type's layout (fmt->min_size()). 0, or -1 with err.
+ */
+int kmap_records_check_header(const void *buf, size_t len,
+			      const struct kmap_records_format *fmt, char *err);
+
+/*
+ * The input's header, checked (kmap_records_check_header()) into hdr (the
+ * format's header struct); what a later, longer header has past it is
+ * skipped. 0, or -1 with the error set; in->offset is then the first
+ * record's.
+ */
+int kmap_records_read_header(struct kmap_records *in,
+			     const struct kmap_records_format *fmt, void *hdr);
 
 /*
  * The next record of a type the format knows, whole and in place: 1 with
@@ -79,19 +132,10 @@ struct kmap_records_format {
  * end, -1 with the error set. Records of unknown types are skipped and
  * counted in *skipped. rec_size[] and nr_cpus: the input's header's.
  */
-struct memorizer_rec_hdr;
 int kmap_records_next(struct kmap_records *in,
 		      const struct kmap_records_format *fmt,
 		      const uint16_t *rec_size, unsigned int nr_cpus,
 		      struct memorizer_rec_hdr *h, const unsigned char **body,
 		      uint64_t *skipped);
-
-/*
- * The header rules the two formats share: rec_size[] of nr_types entries,
- * each 0 or a multiple of 8 of at least a record header and of the type's
- * layout (min_size()). 0, or -1 with err.
- */
-int kmap_records_check_sizes(const uint16_t *rec_size, unsigned int nr_types,
-			     size_t (*min_size)(unsigned int type), char *err);
 
 #endif
