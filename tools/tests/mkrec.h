@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mkrec: what the fixture generators mkstream and mkmtrace share. Both
+ * read a description, one record a line, "TYPE key=value..." (numbers in
+ * C notation, '#' starts a comment), and write records under the stream's
+ * header rules (struct memorizer_rec_hdr first, rec_size[] in the header).
+ * Lines of types every generator knows:
+ *
+ *   raw    cpu= ns= type= size=        (a record of any type and size)
+ *   cut    bytes=N                     (drop the last N bytes written)
+ */
+#ifndef MKREC_H
+#define MKREC_H
+
+#include <stddef.h>
+
+#include <linux/memorizer.h>
+
+struct mkrec_gen {
+	const char *name;		/* "mkstream": in messages */
+	size_t max;			/* bytes written at most */
+	int hex_escapes;		/* \xHH in values stands for the byte */
+	const char *size_key;		/* the key of hdr.size: "size" */
+	/* One line of the generator's own type: 0, or -1 a type unknown. */
+	int (*line)(const char *type, const char *line);
+};
+
+/*
+ * The generator: every line of standard input, then what they made to
+ * standard output. The exit status: 0, or 1 with a message.
+ */
+int mkrec_main(const struct mkrec_gen *gen);
+
+/* The value of key= on the line (until the next one), or NULL. */
+const char *mkrec_val(const char *line, const char *key);
+/* The number of key= on the line, or def. */
+unsigned long long mkrec_num(const char *line, const char *key,
+			     unsigned long long def);
+
+/* A record's header: its type, size (the size key's, or size), cpu, ns. */
+void mkrec_hdr(struct memorizer_rec_hdr *h, const char *line,
+	       unsigned int type, size_t size);
+/* want bytes: rec's first size, zeros after them. */
+void mkrec_put(const void *rec, size_t size, size_t want);
+
+/*
+ * A header's rec_size[]: the format's sizes (nr of them), then any
+ * rec_size.T=N of the line.
+ */
+void mkrec_rec_sizes(__u16 *rec_size, const char *line, const __u16 *sizes,
+		     size_t nr);
+/* A header of size bytes, written padded to header_size when longer. */
+void mkrec_put_header(const void *h, size_t size, size_t header_size);
+
+#endif
