@@ -35,18 +35,13 @@ static int save_kmap(const char *dir, struct output *out)
 	int in;
 	ssize_t n;
 
-	snprintf(src, sizeof(src), "%s/kmap", dir);
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0) {
-		error("%s: %m", src);
+	in = debugfs_open(dir, "kmap", src, sizeof(src));
+	if (in < 0)
 		return -1;
-	}
 	for (;;) {
 		char *p = buf;
 
-		n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = read_retry(in, buf, sizeof(buf));
 		if (n < 0) {
 			error("%s: %m", src);
 			goto fail;
@@ -173,9 +168,7 @@ static int trace(const char *dir, const char *modestr, char **ops,
 		char what = 0;
 		ssize_t n;
 
-		do
-			n = read(pipefd[0], &what, 1);
-		while (n < 0 && errno == EINTR);
+		n = read_retry(pipefd[0], &what, 1);
 		close(pipefd[0]);
 		if (n == 1 && what == 'e')
 			rc = 1;	/* enabling failed: the child said why */

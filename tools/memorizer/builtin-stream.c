@@ -254,9 +254,7 @@ static int read_cpu(struct cpu_buf *cb, struct sink *out, int all,
 	ssize_t n;
 
 	for (;;) {
-		n = read(cb->fd, cb->buf + cb->len, CPU_BUF - cb->len);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = read_retry(cb->fd, cb->buf + cb->len, CPU_BUF - cb->len);
 		if (n < 0 && errno == EAGAIN)
 			return 0;
 		if (n < 0) {
@@ -291,15 +289,10 @@ static int copy_header(const char *dir, struct sink *out,
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/binary/header", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		error("%s: %m", path);
+	fd = debugfs_open(dir, "binary/header", path, sizeof(path));
+	if (fd < 0)
 		return 1;
-	}
-	while ((n = read(fd, hdr + len, sizeof(hdr) - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
+	while ((n = read_retry(fd, hdr + len, sizeof(hdr) - len)) != 0) {
 		if (n < 0) {
 			error("%s: %m", path);
 			close(fd);

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "kmap.h"
 
@@ -150,6 +151,10 @@ struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
 const char *debugfs_dir(const char *opt);
 /* Write s to DIR/name; -1 with a message on failure. */
 int debugfs_write(const char *dir, const char *name, const char *s);
+/* Open DIR/name to read (its path in path, for messages); -1 with a message. */
+int debugfs_open(const char *dir, const char *name, char *path, size_t size);
+/* read(2), again when a signal interrupted it. */
+ssize_t read_retry(int fd, void *buf, size_t len);
 /*
  * A figure from DIR/stats, whose lines are "key value" (like /proc/vmstat):
  * the value of key, found by name; -1 when the file cannot be read or has

@@ -48,6 +48,27 @@ int debugfs_write(const char *dir, const char *name, const char *s)
 	return 0;
 }
 
+int debugfs_open(const char *dir, const char *name, char *path, size_t size)
+{
+	int fd;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		error("%s: %m", path);
+	return fd;
+}
+
+ssize_t read_retry(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
 long long stat_value(const char *dir, const char *key)
 {
 	char path[4096], line[512];
