@@ -29,8 +29,6 @@ _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
 
 struct kmap_bin_reader {
 	struct kmap_records in;
-	uint64_t skipped;
-	int have_header;
 	struct memorizer_stream_header hdr;
 	struct kmap_map tasks;		/* cpu << 32 | pid -> comms index */
 	char (*comms)[16];
@@ -111,13 +109,13 @@ uint64_t kmap_bin_offset(const struct kmap_bin_reader *r)
 
 uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r)
 {
-	return r->skipped;
+	return r->in.skipped;
 }
 
 const struct memorizer_stream_header *
 kmap_bin_header(const struct kmap_bin_reader *r)
 {
-	return r->have_header ? &r->hdr : NULL;
+	return r->in.have_header ? &r->hdr : NULL;
 }
 
 static int check_stream_fields(const void *buf, char *err)
@@ -168,14 +166,8 @@ int kmap_bin_check_header(const void *buf, size_t len, char *err)
 
 int kmap_bin_read_header(struct kmap_bin_reader *r)
 {
-	if (r->in.failed)
-		return -1;
-	if (r->have_header)
-		return 0;
-	if (kmap_records_read_header(&r->in, &bin_format, &r->hdr))
-		return -1;
-	r->have_header = 1;
-	return 0;
+	return kmap_records_read_header(&r->in, &bin_format, &r->hdr) < 0 ?
+	       -1 : 0;
 }
 
 static void copy_str(char *out, const char *in, size_t len)
@@ -345,7 +337,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	if (kmap_bin_read_header(r))
 		return -1;
 	rc = kmap_records_next(&r->in, &bin_format, r->hdr.rec_size,
-			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+			       r->hdr.nr_cpus, &h, &p);
 	if (rc <= 0)
 		return rc;
 	/* Every field of the type is set (no memset: this is per record). */

@@ -17,8 +17,6 @@ _Static_assert(sizeof(struct mtrace_rec_switch) == 24, "mtrace switch layout");
 
 struct kmap_mtrace_reader {
 	struct kmap_records in;
-	uint64_t skipped;
-	int have_header;
 	struct mtrace_log_header hdr;
 	uint64_t *last_ns;		/* per vCPU */
 };
@@ -80,13 +78,14 @@ uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r)
 
 uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r)
 {
-	return r->skipped;
+	return r->in.skipped;
 }
 
 const struct mtrace_log_header *
 kmap_mtrace_header(const struct kmap_mtrace_reader *r)
 {
-	return r->have_header ? &r->hdr : NULL;
+	/* Read, with the vCPUs' times (none when out of memory for them). */
+	return r->last_ns ? &r->hdr : NULL;
 }
 
 static int check_mtrace_fields(const void *buf, char *err)
@@ -138,18 +137,15 @@ int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
 
 int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 {
-	if (r->in.failed)
-		return -1;
-	if (r->have_header)
-		return 0;
-	if (kmap_records_read_header(&r->in, &mtrace_format, &r->hdr))
-		return -1;
+	int rc = kmap_records_read_header(&r->in, &mtrace_format, &r->hdr);
+
+	if (rc <= 0)
+		return rc;
 	r->last_ns = calloc(r->hdr.nr_cpus, sizeof(*r->last_ns));
 	if (!r->last_ns) {
 		set_err(r, 0, "out of memory");
 		return -1;
 	}
-	r->have_header = 1;
 	return 0;
 }
 
@@ -206,7 +202,7 @@ int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec)
 	if (kmap_mtrace_read_header(r))
 		return -1;
 	rc = kmap_records_next(&r->in, &mtrace_format, r->hdr.rec_size,
-			       r->hdr.nr_cpus, &h, &p, &r->skipped);
+			       r->hdr.nr_cpus, &h, &p);
 	if (rc <= 0)
 		return rc;
 	if (h.ns < r->last_ns[h.cpu]) {

@@ -119,8 +119,7 @@ static int check_sizes(const uint16_t *rec_size, unsigned int nr_types,
 int kmap_records_next(struct kmap_records *in,
 		      const struct kmap_records_format *fmt,
 		      const uint16_t *rec_size, unsigned int nr_cpus,
-		      struct memorizer_rec_hdr *h, const unsigned char **body,
-		      uint64_t *skipped)
+		      struct memorizer_rec_hdr *h, const unsigned char **body)
 {
 	const unsigned char *p;
 	size_t n, min;
@@ -170,7 +169,7 @@ int kmap_records_next(struct kmap_records *in,
 		if (min)
 			break;
 		in->offset += h->size;
-		(*skipped)++;
+		in->skipped++;
 	}
 	if (h->size < min) {
 		kmap_records_error(in, in->offset,
@@ -249,6 +248,10 @@ int kmap_records_read_header(struct kmap_records *in,
 	char err[KMAP_ERR_MAX];
 	size_t got;
 
+	if (in->failed)
+		return -1;
+	if (in->have_header)
+		return 0;
 	p = kmap_records_peek(in, sizeof(h), &got);
 	if (!p) {
 		kmap_records_error(in, 0, "read error: %s", strerror(errno));
@@ -274,5 +277,6 @@ int kmap_records_read_header(struct kmap_records *in,
 		kmap_records_consume(in, extra);
 		in->offset += extra;
 	}
-	return 0;
+	in->have_header = 1;
+	return 1;
 }

@@ -26,6 +26,8 @@ struct kmap_records {
 	unsigned char *own;
 	size_t start, end;
 	int eof, failed;
+	int have_header;		/* kmap_records_read_header() done */
+	uint64_t skipped;		/* records of types unknown here */
 	const char *name;
 	uint64_t offset;		/* of the next record: for messages */
 	char err[KMAP_ERR_MAX];
@@ -117,10 +119,10 @@ int kmap_records_check_header(const void *buf, size_t len,
 			      const struct kmap_records_format *fmt, char *err);
 
 /*
- * The input's header, checked (kmap_records_check_header()) into hdr (the
- * format's header struct); what a later, longer header has past it is
- * skipped. 0, or -1 with the error set; in->offset is then the first
- * record's.
+ * The input's header, once: checked (kmap_records_check_header()) into
+ * hdr (the format's header struct), what a later, longer header has past
+ * it skipped, in->offset then the first record's. 1 when read now, 0 when
+ * read before, -1 with the error set (or set before).
  */
 int kmap_records_read_header(struct kmap_records *in,
 			     const struct kmap_records_format *fmt, void *hdr);
@@ -130,12 +132,11 @@ int kmap_records_read_header(struct kmap_records *in,
  * *h and *body (h->size bytes, consumed; in->offset still the record's,
  * for the caller's messages: it adds h->size when done), 0 at a clean
  * end, -1 with the error set. Records of unknown types are skipped and
- * counted in *skipped. rec_size[] and nr_cpus: the input's header's.
+ * counted in in->skipped. rec_size[] and nr_cpus: the input's header's.
  */
 int kmap_records_next(struct kmap_records *in,
 		      const struct kmap_records_format *fmt,
 		      const uint16_t *rec_size, unsigned int nr_cpus,
-		      struct memorizer_rec_hdr *h, const unsigned char **body,
-		      uint64_t *skipped);
+		      struct memorizer_rec_hdr *h, const unsigned char **body);
 
 #endif

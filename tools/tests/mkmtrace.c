@@ -63,16 +63,11 @@ static int mtrace_line(const char *type, const char *l)
 	return 0;
 }
 
-int main(void)
-{
-	/* size= is the access's: hdr.size is rsize=. */
-	static const struct mkrec_gen gen = {
-		.name = "mkmtrace",
-		.max = 16 << 20,
-		.hex_escapes = 0,
-		.size_key = "rsize",
-		.line = mtrace_line,
-	};
-
-	return mkrec_main(&gen);
-}
+/* size= is the access's: hdr.size is rsize=. */
+const struct mkrec_gen mkrec_gen = {
+	.name = "mkmtrace",
+	.max = 16 << 20,
+	.hex_escapes = 0,
+	.size_key = "rsize",
+	.line = mtrace_line,
+};

@@ -8,7 +8,7 @@
 
 static unsigned char out[256 << 20];	/* whole files, cut from the end */
 static size_t len;
-static const struct mkrec_gen *gen;
+static const struct mkrec_gen *const gen = &mkrec_gen;
 
 const char *mkrec_val(const char *line, const char *key)
 {
@@ -83,12 +83,11 @@ void mkrec_put_header(const void *h, size_t size, size_t header_size)
 	mkrec_put(h, size, header_size > size ? header_size : size);
 }
 
-int mkrec_main(const struct mkrec_gen *g)
+int main(void)
 {
 	/* One more byte: each line moves up one, behind a space. */
 	char line[1024 + 1];
 
-	gen = g;
 	while (fgets(line, sizeof(line) - 1, stdin)) {
 		char type[32], *l = line;
 

@@ -26,10 +26,10 @@ struct mkrec_gen {
 };
 
 /*
- * The generator: every line of standard input, then what they made to
- * standard output. The exit status: 0, or 1 with a message.
+ * The generator's, defined by each: mkrec.c's main() reads every line of
+ * standard input by it, then writes what they made to standard output.
  */
-int mkrec_main(const struct mkrec_gen *gen);
+extern const struct mkrec_gen mkrec_gen;
 
 /* The value of key= on the line (until the next one), or NULL. */
 const char *mkrec_val(const char *line, const char *key);

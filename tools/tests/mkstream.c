@@ -123,15 +123,10 @@ static int stream_line(const char *type, const char *l)
 	return 0;
 }
 
-int main(void)
-{
-	static const struct mkrec_gen gen = {
-		.name = "mkstream",
-		.max = 256 << 20,
-		.hex_escapes = 1,
-		.size_key = "size",
-		.line = stream_line,
-	};
-
-	return mkrec_main(&gen);
-}
+const struct mkrec_gen mkrec_gen = {
+	.name = "mkstream",
+	.max = 256 << 20,
+	.hex_escapes = 1,
+	.size_key = "size",
+	.line = stream_line,
+};
