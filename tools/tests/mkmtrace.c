@@ -31,13 +31,10 @@ static int mtrace_line(const char *type, const char *l)
 		memcpy(h.magic, MTRACE_LOG_MAGIC, 8);
 		if (m)
 			memcpy(h.magic, m, strlen(m) < 8 ? strlen(m) : 8);
-		h.version = mkrec_num(l, "version", MTRACE_LOG_VERSION);
-		h.header_size = mkrec_num(l, "header_size", sizeof(h));
-		h.nr_types = mkrec_num(l, "nr_types", MTRACE_REC_NR_TYPES);
-		h.nr_cpus = mkrec_num(l, "nr_cpus", 2);
+		mkrec_header(&h, l, MTRACE_LOG_VERSION, sizes,
+			     MTRACE_REC_NR_TYPES);
 		h.mode = mkrec_num(l, "mode", MTRACE_MODE_ALL);
 		h.line_shift = mkrec_num(l, "line_shift", MTRACE_LINE_SHIFT);
-		mkrec_rec_sizes(h.rec_size, l, sizes, MTRACE_REC_NR_TYPES);
 		mkrec_put_header(&h, sizeof(h), h.header_size);
 	} else if (!strcmp(type, "access")) {
 		struct mtrace_rec_access r = { 0 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmap_records.h"
 #include "mkrec.h"
 
 static unsigned char out[256 << 20];	/* whole files, cut from the end */
@@ -63,19 +64,26 @@ void mkrec_hdr(struct memorizer_rec_hdr *h, const char *line,
 	h->ns = mkrec_num(line, "ns", 0);
 }
 
-void mkrec_rec_sizes(__u16 *rec_size, const char *line, const __u16 *sizes,
-		     size_t nr)
+void mkrec_header(void *hp, const char *line, unsigned int version,
+		  const __u16 *sizes, size_t nr)
 {
+	struct kmap_records_header h;
 	int t;
 
-	memset(rec_size, 0, MEMORIZER_REC_TYPES_MAX * sizeof(*rec_size));
-	memcpy(rec_size, sizes, nr * sizeof(*sizes));
+	memcpy(&h, hp, sizeof(h));
+	h.version = mkrec_num(line, "version", version);
+	h.header_size = mkrec_num(line, "header_size", sizeof(h));
+	h.nr_types = mkrec_num(line, "nr_types", nr);
+	h.nr_cpus = mkrec_num(line, "nr_cpus", 2);
+	memset(h.rec_size, 0, sizeof(h.rec_size));
+	memcpy(h.rec_size, sizes, nr * sizeof(*sizes));
 	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++) {
 		char k[32];
 
 		snprintf(k, sizeof(k), "rec_size.%d", t);
-		rec_size[t] = mkrec_num(line, k, rec_size[t]);
+		h.rec_size[t] = mkrec_num(line, k, h.rec_size[t]);
 	}
+	memcpy(hp, &h, sizeof(h));
 }
 
 void mkrec_put_header(const void *h, size_t size, size_t header_size)

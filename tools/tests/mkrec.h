@@ -44,11 +44,14 @@ void mkrec_hdr(struct memorizer_rec_hdr *h, const char *line,
 void mkrec_put(const void *rec, size_t size, size_t want);
 
 /*
- * A header's rec_size[]: the format's sizes (nr of them), then any
- * rec_size.T=N of the line.
+ * A header line's keys that both formats' headers have, into h (laid out
+ * as struct kmap_records_header; the magic and the format's own fields
+ * are the caller's): version= (the format's version), header_size= (the
+ * struct's), nr_types= (nr), nr_cpus= (2), rec_size.T= (the format's
+ * sizes[], nr of them).
  */
-void mkrec_rec_sizes(__u16 *rec_size, const char *line, const __u16 *sizes,
-		     size_t nr);
+void mkrec_header(void *h, const char *line, unsigned int version,
+		  const __u16 *sizes, size_t nr);
 /* A header of size bytes, written padded to header_size when longer. */
 void mkrec_put_header(const void *h, size_t size, size_t header_size);
 

@@ -42,13 +42,10 @@ static int stream_line(const char *type, const char *l)
 		memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
 		if (m)
 			strncpy(h.magic, m, 8);
-		h.version = mkrec_num(l, "version", MEMORIZER_STREAM_VERSION);
-		h.header_size = mkrec_num(l, "header_size", sizeof(h));
-		h.nr_types = mkrec_num(l, "nr_types", MEMORIZER_REC_NR_TYPES);
-		h.nr_cpus = mkrec_num(l, "nr_cpus", 2);
+		mkrec_header(&h, l, MEMORIZER_STREAM_VERSION, sizes,
+			     MEMORIZER_REC_NR_TYPES);
 		h.hz = mkrec_num(l, "hz", 250);
 		h.page_size = mkrec_num(l, "page_size", 4096);
-		mkrec_rec_sizes(h.rec_size, l, sizes, MEMORIZER_REC_NR_TYPES);
 		mkrec_put_header(&h, sizeof(h), h.header_size);
 	} else if (!strcmp(type, "task")) {
 		struct memorizer_rec_task r = { 0 };
