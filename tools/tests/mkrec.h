@@ -31,7 +31,7 @@ struct mkrec_gen {
  */
 extern const struct mkrec_gen mkrec_gen;
 
-/* The value of key= on the line (until the next one), or NULL. */
+/* The value of key= on the line (up to a space; until the next call), or NULL. */
 const char *mkrec_val(const char *line, const char *key);
 /* The number of key= on the line, or def. */
 unsigned long long mkrec_num(const char *line, const char *key,
