@@ -6,6 +6,9 @@ meta) into RESULTS_DIR/latest.json and RESULTS_DIR/latest.md.
 Ratios are taken only against kernels booted in the same run: a mode's
 ratio is median(mode times) / median(baseline times); the spread is the
 min and max of the per-round ratios (round r against round r's baseline).
+Boots of the no-KASAN kernel under the mtrace QEMU plugin (a boot directory
+with an "mtrace" file: its mode) are configurations of their own,
+mtrace_sharing and mtrace_all, against that run's plain no-KASAN boots.
 """
 import json
 import os
@@ -15,6 +18,11 @@ import sys
 
 WORKLOADS = ["hackbench", "stressng", "tar"]
 MEM_MODES = ["off", "alloc_only", "full", "mode3"]
+# The mtrace QEMU plugin's modes and the workloads bench/run times under it.
+MTRACE_MODES = ["sharing", "all"]
+MTRACE_WORKLOADS = ["hackbench", "tar"]
+# Issue 19's target: sharing mode / plain TCG (no plugin) at most this.
+MTRACE_SHARING_MAX = 3.0
 # The kinds of objects memorizer/stats counts (<kind>_tracked, <kind>_live...).
 KINDS = ["kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages", "global",
          "percpu", "stack"]
@@ -125,16 +133,24 @@ def load(runs):
                 stats[(mode, wl)] = run_stats(
                     read(os.path.join(d, f)),
                     read(os.path.join(d, "stats-before." + mode + "." + wl)))
+        mtrace = (read(os.path.join(d, "mtrace"), "") or "").split()
+        mbytes = (read(os.path.join(d, "mtrace-bytes"), "") or "").strip()
+        wall = (read(os.path.join(d, "wall-seconds"), "") or "").strip()
         boots.append({"name": name, "variant": variant, "smp": int(smp),
                       "times": times, "stats": stats,
+                      "mtrace": mtrace[0] if mtrace else None,
+                      "mtrace_bytes": int(mbytes) if mbytes.isdigit() else None,
+                      "wall_seconds": float(wall) if wall else None,
                       "stream": read(os.path.join(d, "stream")),
                       "uname": (read(os.path.join(d, "uname"), "") or "").strip(),
                       "sample_kb": (read(os.path.join(d, "sample-size"), "") or "").strip()})
     return boots
 
 
-def config_of(variant, mode):
+def config_of(variant, mode, mtrace=None):
     """Which configuration a timed run measured."""
+    if mtrace:
+        return "mtrace_" + mtrace  # nokasan under the plugin: mtrace_sharing...
     if variant != "memorizer":
         return variant          # nokasan, kasan
     return mode                 # off, alloc_only, full, mode3
@@ -157,7 +173,7 @@ def aggregate(runs):
     for b in rounds:
         rnd = b["name"].split("-", 1)[0]
         for mode, wl, sec in b["times"]:
-            times.setdefault(config_of(b["variant"], mode), {}) \
+            times.setdefault(config_of(b["variant"], mode, b["mtrace"]), {}) \
                  .setdefault(wl, {})[rnd] = sec
 
     def ratio(num, den, wl):
@@ -200,7 +216,8 @@ def aggregate(runs):
         res["ratio_vs_kasan"][wl] = rk
         res["ratio_vs_kasan_spread"][wl] = sk
         rn, sn = {}, {}
-        for cfg, key in [("kasan", "kasan_only")] + [(m, m) for m in MEM_MODES]:
+        for cfg, key in ([("kasan", "kasan_only")] + [(m, m) for m in MEM_MODES] +
+                         [("mtrace_" + m, "mtrace_" + m) for m in MTRACE_MODES]):
             r = ratio(cfg, "nokasan", wl)
             rn[key] = r["ratio"] if r else None
             sn[key] = [r["min"], r["max"]] if r else None
@@ -223,6 +240,32 @@ def aggregate(runs):
         return statistics.median(one) / statistics.median(two)
     res["smp2_speedup_full"] = speedup("memorizer")
     res["smp2_speedup_kasan"] = speedup("kasan")
+
+    # The mtrace plugin (issue 19): per mode, the log of each boot (boot to
+    # exit, window all) against that boot's timed workload seconds (guest
+    # CLOCK_MONOTONIC, btime) and its host wall seconds (vm/run, boot to exit).
+    mlog = {}
+    for mode in MTRACE_MODES:
+        mb = [b for b in rounds if b["mtrace"] == mode and b["mtrace_bytes"] is not None]
+        per_wl = [b["mtrace_bytes"] / 1e6 / sum(t[2] for t in b["times"])
+                  for b in mb if b["times"] and sum(t[2] for t in b["times"]) > 0]
+        per_wall = [b["mtrace_bytes"] / 1e6 / b["wall_seconds"]
+                    for b in mb if b["wall_seconds"]]
+        mlog[mode] = {"boots": len(mb),
+                      "log_mb": summary([b["mtrace_bytes"] / 1e6 for b in mb]),
+                      "mb_per_workload_second": summary(per_wl),
+                      "mb_per_boot_wall_second": summary(per_wall),
+                      "boot_wall_seconds": summary([b["wall_seconds"] for b in mb
+                                                    if b["wall_seconds"]])}
+    res["mtrace_measured"] = any(mlog[m]["boots"] for m in MTRACE_MODES)
+    res["mtrace_log"] = mlog
+    # Met only against a plain TCG baseline (vm/run puts the plugin's boots
+    # on TCG whatever the accelerator of the others).
+    res["mtrace_sharing_target_met"] = {}
+    for wl in MTRACE_WORKLOADS:
+        r = res["ratio_vs_nokasan"][wl]["mtrace_sharing"]
+        res["mtrace_sharing_target_met"][wl] = (
+            None if r is None or res["accelerator"] != "tcg" else r <= MTRACE_SHARING_MAX)
 
     # Memory: record sizes, and per workload the pool in use right after
     # the full-tracing run (records of freed objects stay until cleared, so
@@ -410,6 +453,58 @@ def markdown(res):
                 elif e:
                     w(f"| {wl} | {kind} | {e['records_per_s']:.0f} | {e['mb_per_s']:.2f} | "
                       f"{e['overruns']} | {e['records']} | {e['seconds']:.3f} |")
+    w("")
+    w("## mtrace QEMU plugin (issue 19)")
+    w("")
+    if not res["mtrace_measured"]:
+        w("Not measured: this run has no boots under the mtrace plugin. No figures.")
+    else:
+        w("The no-KASAN kernel under the mtrace TCG plugin (`vm/run --mtrace FILE "
+          "--mtrace-mode sharing|all --mtrace-window all`, no guest module), timing "
+          f"{' and '.join(MTRACE_WORKLOADS)}, against the same run's no-KASAN boots "
+          "without the plugin. Time ratios, medians; per-round min–max in parentheses.")
+        if res["accelerator"] != "tcg":
+            w("")
+            w(f"The boots without the plugin ran on **{res['accelerator']}**, the plugin's "
+              "on TCG: these ratios are not against plain TCG, the target's baseline.")
+        w("")
+        w(f"| workload | no plugin s | sharing s | sharing / no plugin | all s | all / no plugin "
+          f"| sharing ≤ {MTRACE_SHARING_MAX:.0f}× |")
+        w("|---|---|---|---|---|---|---|")
+        for wl in MTRACE_WORKLOADS:
+            rn, sn = res["ratio_vs_nokasan"][wl], res["ratio_vs_nokasan_spread"][wl]
+            cells = []
+            for c in ["nokasan"] + ["mtrace_" + m for m in MTRACE_MODES]:
+                s = res["seconds"].get(c, {}).get(wl)
+                cells.append("n/a" if not s else f"{s['median']:.3f}")
+                if c != "nokasan":
+                    cells.append(fmt_ratio(rn[c], sn[c]))
+            met = res["mtrace_sharing_target_met"][wl]
+            w(f"| {wl} | " + " | ".join(cells) +
+              f" | {'n/a' if met is None else ('yes' if met else 'no')} |")
+        w("")
+        w("Log size. A boot's log covers all of it, boot to exit (window all), not "
+          "only the workloads. *MB per workload second*: the log's size over the sum "
+          f"of that boot's timed workload seconds ({' + '.join(MTRACE_WORKLOADS)}, guest "
+          "CLOCK_MONOTONIC as btime measures them), an upper bound of the workloads' own "
+          "rate as the boot and the setup log too. *MB per boot second*: the log's size "
+          "over the host's wall seconds of the whole `vm/run`. Medians over the boots "
+          "(min–max); MB = 10^6 bytes.")
+        w("")
+        w("| mode | boots | log MB | MB per workload second | MB per boot second | boot wall s |")
+        w("|---|---|---|---|---|---|")
+
+        def cell(sm, spec):
+            if not sm:
+                return "n/a"
+            return (spec.format(sm["median"]) if sm["n"] == 1 else
+                    f"{spec.format(sm['median'])} ({spec.format(sm['min'])}–{spec.format(sm['max'])})")
+        for mode in MTRACE_MODES:
+            m = res["mtrace_log"][mode]
+            w(f"| {mode} | {m['boots']} | {cell(m['log_mb'], '{:.1f}')} | "
+              f"{cell(m['mb_per_workload_second'], '{:.1f}')} | "
+              f"{cell(m['mb_per_boot_wall_second'], '{:.1f}')} | "
+              f"{cell(m['boot_wall_seconds'], '{:.0f}')} |")
     w("")
     w("## Targets (issue 15)")
     w("")
