@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/aggregate.py on canned guest results: ratios against the same run's
 # baselines (median over rounds), per-round spread, the smp speedup, the
-# record sizes and peak memory from memorizer/stats, the stream figures, and a
-# stream that is not in the kernel reported as such.
+# record sizes and peak memory from memorizer/stats, the stream figures, the
+# mtrace plugin's boots (ratios, log size, target), and a stream that is not
+# in the kernel and a run without plugin boots reported as such.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -88,6 +89,19 @@ for r in 1 2; do
 		-e 's/^accesses_dropped .*/accesses_dropped 2/' \
 		> "$t/runs/round$r-memorizer/stats-before.full.stressng"
 done
+# The no-KASAN kernel under the mtrace plugin, hackbench and tar: sharing
+# 2x and 4x nokasan's hackbench (5, 6 s), all 10x; logs of 100 and 1000 MB.
+for r in 1 2; do
+	n=$((4 + r))
+	printf 'base hackbench %s\nbase tar 3\n' $((n * 2 * r)) | boot round$r-mtrace-sharing nokasan 2
+	echo "sharing all" > "$t/runs/round$r-mtrace-sharing/mtrace"
+	echo $((100000000 * r)) > "$t/runs/round$r-mtrace-sharing/mtrace-bytes"
+	echo 50.000 > "$t/runs/round$r-mtrace-sharing/wall-seconds"
+	printf 'base hackbench %s\nbase tar 20\n' $((n * 10)) | boot round$r-mtrace-all nokasan 2
+	echo "all all" > "$t/runs/round$r-mtrace-all/mtrace"
+	echo 1000000000 > "$t/runs/round$r-mtrace-all/mtrace-bytes"
+	echo 100.000 > "$t/runs/round$r-mtrace-all/wall-seconds"
+done
 echo 'full hackbench 90' | boot scale1-memorizer-smp1 memorizer 1
 echo 'full hackbench 50' | boot scale1-memorizer-smp2 memorizer 2
 echo 'base hackbench 20' | boot scale1-kasan-smp1 kasan 1
@@ -148,7 +162,25 @@ eq(s["hackbench"]["mb_per_s"], 0.5, "MB/s"); eq(s["hackbench"]["overruns"], 5, "
 eq(s["hackbench"]["kmap_stream"]["records_per_s"], 500.0, "text records/s")
 eq(s["tar"]["records_per_s"], None, "missing workload")
 assert r["kernel_version"] == "6.12.117" and r["accelerator"] == "tcg" and r["date"]
+# The plugin's boots are their own configurations, not nokasan's.
+eq(r["seconds"]["nokasan"]["hackbench"]["median"], 5.5, "nokasan untouched")
+eq(r["ratio_vs_nokasan"]["hackbench"]["mtrace_sharing"], (10 + 24) / 2 / 5.5, "sharing")
+lo, hi = r["ratio_vs_nokasan_spread"]["hackbench"]["mtrace_sharing"]
+eq(lo, 2.0, "sharing lo"); eq(hi, 4.0, "sharing hi")
+eq(r["ratio_vs_nokasan"]["tar"]["mtrace_sharing"], 1.5, "sharing tar")
+eq(r["ratio_vs_nokasan"]["hackbench"]["mtrace_all"], 10.0, "all")
+eq(r["ratio_vs_nokasan"]["stressng"]["mtrace_all"], None, "stressng not measured")
+assert r["mtrace_measured"] is True
+assert r["mtrace_sharing_target_met"] == {"hackbench": False, "tar": True}, r["mtrace_sharing_target_met"]
+ml = r["mtrace_log"]
+eq(ml["sharing"]["boots"], 2, "boots"); eq(ml["sharing"]["log_mb"]["median"], 150.0, "log MB")
+# Per boot: the log over its hackbench + tar seconds, or its wall seconds.
+eq(ml["sharing"]["mb_per_workload_second"]["min"], 200 / 27, "MB per workload s, round 2")
+eq(ml["sharing"]["mb_per_workload_second"]["max"], 100 / 13, "MB per workload s, round 1")
+eq(ml["all"]["mb_per_boot_wall_second"]["median"], 10.0, "MB per boot s")
 PY
+grep -qx '| hackbench | 5.500 | 17.000 | 3.09× (2.00–4.00) | 55.000 | 10.00× (10.00–10.00) | no |' "$t/out/latest.md" ||
+	{ echo "latest.md: mtrace row wrong:"; grep '^| hackbench | 5.500' "$t/out/latest.md"; exit 1; }
 grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 4.00× (4.00–4.00) |' "$t/out/latest.md" ||
 	{ echo "latest.md: hackbench row wrong:"; grep '^| hackbench' "$t/out/latest.md"; exit 1; }
 
@@ -166,4 +198,16 @@ for wl in ("hackbench", "stressng", "tar"):
     assert s[wl]["records_per_s"] is None and s[wl]["mb_per_s"] is None and s[wl]["overruns"] is None
 PY
 grep -q 'Not available in this kernel: /sys/kernel/debug/memorizer/kmap_stream does not exist' "$t/out/latest.md"
+
+# A run from before the plugin's boots: said plainly, no figures.
+rm -rf "$t"/runs/round*-mtrace-*
+python3 "$top/bench/aggregate.py" "$t/runs" "$t/out"
+python3 - "$t/out/latest.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["mtrace_measured"] is False and r["mtrace_log"]["sharing"]["boots"] == 0
+assert r["ratio_vs_nokasan"]["tar"]["mtrace_sharing"] is None
+assert r["mtrace_sharing_target_met"] == {"hackbench": None, "tar": None}
+PY
+grep -q 'Not measured: this run has no boots under the mtrace plugin' "$t/out/latest.md"
 echo "bench-aggregate: ok"
