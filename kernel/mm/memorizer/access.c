@@ -208,8 +208,8 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	 * and runs at this level (before irq_enter_rcu(), after
 	 * irq_exit_rcu()). Its accesses, counted in the middle of ours,
 	 * replaced the way the fast path had found, and the slow path then
-	 * counted ours on the way's new record: a global of lockdep's, not
-	 * the test object (1 test object in about 2,000 lost a count so).
+	 * counted ours on the way's new record: lockdep's lock_classes, not
+	 * the test object (1 test object in about 3,000 lost a count so).
 	 */
 	busy = memorizer_busy_flag(level);
 	if (*busy)
