@@ -124,8 +124,8 @@ lookup_inline(unsigned long addr)
  * rest costs.
  */
 static __always_inline bool count_cached(struct access_cache *ac,
-					 unsigned long addr, bool write,
-					 unsigned long ip, pid_t pid,
+					 unsigned long addr, size_t size,
+					 bool write, unsigned long ip, pid_t pid,
 					 struct access_way **found)
 {
 	struct memorizer_record *rec = NULL;
@@ -153,6 +153,7 @@ static __always_inline bool count_cached(struct access_cache *ac,
 			return false;
 		way->counter = c;
 	}
+	memorizer_counter_widen(c, way->size, addr - way->start, size);
 	/* Saturate: a count that wrapped would be a wrong one. */
 	atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 	this_cpu_inc(memorizer_stats.accesses[rec->kind]);
@@ -165,7 +166,8 @@ static __always_inline bool count_cached(struct access_cache *ac,
  */
 static noinline void count_access(struct access_cache *ac,
 				  struct access_way *way, unsigned long addr,
-				  bool write, unsigned long ip, pid_t pid)
+				  size_t size, bool write, unsigned long ip,
+				  pid_t pid)
 {
 	struct memorizer_record *rec;
 	struct memorizer_counter *c;
@@ -184,6 +186,7 @@ static noinline void count_access(struct access_cache *ac,
 	c = memorizer_counter_get(rec, ip, pid);
 	way->counter = c;
 	if (c) {
+		memorizer_counter_widen(c, way->size, addr - way->start, size);
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
 	}
@@ -217,10 +220,11 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 	WRITE_ONCE(*busy, 1);
 	barrier();
 	ac = this_cpu_ptr(&access_caches[level]);
-	if (!count_cached(ac, addr, write, ip, level ? 0 : current->pid, &way)) {
+	if (!count_cached(ac, addr, size, write, ip, level ? 0 : current->pid,
+			  &way)) {
 		/* KASAN checks run inside user-copy sections too. */
 		ua_flags = user_access_save();
-		count_access(ac, way, addr, write, ip,
+		count_access(ac, way, addr, size, write, ip,
 			     level ? 0 : current->pid);
 		user_access_restore(ua_flags);
 	}

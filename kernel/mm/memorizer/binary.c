@@ -308,6 +308,8 @@ static void binary_counts(struct memorizer_record *rec,
 	wire.pid = c->pid;
 	wire.writes = writes;
 	wire.reads = reads;
+	memorizer_counter_span(c, rec->size_alloc, &wire.offset,
+			       &wire.offset_end);
 	if (binary_write(&wire, MEMORIZER_REC_ACCESS, sizeof(wire)))
 		rec->nr_access_records++;
 }

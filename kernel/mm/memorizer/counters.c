@@ -81,6 +81,7 @@ struct memorizer_counter *memorizer_counter_get(struct memorizer_record *rec,
 				c->pid = pid;
 				atomic_set(&c->writes, 0);
 				atomic_set(&c->reads, 0);
+				c->span = MEMORIZER_SPAN_EMPTY;
 				c->next = rec->counters;
 				c->hash_next = memorizer_ref(bucket_first(bucket));
 				/* Pairs with the readers' acquire: it is whole. */

@@ -333,7 +333,69 @@ struct memorizer_counter {
 	pid_t pid;
 	atomic_t writes;
 	atomic_t reads;
+	u32 span;	/* the bytes touched: memorizer_counter_span() */
 };
+
+/*
+ * A counter's span: the first and the last unit of the object its loads
+ * and stores touched, 16 bits each (last << 16 | first), in units of
+ * 2^memorizer_span_shift() bytes: one byte for an object of at most
+ * 64 KiB, and for a larger one the least power of two that spans it in
+ * 65536 units, so its range is rounded outwards to that. One instruction
+ * nearly always touches one field, so the range is that field's. Empty
+ * (first > last) until the first access.
+ */
+#define MEMORIZER_SPAN_EMPTY	0xffffU
+
+static __always_inline unsigned int memorizer_span_shift(unsigned long size)
+{
+	return size > 0x10000 ? fls_long(size - 1) - 16 : 0;
+}
+
+/*
+ * Widen @c's span by the @size bytes at @offset in an object of
+ * @size_alloc bytes. Racing accesses (pid 0 runs on every CPU) widen by
+ * cmpxchg; an access inside the span, nearly every one, writes nothing.
+ */
+static __always_inline void memorizer_counter_widen(struct memorizer_counter *c,
+						    unsigned long size_alloc,
+						    unsigned long offset,
+						    size_t size)
+{
+	unsigned int shift = memorizer_span_shift(size_alloc);
+	unsigned long end = offset + (size ? size : 1);
+	u32 first = offset >> shift, last, old, span;
+
+	last = ((end < size_alloc ? end : size_alloc) - 1) >> shift;
+	old = READ_ONCE(c->span);
+	do {
+		u32 old_first = old & 0xffff, old_last = old >> 16;
+
+		if (old_first <= first && old_last >= last)
+			return;
+		span = max(old_last, last) << 16 | min(old_first, first);
+	} while (!try_cmpxchg(&c->span, &old, span));
+}
+
+/*
+ * The bytes [*@offset, *@end) of its object of @size_alloc bytes that @c
+ * saw touched; both 0 when none yet.
+ */
+static inline void memorizer_counter_span(const struct memorizer_counter *c,
+					  unsigned long size_alloc,
+					  u32 *offset, u32 *end)
+{
+	unsigned int shift = memorizer_span_shift(size_alloc);
+	u32 span = READ_ONCE(c->span), first = span & 0xffff, last = span >> 16;
+
+	if (first > last) {
+		*offset = *end = 0;
+		return;
+	}
+	*offset = first << shift;
+	*end = min_t(unsigned long, (unsigned long)(last + 1) << shift,
+		     size_alloc);
+}
 
 /* The ip @c holds, sign-extended. */
 static __always_inline unsigned long
@@ -611,7 +673,8 @@ void memorizer_modules_init(void);
 /* text.c: one line of kmap text, newline included */
 #define MEMORIZER_LINE_MAX	160	/* longer than any line */
 int memorizer_format_record(char *buf, const struct memorizer_record *rec);
-int memorizer_format_counter(char *buf, const struct memorizer_counter *c);
+int memorizer_format_counter(char *buf, const struct memorizer_counter *c,
+			     const struct memorizer_record *offsets_of);
 
 /* snapshot.c, text_stream.c, binary.c */
 void memorizer_snapshot_debugfs_init(struct dentry *dir);

@@ -133,11 +133,13 @@ struct expected_access {
 	const char *func;
 	pid_t pid;
 	unsigned int writes, reads;
+	unsigned int offset, end;	/* the bytes touched; end 0: any */
 };
 
 /*
- * Exactly the expected access lines, in any order, as kmap shows them:
- * each matches one expectation in function, pid and both counts.
+ * Exactly the expected access lines, in any order, as kmap_offsets shows
+ * them: each matches one expectation in function, pid, both counts and,
+ * where it gives them, the bytes touched.
  */
 static void expect_accesses(struct kunit *test, struct memorizer_record *rec,
 			    const struct expected_access *exp, int n)
@@ -149,27 +151,29 @@ static void expect_accesses(struct kunit *test, struct memorizer_record *rec,
 	for (c = memorizer_deref(rec->counters); c;
 	     c = memorizer_deref(c->next)) {
 		char line[MEMORIZER_LINE_MAX], sym[KSYM_SYMBOL_LEN];
-		unsigned int writes, reads;
+		unsigned int writes, reads, offset, end;
 		unsigned long ip;
 		int pid;
 
 		/* An empty line: a counter the sweep is freeing. */
-		if (!memorizer_format_counter(line, c))
+		if (!memorizer_format_counter(line, c, rec))
 			continue;
 		lines++;
-		fields = sscanf(line, "  %lx,%d,%u,%u\n", &ip, &pid, &writes,
-				&reads);
-		KUNIT_ASSERT_EQ_MSG(test, fields, 4, "access line: %s", line);
+		fields = sscanf(line, "  %lx,%d,%u,%u,%u,%u\n", &ip, &pid,
+				&writes, &reads, &offset, &end);
+		KUNIT_ASSERT_EQ_MSG(test, fields, 6, "access line: %s", line);
 		ip_function(sym, ip);
 		for (i = 0; i < n; i++) {
 			if (!seen[i] && !strcmp(sym, exp[i].func) &&
 			    pid == exp[i].pid && writes == exp[i].writes &&
-			    reads == exp[i].reads)
+			    reads == exp[i].reads &&
+			    (!exp[i].end || (offset == exp[i].offset &&
+					     end == exp[i].end)))
 				break;
 		}
 		KUNIT_EXPECT_LT_MSG(test, i, n,
-				    "unexpected access line: %s pid %d, %u writes, %u reads",
-				    sym, pid, writes, reads);
+				    "unexpected access line: %s pid %d, %u writes, %u reads, bytes %u-%u",
+				    sym, pid, writes, reads, offset, end);
 		if (i < n)
 			seen[i] = true;
 	}
@@ -253,8 +257,8 @@ static void expect_cache(struct kunit *test, unsigned long va,
 static void kmem_cache_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_word", current->pid, WRITES, 0 },
-		{ "read_word", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0, 0, 24 },
+		{ "read_word", current->pid, 0, READS, 0, 24 },
 	};
 	struct kmem_cache *cache;
 	struct trace_state st;
@@ -280,8 +284,8 @@ static void kmem_cache_record_test(struct kunit *test)
 static void kmalloc_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_word", current->pid, WRITES, 0 },
-		{ "read_word", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0, 0, 24 },
+		{ "read_word", current->pid, 0, READS, 0, 24 },
 	};
 	struct trace_state st;
 	unsigned long *p;
@@ -303,8 +307,8 @@ static void kmalloc_record_test(struct kunit *test)
 static void kmalloc_large_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_word", current->pid, WRITES, 0 },
-		{ "read_word", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0, 0, 2 * PAGE_SIZE + 8 },
+		{ "read_word", current->pid, 0, READS, 0, 2 * PAGE_SIZE + 8 },
 	};
 	size_t size = 3 * PAGE_SIZE + 8;
 	struct trace_state st;
@@ -327,8 +331,8 @@ static void kmalloc_large_record_test(struct kunit *test)
 static void vmalloc_record_test(struct kunit *test)
 {
 	const struct expected_access exp[] = {
-		{ "write_word", current->pid, WRITES, 0 },
-		{ "read_word", current->pid, 0, READS },
+		{ "write_word", current->pid, WRITES, 0, 0, 4 * PAGE_SIZE + 8 },
+		{ "read_word", current->pid, 0, READS, 0, 4 * PAGE_SIZE + 8 },
 	};
 	size_t size = 5 * PAGE_SIZE - 100;
 	struct trace_state st;
@@ -484,11 +488,11 @@ static void bulk_record_test(struct kunit *test)
 static void memintrinsics_record_test(struct kunit *test)
 {
 	const struct expected_access exp_src[] = {
-		{ "memintrinsics_record_test", current->pid, 1, 0 },
-		{ "memintrinsics_record_test", current->pid, 0, 1 },
+		{ "memintrinsics_record_test", current->pid, 1, 0, 0, 64 },
+		{ "memintrinsics_record_test", current->pid, 0, 1, 0, 64 },
 	};
 	const struct expected_access exp_dst[] = {
-		{ "memintrinsics_record_test", current->pid, 1, 0 },
+		{ "memintrinsics_record_test", current->pid, 1, 0, 0, 64 },
 	};
 	struct trace_state st;
 	size_t len = 64;
@@ -514,6 +518,62 @@ static void memintrinsics_record_test(struct kunit *test)
 		      "memintrinsics_record_test", exp_src, 2);
 	expect_record(test, (unsigned long)dst, MEMORIZER_KIND_KMALLOC, 64, 64,
 		      "memintrinsics_record_test", exp_dst, 1);
+}
+
+static noinline void write_u8(u8 *p, u8 v)
+{
+	WRITE_ONCE(*p, v);
+}
+
+static noinline void write_u16(u16 *p, u16 v)
+{
+	WRITE_ONCE(*p, v);
+}
+
+static noinline u8 read_u8(u8 *p)
+{
+	return READ_ONCE(*p);
+}
+
+/*
+ * Each counter's span: the bytes its instruction touched, exact in an
+ * object of at most 64 KiB (an unaligned 2-byte store, a 1-byte store at
+ * the last byte), rounded outwards to 4 bytes in one of 256 KiB.
+ */
+static void offsets_test(struct kunit *test)
+{
+	const struct expected_access exp_small[] = {
+		{ "write_u16", current->pid, 1, 0, 33, 35 },
+		{ "write_u8", current->pid, 2, 0, 40, 100 },
+	};
+	const struct expected_access exp_large[] = {
+		{ "write_u8", current->pid, 2, 0, 0x1234, 0x20004 },
+		{ "read_u8", current->pid, 0, 1, 4, 8 },
+	};
+	size_t large = 256 * 1024;
+	struct trace_state st;
+	u8 *small, *big;
+
+	trace_self_begin(test, &st);
+	small = kmalloc(100, GFP_KERNEL);
+	big = vmalloc(large);
+	if (small && big) {
+		write_u16((u16 *)(small + 33), 1);
+		write_u8(small + 99, 2);
+		write_u8(small + 40, 3);
+		write_u8(big + 0x1235, 4);
+		write_u8(big + 0x20001, 5);
+		read_u8(big + 5);
+	}
+	kfree(small);
+	vfree(big);
+	trace_self_end(test, &st);
+	KUNIT_ASSERT_NOT_NULL(test, small);
+	KUNIT_ASSERT_NOT_NULL(test, big);
+	expect_record(test, (unsigned long)small, MEMORIZER_KIND_KMALLOC, 100,
+		      128, "offsets_test", exp_small, 2);
+	expect_record(test, (unsigned long)big, MEMORIZER_KIND_VMALLOC, large,
+		      large, "offsets_test", exp_large, 2);
 }
 
 /* Two threads on two CPUs at once, same object, same code: exact sums. */
@@ -1140,6 +1200,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(krealloc_record_test),
 	KUNIT_CASE(bulk_record_test),
 	KUNIT_CASE(memintrinsics_record_test),
+	KUNIT_CASE(offsets_test),
 	KUNIT_CASE(smp_counts_test),
 	KUNIT_CASE(missed_free_test),
 	KUNIT_CASE(reused_address_test),

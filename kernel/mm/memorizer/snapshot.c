@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kmap file: every record in memory, live and closed, in the text
- * format (text.c), newest first per CPU.
+ * format (text.c), newest first per CPU. kmap_offsets: the same, each
+ * access line with the bytes of the object it touched too (a view a
+ * reader asks for: the seeds' kmap stays as it is).
  */
 
 #include <linux/debugfs.h>
@@ -14,6 +16,7 @@
 struct snapshot_iter {
 	int cpu;
 	struct memorizer_record *rec;	/* next to show */
+	bool offsets;			/* kmap_offsets */
 };
 
 /*
@@ -46,6 +49,7 @@ static void snapshot_stop(struct seq_file *m, void *v)
 
 static int snapshot_show(struct seq_file *m, void *v)
 {
+	struct snapshot_iter *it = m->private;
 	struct memorizer_record *rec = v;
 	struct memorizer_counter *c;
 	char line[MEMORIZER_LINE_MAX];
@@ -56,7 +60,7 @@ static int snapshot_show(struct seq_file *m, void *v)
 	rcu_read_lock();
 	/* Pairs with memorizer_counter_get(): counters are whole when listed. */
 	for (c = memorizer_counters_first(rec); c; c = memorizer_counter_next(c)) {
-		memorizer_format_counter(line, c);
+		memorizer_format_counter(line, c, it->offsets ? rec : NULL);
 		seq_puts(m, line);
 	}
 	rcu_read_unlock();
@@ -74,10 +78,15 @@ static int snapshot_open(struct inode *inode, struct file *file)
 {
 	int err = seq_open_private(file, &snapshot_seq_ops,
 				   sizeof(struct snapshot_iter));
+	struct seq_file *m = file->private_data;
+	struct snapshot_iter *it;
 
-	if (!err)
-		memorizer_walk_begin();
-	return err;
+	if (err)
+		return err;
+	it = m->private;
+	it->offsets = inode->i_private != NULL;
+	memorizer_walk_begin();
+	return 0;
 }
 
 static int snapshot_release(struct inode *inode, struct file *file)
@@ -96,5 +105,9 @@ static const struct file_operations snapshot_fops = {
 
 void __init memorizer_snapshot_debugfs_init(struct dentry *dir)
 {
+	static char offsets;	/* any non-NULL i_private */
+
 	debugfs_create_file("kmap", 0400, dir, NULL, &snapshot_fops);
+	debugfs_create_file("kmap_offsets", 0400, dir, &offsets,
+			    &snapshot_fops);
 }

@@ -39,10 +39,16 @@ int memorizer_format_record(char *buf, const struct memorizer_record *rec)
 			 closed ? rec->free_ip : 0, comm);
 }
 
-/* The access line of @c, as memorizer_format_record(); maybe empty. */
-int memorizer_format_counter(char *buf, const struct memorizer_counter *c)
+/*
+ * The access line of @c, as memorizer_format_record(); maybe empty. With
+ * @offsets_of, @c's record, two more fields: the bytes of the object it
+ * touched, first and one past the last (kmap_offsets).
+ */
+int memorizer_format_counter(char *buf, const struct memorizer_counter *c,
+			     const struct memorizer_record *offsets_of)
 {
 	u32 writes = atomic_read(&c->writes), reads = atomic_read(&c->reads);
+	u32 offset, end;
 
 	/*
 	 * Nothing for a counter a sweep is freeing (out of the hash, so its
@@ -52,6 +58,11 @@ int memorizer_format_counter(char *buf, const struct memorizer_counter *c)
 		buf[0] = '\0';
 		return 0;
 	}
-	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n",
-			 memorizer_counter_ip(c), c->pid, writes, reads);
+	if (!offsets_of)
+		return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u\n",
+				 memorizer_counter_ip(c), c->pid, writes, reads);
+	memorizer_counter_span(c, offsets_of->size_alloc, &offset, &end);
+	return scnprintf(buf, MEMORIZER_LINE_MAX, "  %lx,%d,%u,%u,%u,%u\n",
+			 memorizer_counter_ip(c), c->pid, writes, reads, offset,
+			 end);
 }

@@ -97,7 +97,7 @@ static ssize_t record_text(const struct memorizer_record *rec,
 
 	while (first || c) {
 		size_t n = first ? memorizer_format_record(line, rec) :
-				   memorizer_format_counter(line, c);
+				   memorizer_format_counter(line, c, NULL);
 		size_t from, to;
 
 		c = first ? memorizer_deref(rec->counters) :

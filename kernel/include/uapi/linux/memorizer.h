@@ -33,9 +33,12 @@
  * api MEMORIZER_FREE_PERCPU, and context found for slab objects, pages and
  * stacks too; a version 2 stream is a version 3 one without them. 4: free
  * api MEMORIZER_FREE_MODULE, by which a global (a module's) may be freed;
- * a version 3 stream is a version 4 one without it.
+ * a version 3 stream is a version 4 one without it. 5: ACCESS records say
+ * which bytes of the object the instruction touched (offset, where
+ * reserved was, and offset_end, 8 bytes more); a version 4 stream is a
+ * version 5 one with both 0 (not known).
  */
-#define MEMORIZER_STREAM_VERSION	4
+#define MEMORIZER_STREAM_VERSION	5
 #define MEMORIZER_REC_TYPES_MAX		16
 
 enum memorizer_rec_type {
@@ -152,16 +155,23 @@ struct memorizer_rec_free {
  * Loads and stores to object id by the instruction at ip in pid: since
  * the previous ACCESS record of the same (id, ip, pid), if any. While a
  * reader is attached, a live object's counters are swept out now and
- * then; a reader adds up the records of each (id, ip, pid).
+ * then; a reader adds up the records of each (id, ip, pid). [offset,
+ * offset_end) holds every byte of the object those loads and stores
+ * touched (since the counter was made: a reader takes the union of the
+ * records); for an object over 64 KiB it is rounded outwards to a power
+ * of two, the least that spans the object in 65536 steps. Both 0: none
+ * known.
  */
 struct memorizer_rec_access {
 	struct memorizer_rec_hdr hdr;
 	__u64 id;
 	__u64 ip;
 	__s32 pid;
-	__u32 reserved;
+	__u32 offset;			/* of the first byte touched */
 	__u64 writes;
 	__u64 reads;
+	__u32 offset_end;		/* one past the last byte touched */
+	__u32 reserved;
 };
 
 /* From here on, on this CPU, pid's command is comm (NUL-padded). */
