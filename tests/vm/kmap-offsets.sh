@@ -1,0 +1,62 @@
+#!/bin/sh
+# kmap_offsets: kmap's lines, each access line with the bytes of the object
+# its instruction touched. The test module's objects (1999 bytes) are
+# stored to at words j % 8 and loaded from likewise, so WRITES stores
+# touch bytes [0, 8 * min(WRITES, 8)) and READS loads [0, 8 * min(READS,
+# 8)), exactly. Tracing is off while both files are read, so the two hold
+# the same records and counts.
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
+. /vmrun/guest-lib.sh
+cd /tmp
+modprobe memorizer_test_module || echo "modprobe failed"
+cp /bin/busybox /tmp/busybox-trig
+echo 1 > $M/clear_object_list
+echo 1 > $M/memorizer_log_access
+M=$M /tmp/busybox-trig sh -c '
+	T=/sys/kernel/debug/memorizer_test
+	echo $$ > $M/memorizer_enabled
+	echo "20 7 5" > $T/run
+	echo "5 9 3" > $T/run
+	echo 0 > $M/memorizer_enabled'
+echo 0 > $M/memorizer_log_access
+cat $M/kmap > /out/kmap
+cat $M/kmap_offsets > /out/kmap_offsets
+
+# test_ranges FILE W R WEND REND: the test objects whose access lines are
+# exactly one of W writes over bytes [0, WEND) and one of R reads over
+# [0, REND), by their own pid.
+test_ranges() {
+	awk -F, -v w="$2" -v r="$3" -v we="$4" -v re="$5" '
+	function done() { if (obj && lines == 2 && sw && sr) n++; obj = 0 }
+	/^[0-9a-f]/ { done(); obj = ($4 == 1999 && $8 == "busybox-trig"); pid = $2
+		lines = sw = sr = 0; next }
+	obj { lines++; split(substr($0, 3), a, ",")
+		if (a[2] == pid && a[3] == w && a[4] == 0 && a[5] == 0 && a[6] == we) sw = 1
+		if (a[2] == pid && a[3] == 0 && a[4] == r && a[5] == 0 && a[6] == re) sr = 1 }
+	END { done(); print n + 0 }' "$1"
+}
+
+# Every access line has six fields, the range non-empty and inside the
+# object (its size as requested, or the usable size no further than the
+# next power of two a slab or page rounds it to).
+ranges_sane() {
+	awk -F, '
+	/^[0-9a-f]/ { size = $4; next }
+	{ if (NF != 6 || $5 + 0 >= $6 + 0) { print "bad range: " $0; exit 1 }
+	  lim = 1; while (lim < size) lim *= 2
+	  if (lim < 4096) lim = 4096
+	  if ($6 + 0 > lim) { print "range past the object (" size "): " $0; exit 1 } }' "$1"
+}
+
+sed -E 's/^(  [0-9a-f]+,[0-9]+,[0-9]+,[0-9]+),[0-9]+,[0-9]+$/\1/' \
+	/out/kmap_offsets > /tmp/kmap.cut
+check "kmap is the seeds' format" kmap_valid /out/kmap
+check "kmap_offsets is kmap plus two fields per access line" \
+	cmp -s /out/kmap /tmp/kmap.cut
+check "test objects' 7 stores over [0, 56), 5 loads over [0, 40)" \
+	[ "$(test_ranges /out/kmap_offsets 7 5 56 40)" = 20 ]
+check "test objects' 9 stores over [0, 64), 3 loads over [0, 24)" \
+	[ "$(test_ranges /out/kmap_offsets 9 3 64 24)" = 5 ]
+check "every range non-empty and inside its object" \
+	ranges_sane /out/kmap_offsets
+finish
