@@ -150,6 +150,7 @@ static struct memorizer_record *found_direct(unsigned long addr,
 					     enum memorizer_memory_class class)
 {
 	unsigned long start, size;
+	struct folio *folio;
 
 	switch (class) {
 	case MEMORIZER_MEM_SLAB:
@@ -171,11 +172,14 @@ static struct memorizer_record *found_direct(unsigned long addr,
 						      size / PAGE_SIZE - 1, 0,
 						      0, "page");
 		/*
-		 * Other pages are not found yet: records of them, one per
-		 * folio, piled up under a tar loop (thousands a round
-		 * outlived their pages) for a reason not known yet.
+		 * Any other page (page cache, anonymous, page tables, boot
+		 * memory): an object per folio, keyed where the index looks
+		 * pages up (its first page), closed when its block is freed.
 		 */
-		return NULL;
+		folio = virt_to_folio((void *)addr);
+		return memorizer_record_found(MEMORIZER_KIND_PAGES,
+					      (unsigned long)folio_address(folio),
+					      folio_size(folio), 0, 0, 0, "page");
 	}
 }
 

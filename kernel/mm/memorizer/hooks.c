@@ -264,21 +264,36 @@ static unsigned long free_site(void)
 }
 
 /*
- * Pages freed: the record that starts at the block, that of its
- * allocation or of a stack found there. A slab object's record there lost
- * its free (memorizer_index_lookup()).
+ * Pages freed: the records that start in the block, that of its
+ * allocation, or of a stack or pages found there: a block allocated
+ * without __GFP_COMP is a folio per page, each found on its own. A slab
+ * object's record there lost its free (memorizer_index_lookup()).
  */
 static void probe_mm_page_free(void *ignore, struct page *page,
 			       unsigned int order)
 {
+	unsigned long addr, end, size, free_ip = 0;
 	struct memorizer_record *rec;
 
 	if (PageHighMem(page) || !memorizer_hook_enter())
 		return;
-	rec = memorizer_record_at((unsigned long)page_address(page));
-	if (rec)
-		memorizer_record_close(rec, memorizer_kind_is_slab(rec->kind) ?
-				       MEMORIZER_FREE_IP_MISSED : free_site());
+	addr = (unsigned long)page_address(page);
+	for (end = addr + (PAGE_SIZE << order); addr < end; addr += size) {
+		rec = memorizer_record_at(addr);
+		if (!rec) {
+			size = PAGE_SIZE;
+			continue;
+		}
+		/* Its further pages are its own; read before it may go. */
+		size = PAGE_ALIGN(rec->size_alloc) ?: PAGE_SIZE;
+		if (memorizer_kind_is_slab(rec->kind)) {
+			memorizer_record_close(rec, MEMORIZER_FREE_IP_MISSED);
+			continue;
+		}
+		if (!free_ip)
+			free_ip = free_site();
+		memorizer_record_close(rec, free_ip);
+	}
 	memorizer_hook_exit();
 }
 

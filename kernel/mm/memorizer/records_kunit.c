@@ -968,6 +968,110 @@ static void found_records_test(struct kunit *test)
 	memorizer_walk_end();
 }
 
+/* The record at @va is closed, freed from found_pages_test(). */
+static void expect_closed_here(struct kunit *test, unsigned long va)
+{
+	struct memorizer_record *rec;
+	char sym[KSYM_SYMBOL_LEN];
+
+	memorizer_walk_begin();
+	rec = find_record(va);
+	KUNIT_EXPECT_TRUE_MSG(test, rec && rec->state == MEMORIZER_RECORD_CLOSED,
+			      "record at %lx not closed", va);
+	if (rec) {
+		ip_function(sym, rec->free_ip);
+		KUNIT_EXPECT_STREQ(test, sym, "found_pages_test");
+	}
+	memorizer_walk_end();
+}
+
+/*
+ * Pages allocated unseen (while tracking was off, as page cache,
+ * anonymous pages and page tables always are: they come from no hooked
+ * API) are found at their first access, one object per folio: a
+ * compound folio's whole, touched in its last page; each page of a block
+ * allocated without __GFP_COMP on its own. Freeing the block closes
+ * every record in it, not only the first page's.
+ */
+static void found_pages_test(struct kunit *test)
+{
+	const struct memorizer_control off = { .target.mode = MEMORIZER_OFF };
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0, 0, 24 },
+		{ "read_word", current->pid, 0, READS, 0, 24 },
+	};
+	struct found_case in_folio = { NULL, MEMORIZER_MEM_PAGE };
+	struct found_case in_block[2] = {
+		{ NULL, MEMORIZER_MEM_PAGE }, { NULL, MEMORIZER_MEM_PAGE },
+	};
+	const struct expected_access exp_last[] = {
+		{ "write_word", current->pid, WRITES, 0, 3 * PAGE_SIZE,
+		  3 * PAGE_SIZE + 24 },
+		{ "read_word", current->pid, 0, READS, 3 * PAGE_SIZE,
+		  3 * PAGE_SIZE + 24 },
+	};
+	struct memorizer_control saved;
+	struct memorizer_record *rec;
+	struct trace_state st;
+	struct folio *folio;
+	struct page *block;
+	char *f, *b;
+	int i;
+
+	memorizer_control_get(&saved);
+	KUNIT_ASSERT_EQ(test, memorizer_control_set(&off, SET_ALL), 0);
+	folio = folio_alloc(GFP_KERNEL, 2);
+	block = alloc_pages(GFP_KERNEL, 2);
+	trace_self_begin(test, &st);
+	if (folio && block) {
+		f = folio_address(folio);
+		b = page_address(block);
+		in_folio.p = (unsigned long *)(f + 3 * PAGE_SIZE);
+		touch_found(&in_folio);
+		in_block[0].p = (unsigned long *)(b + PAGE_SIZE);
+		in_block[1].p = (unsigned long *)(b + 3 * PAGE_SIZE);
+		touch_found(&in_block[0]);
+		touch_found(&in_block[1]);
+	}
+	trace_self_end(test, &st);
+	KUNIT_EXPECT_EQ(test, memorizer_control_set(&saved, SET_ALL), 0);
+	if (!folio || !block) {
+		if (folio)
+			folio_put(folio);
+		if (block)
+			__free_pages(block, 2);
+		KUNIT_FAIL(test, "no pages");
+		return;
+	}
+
+	memorizer_walk_begin();
+	rec = find_record((unsigned long)f);
+	if (expect_found(test, rec, MEMORIZER_KIND_PAGES, (unsigned long)f,
+			 4 * PAGE_SIZE, 0, "page")) {
+		KUNIT_EXPECT_EQ(test, rec->state, MEMORIZER_RECORD_LIVE);
+		expect_accesses(test, rec, exp_last, 2);
+	}
+	KUNIT_EXPECT_EQ(test, in_folio.untracked, 0UL);
+	for (i = 0; i < 4; i += 2)
+		KUNIT_EXPECT_NULL(test, find_record((unsigned long)b +
+						    i * PAGE_SIZE));
+	for (i = 0; i < 2; i++) {
+		rec = find_record((unsigned long)in_block[i].p);
+		if (expect_found(test, rec, MEMORIZER_KIND_PAGES,
+				 (unsigned long)in_block[i].p, PAGE_SIZE, 0,
+				 "page"))
+			expect_accesses(test, rec, exp, 2);
+		KUNIT_EXPECT_EQ(test, in_block[i].untracked, 0UL);
+	}
+	memorizer_walk_end();
+
+	folio_put(folio);
+	__free_pages(block, 2);
+	expect_closed_here(test, (unsigned long)f);
+	expect_closed_here(test, (unsigned long)in_block[0].p);
+	expect_closed_here(test, (unsigned long)in_block[1].p);
+}
+
 /*
  * A kind left out of the kinds file gets no record, allocated or found:
  * its accesses count as untracked, each one; the other kinds are kept.
@@ -1206,6 +1310,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(reused_address_test),
 	KUNIT_CASE(global_record_test),
 	KUNIT_CASE(found_records_test),
+	KUNIT_CASE(found_pages_test),
 	KUNIT_CASE(kinds_test),
 	KUNIT_CASE(access_cost_test),
 	{}
