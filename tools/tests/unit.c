@@ -16,6 +16,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "kmap_types.h"
 #include "mtrace-plugin.h"
 
 /* Text: one line. */
@@ -2358,6 +2359,69 @@ static void test_mtrace_reader(void **state)
 	kmap_mtrace_close(r);
 }
 
+/* kmap_types over types-prog (tests/types-prog.c, built with -g). */
+static void expect_member(struct kmap_types *t, long type, uint64_t offset,
+			  uint64_t end, const char *want)
+{
+	char got[128];
+
+	assert_int_equal(kmap_types_member(t, type, offset, end, got,
+					   sizeof(got)), (int)strlen(want));
+	assert_string_equal(got, want);
+}
+
+static void test_types_members(void **state)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
+	long outer, file;
+
+	(void)state;
+	assert_non_null(t);
+	outer = kmap_types_struct(t, "outer");
+	assert_true(outer >= 0);
+	assert_string_equal(kmap_types_name(t, outer), "outer");
+	assert_int_equal(kmap_types_size(t, outer), 40);
+	assert_int_equal(kmap_types_size(t, kmap_types_struct(t, "inner")), 12);
+	expect_member(t, outer, 0, 8, "id");
+	expect_member(t, outer, 2, 3, "id");
+	expect_member(t, outer, 8, 12, "in.a");
+	expect_member(t, outer, 14, 16, "in.b[1]");
+	expect_member(t, outer, 12, 16, "in.b[0..1]");
+	expect_member(t, outer, 12, 20, "in.b");
+	expect_member(t, outer, 8, 20, "in");
+	expect_member(t, outer, 0, 20, "id..in");
+	expect_member(t, outer, 6, 14, "id..in");
+	expect_member(t, outer, 20, 22, "u1");
+	expect_member(t, outer, 24, 25, "f1");
+	expect_member(t, outer, 20, 25, "{anon}..f2");
+	expect_member(t, outer, 27, 28, "tail[2]");
+	expect_member(t, outer, 25, 35, "tail");
+	expect_member(t, outer, 36, 40, "+36");
+	expect_member(t, outer, 50, 52, "+50");
+	expect_member(t, outer, 0, 40, "");
+	expect_member(t, outer, 0, 64, "");
+	file = kmap_types_of_cache(t, "filp");
+	assert_int_equal(file, kmap_types_struct(t, "file"));
+	expect_member(t, file, 16, 24, "f_path.dentry");
+	expect_member(t, file, 8, 24, "f_path");
+	assert_int_equal(kmap_types_of_cache(t, "cred_jar"),
+			 kmap_types_struct(t, "cred"));
+	assert_int_equal(kmap_types_of_cache(t, "outer"), outer);
+	assert_int_equal(kmap_types_of_cache(t, "kmalloc-64"), -1);
+	assert_int_equal(kmap_types_of_cache(t, "no_such_cache"), -1);
+	assert_int_equal(kmap_types_of_cache(t, NULL), -1);
+	assert_int_equal(kmap_types_struct(t, "no_such_struct"), -1);
+	assert_int_equal(kmap_types_member(t, -1, 0, 1, err, sizeof(err)), -1);
+	kmap_types_close(t);
+
+	/* No DWARF: an error that says so, no types. */
+	assert_null(kmap_types_open("/dev/null", err));
+	assert_non_null(strstr(err, "no DWARF"));
+	assert_null(kmap_types_open("/nonexistent", err));
+	assert_non_null(strstr(err, "/nonexistent: No such file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2408,6 +2472,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_reader),
+		cmocka_unit_test(test_types_members),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Struct types from DWARF (kmap_types.h). Opening reads the top-level
+ * DIEs of every compilation unit once and keeps, per struct name, where
+ * its first complete definition is: a sorted table of names and DIE
+ * offsets, bsearched. Members are read from the DIE when asked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmap_types.h"
+
+#ifdef KMAP_DW
+#include <elfutils/libdw.h>
+#include <dwarf.h>
+
+struct type_entry {
+	const char *name;		/* in the DWARF's string table */
+	Dwarf_Off die;
+	uint64_t size;
+};
+
+struct kmap_types {
+	int fd;
+	Dwarf *dw;
+	struct type_entry *types;
+	size_t n, cap;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct type_entry *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	/* The first definition read stays first among equals. */
+	if (r)
+		return r;
+	return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static int add_type(struct kmap_types *t, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size;
+
+	if (!name || dwarf_hasattr(die, DW_AT_declaration) ||
+	    dwarf_aggregate_size(die, &size))
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4096;
+		struct type_entry *p = realloc(t->types, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		t->types = p;
+		t->cap = cap;
+	}
+	t->types[t->n++] = (struct type_entry){ name, dwarf_dieoffset(die),
+						size };
+	return 0;
+}
+
+struct kmap_types *kmap_types_open(const char *path, char *err)
+{
+	struct kmap_types *t = calloc(1, sizeof(*t));
+	Dwarf_Off off = 0, next;
+	size_t hsize, i, j;
+
+	if (!t) {
+		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		return NULL;
+	}
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	t->dw = dwarf_begin(t->fd, DWARF_C_READ);
+	if (!t->dw) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s: no DWARF (build it with debug info): %s", path,
+			 dwarf_errmsg(-1));
+		goto fail;
+	}
+	while (dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, die;
+
+		if (dwarf_offdie(t->dw, off + hsize, &cu) &&
+		    dwarf_child(&cu, &die) == 0) {
+			do {
+				if (dwarf_tag(&die) == DW_TAG_structure_type &&
+				    add_type(t, &die)) {
+					snprintf(err, KMAP_ERR_MAX,
+						 "out of memory");
+					goto fail;
+				}
+			} while (dwarf_siblingof(&die, &die) == 0);
+		}
+		off = next;
+	}
+	qsort(t->types, t->n, sizeof(*t->types), by_name);
+	/* One entry per name: the first definition. */
+	for (i = j = 0; i < t->n; i++)
+		if (!j || strcmp(t->types[j - 1].name, t->types[i].name))
+			t->types[j++] = t->types[i];
+	t->n = j;
+	return t;
+fail:
+	kmap_types_close(t);
+	return NULL;
+}
+
+void kmap_types_close(struct kmap_types *t)
+{
+	if (!t)
+		return;
+	if (t->dw)
+		dwarf_end(t->dw);
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->types);
+	free(t);
+}
+
+size_t kmap_types_count(const struct kmap_types *t)
+{
+	return t->n;
+}
+
+long kmap_types_struct(const struct kmap_types *t, const char *name)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(name, t->types[mid].name);
+
+		if (!r)
+			return (long)mid;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+const char *kmap_types_name(const struct kmap_types *t, long type)
+{
+	return type >= 0 && (size_t)type < t->n ? t->types[type].name : NULL;
+}
+
+uint64_t kmap_types_size(const struct kmap_types *t, long type)
+{
+	return type >= 0 && (size_t)type < t->n ? t->types[type].size : 0;
+}
+
+/* The type DIE of @die's DW_AT_type, typedefs and qualifiers peeled. */
+static int type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a) ||
+	    !dwarf_formref_die(&a, type))
+		return -1;
+	return dwarf_peel_type(type, type);
+}
+
+/* Where member @m starts in its struct, in bytes. */
+static int member_offset(Dwarf_Die *m, uint64_t *offset)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		if (dwarf_formudata(&a, &w))
+			return -1;
+		*offset = w;
+		return 0;
+	}
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &a)) {
+		if (dwarf_formudata(&a, &w))
+			return -1;
+		*offset = w / 8;
+		return 0;
+	}
+	*offset = 0;		/* a union's members */
+	return 0;
+}
+
+/* A bit field's bytes: those its bits lie in, not its type's. */
+static void bitfield_bytes(Dwarf_Die *m, uint64_t *offset, uint64_t *size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word bits, at;
+
+	if (!dwarf_attr(m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &bits) ||
+	    !dwarf_attr(m, DW_AT_data_bit_offset, &a) ||
+	    dwarf_formudata(&a, &at))
+		return;
+	*offset = at / 8;
+	*size = (at % 8 + bits + 7) / 8;
+}
+
+struct member {
+	Dwarf_Die die, type;
+	uint64_t offset, size;
+	const char *name;	/* NULL: anonymous */
+};
+
+/* @agg's members, one at a time: @i from 0; 0, or -1 after the last. */
+static int member_at(Dwarf_Die *agg, int i, struct member *m)
+{
+	Dwarf_Word size;
+	int k = 0;
+
+	if (dwarf_child(agg, &m->die))
+		return -1;
+	do {
+		if (dwarf_tag(&m->die) != DW_TAG_member)
+			continue;
+		if (k++ < i)
+			continue;
+		if (type_of(&m->die, &m->type) ||
+		    member_offset(&m->die, &m->offset))
+			return -1;
+		m->size = dwarf_aggregate_size(&m->type, &size) ? 0 : size;
+		m->name = dwarf_diename(&m->die);
+		bitfield_bytes(&m->die, &m->offset, &m->size);
+		return 0;
+	} while (dwarf_siblingof(&m->die, &m->die) == 0);
+	return -1;
+}
+
+/* Append @s to out at *pos, cut to len - 1. */
+static void put(char *out, size_t len, size_t *pos, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*pos + n >= len)
+		n = len - 1 - *pos;
+	memcpy(out + *pos, s, n);
+	*pos += n;
+	out[*pos] = '\0';
+}
+
+/* A member's name, after a dot when it is not the first. */
+static void put_name(char *out, size_t len, size_t *pos, const char *name)
+{
+	if (*pos)
+		put(out, len, pos, ".");
+	put(out, len, pos, name);
+}
+
+/*
+ * Name [offset, end) inside @type (peeled) of @size bytes, appending to
+ * out: descends while one member or element holds every byte.
+ */
+static void name_range(Dwarf_Die *type, uint64_t size, uint64_t offset,
+		       uint64_t end, char *out, size_t len, size_t *pos)
+{
+	char buf[64];
+	int tag;
+
+	for (;;) {
+		if (offset == 0 && end >= size)
+			return;		/* the whole of it */
+		tag = dwarf_tag(type);
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Die elem;
+			Dwarf_Word esize;
+			uint64_t i, j;
+
+			if (type_of(type, &elem) ||
+			    dwarf_aggregate_size(&elem, &esize) || !esize)
+				return;
+			i = offset / esize;
+			j = (end - 1) / esize;
+			if (i != j) {
+				snprintf(buf, sizeof(buf), "[%llu..%llu]",
+					 (unsigned long long)i,
+					 (unsigned long long)j);
+				put(out, len, pos, buf);
+				return;
+			}
+			snprintf(buf, sizeof(buf), "[%llu]",
+				 (unsigned long long)i);
+			put(out, len, pos, buf);
+			offset -= i * esize;
+			end -= i * esize;
+			*type = elem;
+			size = esize;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+			return;
+		{
+			struct member m, first = { .name = NULL }, last = first;
+			int i, holder = -1, nfirst = -1, nlast = -1;
+
+			for (i = 0; member_at(type, i, &m) == 0; i++) {
+				if (m.offset <= offset &&
+				    end <= m.offset + m.size) {
+					holder = i;
+					break;
+				}
+				if (m.offset < end && offset < m.offset + m.size) {
+					if (nfirst < 0) {
+						first = m;
+						nfirst = i;
+					}
+					last = m;
+					nlast = i;
+				}
+			}
+			if (holder < 0 && nfirst >= 0) {
+				/* Across members: name the two ends. */
+				put_name(out, len, pos,
+					 first.name ? first.name : "{anon}");
+				put(out, len, pos, "..");
+				put(out, len, pos, nlast >= 0 && last.name ?
+				    last.name : "{anon}");
+				return;
+			}
+			if (holder < 0) {
+				snprintf(buf, sizeof(buf), "+%llu",
+					 (unsigned long long)offset);
+				put(out, len, pos, buf);
+				return;
+			}
+			if (m.name)
+				put_name(out, len, pos, m.name);
+			offset -= m.offset;
+			end -= m.offset;
+			*type = m.type;
+			size = m.size;
+		}
+	}
+}
+
+int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
+		      uint64_t end, char *out, size_t len)
+{
+	Dwarf_Die die;
+	size_t pos = 0;
+
+	if (type < 0 || (size_t)type >= t->n || !len)
+		return -1;
+	out[0] = '\0';
+	if (!dwarf_offdie(t->dw, t->types[type].die, &die))
+		return -1;
+	if (offset >= t->types[type].size) {
+		snprintf(out, len, "+%llu", (unsigned long long)offset);
+		return (int)strlen(out);
+	}
+	if (end > t->types[type].size)
+		end = t->types[type].size;
+	name_range(&die, t->types[type].size, offset, end, out, len, &pos);
+	return (int)pos;
+}
+
+#else /* !KMAP_DW */
+
+struct kmap_types {
+	int unused;
+};
+
+struct kmap_types *kmap_types_open(const char *path, char *err)
+{
+	snprintf(err, KMAP_ERR_MAX,
+		 "%s: this memorizer was built without libdw: no types",
+		 path);
+	return NULL;
+}
+
+void kmap_types_close(struct kmap_types *t)
+{
+	(void)t;
+}
+
+size_t kmap_types_count(const struct kmap_types *t)
+{
+	(void)t;
+	return 0;
+}
+
+long kmap_types_struct(const struct kmap_types *t, const char *name)
+{
+	(void)t;
+	(void)name;
+	return -1;
+}
+
+const char *kmap_types_name(const struct kmap_types *t, long type)
+{
+	(void)t;
+	(void)type;
+	return NULL;
+}
+
+uint64_t kmap_types_size(const struct kmap_types *t, long type)
+{
+	(void)t;
+	(void)type;
+	return 0;
+}
+
+int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
+		      uint64_t end, char *out, size_t len)
+{
+	(void)t;
+	(void)type;
+	(void)offset;
+	(void)end;
+	(void)out;
+	(void)len;
+	return -1;
+}
+
+#endif /* KMAP_DW */
+
+/*
+ * Caches not named after their struct (the rest are: KMEM_CACHE() names
+ * them so). Sorted by cache name.
+ */
+static const struct {
+	const char *cache, *type;
+} cache_types[] = {
+	{ "TCP", "tcp_sock" },
+	{ "TCPv6", "tcp6_sock" },
+	{ "UDP", "udp_sock" },
+	{ "UDPv6", "udp6_sock" },
+	{ "UNIX", "unix_sock" },
+	{ "cred_jar", "cred" },
+	{ "eventpoll_epi", "epitem" },
+	{ "eventpoll_pwq", "eppoll_entry" },
+	{ "ext4_inode_cache", "ext4_inode_info" },
+	{ "files_cache", "files_struct" },
+	{ "filp", "file" },
+	{ "fs_cache", "fs_struct" },
+	{ "inode_cache", "inode" },
+	{ "kernfs_node_cache", "kernfs_node" },
+	{ "mnt_cache", "mount" },
+	{ "proc_inode_cache", "proc_inode" },
+	{ "shmem_inode_cache", "shmem_inode_info" },
+	{ "sighand_cache", "sighand_struct" },
+	{ "signal_cache", "signal_struct" },
+	{ "skbuff_fclone_cache", "sk_buff_fclones" },
+	{ "skbuff_head_cache", "sk_buff" },
+	{ "sock_inode_cache", "socket_alloc" },
+	{ "uid_cache", "user_struct" },
+};
+
+long kmap_types_of_cache(const struct kmap_types *t, const char *cache)
+{
+	size_t lo = 0, hi = sizeof(cache_types) / sizeof(cache_types[0]);
+	long type;
+
+	if (!cache || !strncmp(cache, "kmalloc-", 8))
+		return -1;
+	type = kmap_types_struct(t, cache);
+	if (type >= 0)
+		return type;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(cache, cache_types[mid].cache);
+
+		if (!r)
+			return kmap_types_struct(t, cache_types[mid].type);
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}

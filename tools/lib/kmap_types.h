@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Struct types from DWARF, to name what an access touched: the type of an
+ * object (from its slab cache's name) and the member at a byte range of it
+ * ("struct cred" and [4, 8): "uid"). Built with libdw (KMAP_DW); without
+ * it, kmap_types_open() says so and the rest is never reached.
+ */
+#ifndef KMAP_TYPES_H
+#define KMAP_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmap.h"
+
+struct kmap_types;
+
+/*
+ * The complete struct types that an ELF file's DWARF defines, by name (the
+ * first definition of each). NULL, with err, when the file cannot be read
+ * or has no DWARF.
+ */
+struct kmap_types *kmap_types_open(const char *path, char *err);
+void kmap_types_close(struct kmap_types *t);
+/* How many struct types it knows. */
+size_t kmap_types_count(const struct kmap_types *t);
+
+/* A struct type: an index into t, or -1 for none. */
+long kmap_types_struct(const struct kmap_types *t, const char *name);
+/*
+ * The struct type of a slab cache's objects: the struct of the cache's
+ * own name (caches made with KMEM_CACHE() are named after their struct),
+ * else of a name from a table of caches named otherwise ("filp": file,
+ * "cred_jar": cred, ...). -1: none known (kmalloc-* caches hold any type).
+ */
+long kmap_types_of_cache(const struct kmap_types *t, const char *cache);
+const char *kmap_types_name(const struct kmap_types *t, long type);
+uint64_t kmap_types_size(const struct kmap_types *t, long type);
+
+/*
+ * Name the bytes [offset, end) of an object of type: the member path that
+ * holds them all, innermost last ("f_path.dentry", "b[1]"); members of an
+ * anonymous struct or union take no part of their own; where several
+ * members of a union hold the bytes, the first. Bytes across members of
+ * one struct: "first..last" at the level where they part ("uid..gid"),
+ * elements of an array "[i..j]". The whole object: "" (empty). Bytes in
+ * no member (padding, or past the type's end): "+OFFSET". Returns the
+ * length written (cut to len - 1), or -1 when type is not one of t's.
+ */
+int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
+		      uint64_t end, char *out, size_t len);
+
+#endif /* KMAP_TYPES_H */
