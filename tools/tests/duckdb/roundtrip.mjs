@@ -29,7 +29,8 @@ const schema = {
 	accesses: {
 		object_id: 'UBIGINT', ip: 'VARCHAR', function: 'VARCHAR',
 		file: 'VARCHAR', line: 'UINTEGER', pid: 'UINTEGER',
-		reads: 'UBIGINT', writes: 'UBIGINT',
+		reads: 'UBIGINT', writes: 'UBIGINT', offset: 'UINTEGER',
+		offset_end: 'UINTEGER',
 	},
 };
 
