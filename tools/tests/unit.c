@@ -3,7 +3,6 @@
  * libkmap unit tests (cmocka). Run with CMOCKA_MESSAGE_OUTPUT=TAP for a
  * TAP summary (tests/run counts each case).
  */
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +127,31 @@ static void test_text_offsets_arity(void **state)
 	assert_int_equal(a.offset_end, 8);
 	assert_int_equal(kmap_text_next(r, &o, &a), 0);
 	kmap_text_close(r);
+	/* Lines past the first through the fast path: the same values. */
+	{
+		char big[64 * 48];
+		size_t len, i;
+
+		len = (size_t)snprintf(big, sizeof(big), "%s", ok);
+		for (i = 0; i < 40; i++)
+			len += (size_t)snprintf(big + len, sizeof(big) - len,
+						"  ffffffff81%06zx,1,%zu,0,%zu,%zu\n",
+						i + 0x100, i + 1, 3 * i,
+						3 * i + 1 + i);
+		r = kmap_text_open_mem(big, len, "big");
+		for (i = 0; i < 3; i++)
+			assert_int_equal(kmap_text_next(r, &o, &a), i ? KMAP_LINE_ACCESS :
+					 KMAP_LINE_OBJECT);
+		for (i = 0; i < 40; i++) {
+			assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+			assert_true(a.ip == 0xffffffff81000000ull + i + 0x100);
+			assert_int_equal(a.writes, i + 1);
+			assert_int_equal(a.offset, 3 * i);
+			assert_int_equal(a.offset_end, 3 * i + 1 + i);
+		}
+		assert_int_equal(kmap_text_next(r, &o, &a), 0);
+		kmap_text_close(r);
+	}
 	r = kmap_text_open_mem(mixed, strlen(mixed), "mixed");
 	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
 	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
@@ -672,8 +696,10 @@ static void alloc_global(struct sbuf *s, int cpu, uint64_t id, uint64_t addr)
 		   MEMORIZER_CONTEXT_FOUND);
 }
 
-static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
-		       uint64_t w, uint64_t r)
+/* An ACCESS record with its range (version 5's; 0, 0: none known). */
+static void access_rec_off(struct sbuf *s, int cpu, uint64_t id, uint64_t ip,
+			   int pid, uint64_t w, uint64_t r, uint32_t off,
+			   uint32_t end)
 {
 	struct memorizer_rec_access a = { .hdr = { MEMORIZER_REC_ACCESS, sizeof(a), cpu, 0, 3 } };
 
@@ -683,23 +709,15 @@ static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pi
 	a.pid = pid;
 	a.writes = w;
 	a.reads = r;
-	sput(s, &a, sizeof(a));
-}
-
-/* An ACCESS record of a version 5 stream, with its range. */
-static void access_rec_off(struct sbuf *s, int cpu, uint64_t id, uint64_t ip,
-			   int pid, uint64_t r, uint32_t off, uint32_t end)
-{
-	struct memorizer_rec_access a = { .hdr = { MEMORIZER_REC_ACCESS, sizeof(a), cpu, 0, 3 } };
-
-	a.hdr.ns = ++s->ns;
-	a.id = id;
-	a.ip = ip;
-	a.pid = pid;
-	a.reads = r;
 	a.offset = off;
 	a.offset_end = end;
 	sput(s, &a, sizeof(a));
+}
+
+static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
+		       uint64_t w, uint64_t r)
+{
+	access_rec_off(s, cpu, id, ip, pid, w, r, 0, 0);
 }
 
 static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
@@ -927,30 +945,28 @@ static void test_src_assembles(void **state)
 static void test_src_offsets(void **state)
 {
 	struct sbuf s = { .len = 0 };
-	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
-	int fd = mkstemp(path);
+	char err[KMAP_ERR_MAX];
 	struct kmap_src *src;
 	const struct kmap_object *o;
 	const struct kmap_access *a;
 	size_t n, cut;
+	FILE *f;
 
 	(void)state;
 	header(&s, 2);
 	task(&s, 0, 7, "tar");
 	alloc(&s, 0, 1, 0x1000, 7);
-	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 8, 12);
-	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 1, 0, 0);
-	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 1, 2, 4);
-	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 10, 16);
-	access_rec_off(&s, 0, 1, 0xffffffff81000020ull, 7, 1, 0, 0);
+	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 0, 1, 8, 12);
+	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 0, 1, 0, 0);
+	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 0, 1, 2, 4);
+	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 0, 1, 10, 16);
+	access_rec_off(&s, 0, 1, 0xffffffff81000020ull, 7, 0, 1, 0, 0);
 	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
 	cut = s.len;
-	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 1, 0, 17);
+	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 0, 1, 0, 17);
 	alloc(&s, 0, 2, 0x2000, 7);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, s.b, s.len), (ssize_t)s.len);
-	close(fd);
-	src = kmap_src_open(path, err);
+	f = fmemopen(s.b, s.len, "rb");
+	src = kmap_src_open_file(f, "s", err);
 	assert_non_null(src);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
 	assert_int_equal(kmap_src_offsets(src), 1);
@@ -961,24 +977,24 @@ static void test_src_offsets(void **state)
 	assert_int_equal(a[1].offset, 0);
 	assert_int_equal(a[1].offset_end, 0);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
-	assert_non_null(strstr(kmap_src_error(src), "offset_end 17 past the object's end (size_alloc 16)"));
+	snprintf(err, sizeof(err), "s: byte %zu: offset_end 17 past the object's end (size_alloc 16)",
+		 cut + sizeof(struct memorizer_rec_access));
+	assert_string_equal(kmap_src_error(src), err);
 	kmap_src_close(src);
+	fclose(f);
 	/* The same past the end, its ALLOC first: the ACCESS record's byte. */
 	s.len = cut;
 	alloc(&s, 0, 2, 0x2000, 7);
-	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 1, 0, 17);
-	fd = open(path, O_WRONLY | O_TRUNC);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, s.b, s.len), (ssize_t)s.len);
-	close(fd);
-	src = kmap_src_open(path, err);
+	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 0, 1, 0, 17);
+	f = fmemopen(s.b, s.len, "rb");
+	src = kmap_src_open_file(f, "s", err);
 	assert_non_null(src);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
 	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
-	snprintf(err, sizeof(err), "byte %zu: offset_end 17", cut + sizeof(struct memorizer_rec_alloc));
+	snprintf(err, sizeof(err), "s: byte %zu: offset_end 17", cut + sizeof(struct memorizer_rec_alloc));
 	assert_non_null(strstr(kmap_src_error(src), err));
 	kmap_src_close(src);
-	unlink(path);
+	fclose(f);
 }
 
 /*
