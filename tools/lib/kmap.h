@@ -828,7 +828,8 @@ struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 /*
  * Split each (subject, group) cell by the byte range of the objects its
  * accesses touched (struct kmap_access's offset and offset_end): before
- * the first kmap_capmap_add(). Memory still grows with the cells.
+ * the first kmap_capmap_add() (no effect after). Memory still grows with
+ * the cells.
  */
 void kmap_capmap_split_ranges(struct kmap_capmap *m);
 /* Whether m is split by range. */

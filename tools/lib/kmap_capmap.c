@@ -436,7 +436,8 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 void kmap_capmap_split_ranges(struct kmap_capmap *m)
 {
-	m->split = 1;
+	if (!m->ncells)		/* cells keyed one way only */
+		m->split = 1;
 }
 
 int kmap_capmap_split(const struct kmap_capmap *m)

@@ -2388,6 +2388,57 @@ static void test_capmap_grows_by_cells(void **state)
 	kmap_capmap_free(m);
 }
 
+/*
+ * Split by range: a cell per (subject, group, range), frees and accesses
+ * with no range in range 0, 0 (what kmap_capmap_find() gives); a range
+ * repeated many times is one cell still; no split once cells exist.
+ */
+static void test_capmap_split_ranges(void **state)
+{
+	struct kmap_object o = { .alloc_ip = 1, .addr = 0x1000, .size = 32,
+				 .free_jiffies = 2, .free_ip = 0x40 };
+	const struct kmap_access a[] = {
+		{ 0x40, 1, 1, 0, 0, 8 }, { 0x40, 2, 0, 2, 8, 16 },
+		{ 0x40, 3, 0, 4, 0, 0 }, { 0x50, 1, 1, 0, 0, 8 },
+	};
+	const struct kmap_capmap_cell *cells, *c;
+	char err[KMAP_ERR_MAX];
+	struct kmap_capmap *m;
+	int i;
+
+	(void)state;
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_non_null(m);
+	kmap_capmap_split_ranges(m);
+	assert_true(kmap_capmap_split(m));
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 4);
+	assert_int_equal(cells[0].offset, 0);
+	assert_int_equal(cells[0].offset_end, 8);
+	assert_int_equal(cells[0].writes, 1000);
+	assert_int_equal(cells[1].offset, 8);
+	assert_int_equal(cells[1].offset_end, 16);
+	assert_int_equal(cells[1].reads, 2000);
+	assert_int_equal(cells[1].objects, 1000);
+	c = kmap_capmap_find(m, "40", "1");	/* range 0, 0 */
+	assert_ptr_equal(c, &cells[2]);
+	assert_int_equal(c->reads, 4000);
+	assert_int_equal(c->frees, 1000);
+	assert_int_equal(cells[3].subject == cells[0].subject, 0);
+	assert_int_equal(cells[3].offset_end, 8);
+	kmap_capmap_free(m);
+	/* Not split after the first add: cells are keyed one way. */
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	kmap_capmap_split_ranges(m);
+	assert_false(kmap_capmap_split(m));
+	assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 2);
+	assert_int_equal(cells[0].offset_end, 0);
+	kmap_capmap_free(m);
+}
+
 /* The mtrace plugin's load-time checks (tools/qemu-plugin/version.c). */
 
 static qemu_info_t qemu_72(void)
@@ -2596,6 +2647,7 @@ int main(void)
 		cmocka_unit_test(test_capmap_subjects),
 		cmocka_unit_test(test_capmap_parent),
 		cmocka_unit_test(test_capmap_grows_by_cells),
+		cmocka_unit_test(test_capmap_split_ranges),
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_reader),
