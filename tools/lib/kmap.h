@@ -11,8 +11,13 @@
  *      alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable
  *        access_ip,access_pid,write_count,read_count
  *
+ *    and kmap_offsets, the same with two more fields on each access line
+ *    (,offset,offset_end: the bytes of the object its instruction
+ *    touched); one file has one or the other, never both;
+ *
  *  - the binary stream of <linux/memorizer.h>: one struct
- *    memorizer_stream_header, then records (versions 1, 2, 3 and 4).
+ *    memorizer_stream_header, then records (versions 1 to 5; ACCESS
+ *    records carry offsets from version 5).
  *
  * Three levels:
  *
@@ -90,12 +95,20 @@ struct kmap_object {
 	uint64_t alloc_ns, free_ns;
 };
 
-/* One access line: (ip, pid) and its counts. */
+/*
+ * One access line: (ip, pid) and its counts, and the bytes of the object
+ * the counted loads and stores touched: [offset, offset_end), both 0 when
+ * not known (a seeds' kmap, a stream of version 4 or less). A stream's
+ * range is the union of its ACCESS records' (kmap_src merges them); in an
+ * object over 64 KiB it is rounded outwards by the kernel, offset_end at
+ * most size_alloc.
+ */
 struct kmap_access {
 	uint64_t ip;
 	uint32_t pid;
 	uint64_t writes;
 	uint64_t reads;
+	uint32_t offset, offset_end;
 };
 
 /*
@@ -234,6 +247,12 @@ typedef void (*kmap_tee_fn)(void *ctx, const char *line, size_t len);
 void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx);
 /* The number of the line last returned (1-based). */
 unsigned long kmap_text_line(const struct kmap_text_reader *r);
+/*
+ * Whether the access lines read so far have offsets: 1 (6 fields,
+ * kmap_offsets), 0 (4 fields, kmap), -1 before the first access line.
+ * The first access line decides; one of the other kind is an error.
+ */
+int kmap_text_offsets(const struct kmap_text_reader *r);
 /* Bytes consumed so far. */
 uint64_t kmap_text_offset(const struct kmap_text_reader *r);
 const char *kmap_text_error(const struct kmap_text_reader *r);
@@ -242,6 +261,8 @@ void kmap_text_close(struct kmap_text_reader *r);
 /*
  * Parse one line (without its newline) into *obj or *acc. Returns the
  * line type, or 0 with a description (no location) in err[KMAP_ERR_MAX].
+ * An access line has 4 fields (offsets 0) or 6; this alone does not say
+ * which (kmap_text_offsets() does, for a reader).
  */
 int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 		    struct kmap_access *acc, char *err);
@@ -258,6 +279,9 @@ int kmap_write_object(FILE *f, const struct kmap_object *o);
 size_t kmap_format_object(char *line, const struct kmap_object *o);
 size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
+/* The same, as kmap_offsets writes it: ",offset,offset_end" appended. */
+size_t kmap_format_access_offsets(char *line, const struct kmap_access *a);
+int kmap_write_access_offsets(FILE *f, const struct kmap_access *a);
 /*
  * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas
  * and control characters become '?'; at most KMAP_COMM_MAX - 1 bytes.
@@ -296,6 +320,8 @@ struct kmap_bin_rec {
 			uint64_t id, ip;
 			int32_t pid;
 			uint64_t writes, reads;
+			/* Version 5 on; both 0 before (not known). */
+			uint32_t offset, offset_end;
 		} access;
 		struct {
 			int32_t pid;
@@ -347,7 +373,8 @@ void kmap_bin_close(struct kmap_bin_reader *r);
  * MEMORIZER_STREAM_VERSION (each a later one without what the later one
  * added: version 2 kind global and context found, version 3 kinds percpu
  * and stack, free api percpu and found slab objects, pages and stacks,
- * version 4 free api module, by which a module's globals are freed); it
+ * version 4 free api module, by which a module's globals are freed,
+ * version 5 offset and offset_end in ACCESS records, 8 bytes longer); it
  * refuses any other.
  */
 #define KMAP_STREAM_VERSION_MIN	1
@@ -356,8 +383,14 @@ void kmap_bin_close(struct kmap_bin_reader *r);
  * in err[KMAP_ERR_MAX]. Used by the reader and by memorizer stream.
  */
 int kmap_bin_check_header(const void *buf, size_t len, char *err);
-/* The smallest size of a record of each known type; 0 for others. */
-size_t kmap_bin_min_size(unsigned int type);
+/*
+ * The smallest size of a record of each known type in a stream of
+ * version (an ACCESS record: 56 bytes before version 5, 64 from it); 0
+ * for others.
+ */
+size_t kmap_bin_min_size(unsigned int version, unsigned int type);
+/* The first stream version whose ACCESS records carry offsets. */
+#define KMAP_STREAM_VERSION_OFFSETS	5
 
 /* ------------------------------------------------------------------ */
 /* The mtrace plugin's log (mtrace_log.h), record by record.          */
@@ -488,6 +521,12 @@ uint64_t kmap_src_lost(const struct kmap_src *s);
  */
 uint64_t kmap_src_orphans(const struct kmap_src *s);
 uint64_t kmap_src_orphan_records(const struct kmap_src *s);
+/*
+ * Whether the input's accesses carry offsets: 1 for a stream of version 5
+ * or later and a kmap_offsets text, 0 for an older stream and a seeds'
+ * kmap, -1 while not known (a text kmap before its first access line).
+ */
+int kmap_src_offsets(const struct kmap_src *s);
 /* For binary input: the stream header's hz, else 0. */
 unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
@@ -529,8 +568,23 @@ enum {
  * one an alloc_percpu() area). A freed object may have free_ip 0 (seed
  * 000: not every free_ip is obtained). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
-/* An access line: some reads or writes, access_ip set. */
+/*
+ * An access line: some reads or writes, access_ip set, and its offsets
+ * (kmap_rule_offsets()).
+ */
 int kmap_rule_access(const struct kmap_access *a, char *err);
+/*
+ * A byte range of an access (a line's, an ACCESS record's): both 0 (none
+ * known), or offset below offset_end (offset may be 0).
+ */
+int kmap_rule_offsets(uint32_t offset, uint32_t offset_end, char *err);
+/*
+ * An access's offset_end within its object's size_alloc (the kernel
+ * rounds a large object's range outwards, never past it); checked where
+ * the object's size_alloc is known: a stream's ALLOC (a text kmap's size
+ * is the requested one, which an access may pass).
+ */
+int kmap_rule_offset_end(uint32_t offset_end, uint64_t size_alloc, char *err);
 /* free_jiffies, when set, is not before alloc_jiffies. */
 int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
 			char *err);
@@ -557,8 +611,8 @@ void kmap_rule_overlap_message(const struct kmap_live *earlier,
 			       const struct kmap_live *later, int binary,
 			       char *err);
 /*
- * Per-record rules of a binary stream: enum values known in the stream's
- * version (kind global and context found are version 2's, kinds percpu
+ * Per-record rules of a binary stream: ACCESS offsets (kmap_rule_offsets()),
+ * enum values known in the stream's version (kind global and context found are version 2's, kinds percpu
  * and stack, free api percpu and found slab objects, pages and stacks
  * version 3's, free api module version 4's; see struct kmap_kind and
  * struct kmap_free_api), no pid in interrupt context, context
@@ -745,6 +799,14 @@ int kmap_capmap_group_parse(const char *name);
 
 struct kmap_capmap_cell {
 	uint32_t subject, group;	/* kmap_capmap_subject_of() and _group_of() */
+	/*
+	 * A map split by range (kmap_capmap_split_ranges()): the bytes of the
+	 * group's objects that the cell's accesses touched, [offset,
+	 * offset_end) as the accesses say (one cell per subject, group and
+	 * range); both 0 for accesses with no range known, and for frees,
+	 * which touch the whole object. Both 0 in a map not split.
+	 */
+	uint32_t offset, offset_end;
 	uint64_t reads, writes, frees;
 	uint64_t objects;		/* distinct objects read, written or freed */
 	uint64_t last_object;		/* the library's: the last one counted */
@@ -763,6 +825,15 @@ struct kmap_capmap;
 struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 				    enum kmap_capmap_group group,
 				    struct kmap_sym *sym, char *err);
+/*
+ * Split each (subject, group) cell by the byte range of the objects its
+ * accesses touched (struct kmap_access's offset and offset_end): before
+ * the first kmap_capmap_add() (no effect after). Memory still grows with
+ * the cells.
+ */
+void kmap_capmap_split_ranges(struct kmap_capmap *m);
+/* Whether m is split by range. */
+int kmap_capmap_split(const struct kmap_capmap *m);
 /* Add one object and its accesses. Returns 0, or -1 when out of memory. */
 int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		    const struct kmap_access *acc, size_t nacc);
@@ -774,7 +845,10 @@ const char *kmap_capmap_subject_of(const struct kmap_capmap *m,
 				   const struct kmap_capmap_cell *c);
 const char *kmap_capmap_group_of(const struct kmap_capmap *m,
 				 const struct kmap_capmap_cell *c);
-/* The cell of a subject and a group by name (another map's); NULL: none. */
+/*
+ * The cell of a subject and a group by name (another map's); NULL: none.
+ * In a map split by range, the cell of range 0, 0.
+ */
 const struct kmap_capmap_cell *kmap_capmap_find(const struct kmap_capmap *m,
 						const char *subject,
 						const char *group);

@@ -18,7 +18,7 @@ KMAP_RECORDS_HEADER_LIKE(struct memorizer_stream_header);
 _Static_assert(sizeof(struct memorizer_rec_hdr) == 16, "rec_hdr layout");
 _Static_assert(sizeof(struct memorizer_rec_alloc) == 72, "alloc layout");
 _Static_assert(sizeof(struct memorizer_rec_free) == 48, "free layout");
-_Static_assert(sizeof(struct memorizer_rec_access) == 56, "access layout");
+_Static_assert(sizeof(struct memorizer_rec_access) == 64, "access layout");
 _Static_assert(sizeof(struct memorizer_rec_task) == 40, "task layout");
 _Static_assert(sizeof(struct memorizer_rec_cache) == 56, "cache layout");
 _Static_assert(sizeof(struct memorizer_rec_lost) == 40, "lost layout");
@@ -40,10 +40,17 @@ struct kmap_bin_reader {
 
 #define set_err(r, ...) kmap_records_error(&(r)->in, __VA_ARGS__)
 
-size_t kmap_bin_min_size(unsigned int type)
+/* An ACCESS record before version 5: up to reads, offset reserved. */
+#define ACCESS_SIZE_V4	offsetof(struct memorizer_rec_access, offset_end)
+_Static_assert(ACCESS_SIZE_V4 == 56, "version 4 access layout");
+
+size_t kmap_bin_min_size(unsigned int version, unsigned int type)
 {
 	static const __u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
 
+	if (type == MEMORIZER_REC_ACCESS &&
+	    version < KMAP_STREAM_VERSION_OFFSETS)
+		return ACCESS_SIZE_V4;
 	return type < MEMORIZER_REC_NR_TYPES ? sizes[type] : 0;
 }
 
@@ -282,8 +289,10 @@ static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 	}
 	case MEMORIZER_REC_ACCESS: {
 		struct memorizer_rec_access a;
+		int offsets = r->hdr.version >= KMAP_STREAM_VERSION_OFFSETS;
 
-		memcpy(&a, p, sizeof(a));
+		/* Before version 5 the record ends at reads (min_size says). */
+		memcpy(&a, p, offsets ? sizeof(a) : ACCESS_SIZE_V4);
 		if (check_pid(r, a.pid))
 			return -1;
 		rec->u.access.id = a.id;
@@ -291,6 +300,8 @@ static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 		rec->u.access.pid = a.pid;
 		rec->u.access.writes = a.writes;
 		rec->u.access.reads = a.reads;
+		rec->u.access.offset = offsets ? a.offset : 0;
+		rec->u.access.offset_end = offsets ? a.offset_end : 0;
 		break;
 	}
 	case MEMORIZER_REC_TASK: {

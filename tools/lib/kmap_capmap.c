@@ -7,6 +7,8 @@
  * of an object finds its subject through a cache keyed by ip (symbol and
  * DWARF lookups are the cost here, and a kernel has far fewer distinct ips
  * than access counters), and its cell through a map keyed by the pair.
+ * Split by range, the pair's group is a (group, range) number instead,
+ * interned alike: the maps grow with the cells, not the input.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -33,6 +35,13 @@ struct kmap_capmap {
 	struct kmap_map subject_of_ip;	/* ip -> subject number */
 	struct kmap_map group_of_key;	/* group's key (see group_key) -> number */
 	struct kmap_map cell_of;	/* subject << 32 | group -> cell index */
+	/*
+	 * Split by range: offset << 32 | offset_end -> range number, and
+	 * group << 32 | range number -> the number cell_of's keys have for
+	 * group (cell_of holds subject << 32 | that).
+	 */
+	int split;
+	struct kmap_map range_of, group_range_of;
 	struct kmap_capmap_cell *cells;
 	size_t ncells, cells_cap;
 	struct kmap_capmap_totals tot;
@@ -168,6 +177,8 @@ struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 	kmap_map_init(&m->subject_of_ip);
 	kmap_map_init(&m->group_of_key);
 	kmap_map_init(&m->cell_of);
+	kmap_map_init(&m->range_of);
+	kmap_map_init(&m->group_range_of);
 	return m;
 }
 
@@ -180,6 +191,8 @@ void kmap_capmap_free(struct kmap_capmap *m)
 	kmap_map_free(&m->subject_of_ip);
 	kmap_map_free(&m->group_of_key);
 	kmap_map_free(&m->cell_of);
+	kmap_map_free(&m->range_of);
+	kmap_map_free(&m->group_range_of);
 	free(m->cells);
 	free(m);
 }
@@ -362,15 +375,39 @@ static int group_of(struct kmap_capmap *m, const struct kmap_object *o,
 	return 0;
 }
 
-/* The cell of (subject, group), zeroed when new; NULL when out of memory. */
+/* key's number in map, the next one (map->len) when new; -1: no memory. */
+static int number_of(struct kmap_map *map, uint64_t key, uint32_t *num)
+{
+	int is_new;
+	uint64_t *v = kmap_map_get(map, key, &is_new);
+
+	if (!v)
+		return -1;
+	if (is_new)
+		*v = map->len - 1;
+	*num = (uint32_t)*v;
+	return 0;
+}
+
+/*
+ * The cell of (subject, group) and, split by range, [offset, offset_end);
+ * zeroed when new; NULL when out of memory.
+ */
 static struct kmap_capmap_cell *cell_of(struct kmap_capmap *m,
-					uint32_t subject, uint32_t group)
+					uint32_t subject, uint32_t group,
+					uint32_t offset, uint32_t offset_end)
 {
 	struct kmap_capmap_cell *c;
+	uint32_t key = group, range;
 	size_t i;
 	int is_new;
 
-	if (kmap_intern(&m->cell_of, (uint64_t)subject << 32 | group,
+	if (m->split &&
+	    (number_of(&m->range_of, (uint64_t)offset << 32 | offset_end,
+		       &range) ||
+	     number_of(&m->group_range_of, (uint64_t)group << 32 | range, &key)))
+		return NULL;
+	if (kmap_intern(&m->cell_of, (uint64_t)subject << 32 | key,
 			(void **)&m->cells, &m->ncells, &m->cells_cap,
 			sizeof(*m->cells), &i, &is_new))
 		return NULL;
@@ -379,6 +416,10 @@ static struct kmap_capmap_cell *cell_of(struct kmap_capmap *m,
 		memset(c, 0, sizeof(*c));
 		c->subject = subject;
 		c->group = group;
+		if (m->split) {
+			c->offset = offset;
+			c->offset_end = offset_end;
+		}
 		c->last_object = UINT64_MAX;
 	}
 	if (c->last_object != m->tot.objects) {
@@ -393,6 +434,17 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+void kmap_capmap_split_ranges(struct kmap_capmap *m)
+{
+	if (!m->ncells)		/* cells keyed one way only */
+		m->split = 1;
+}
+
+int kmap_capmap_split(const struct kmap_capmap *m)
+{
+	return m->split;
+}
+
 int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		    const struct kmap_access *acc, size_t nacc)
 {
@@ -405,7 +457,8 @@ int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		return -1;
 	for (i = 0; i < nacc; i++) {
 		if (subject_of(m, acc[i].ip, &subject) ||
-		    !(c = cell_of(m, subject, group)))
+		    !(c = cell_of(m, subject, group, acc[i].offset,
+				  acc[i].offset_end)))
 			return -1;
 		c->reads = add_sat(c->reads, acc[i].reads);
 		c->writes = add_sat(c->writes, acc[i].writes);
@@ -419,7 +472,7 @@ int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		return 0;
 	}
 	if (subject_of(m, o->free_ip, &subject) ||
-	    !(c = cell_of(m, subject, group)))
+	    !(c = cell_of(m, subject, group, 0, 0)))
 		return -1;
 	c->frees++;
 	m->tot.frees++;
@@ -456,6 +509,13 @@ const struct kmap_capmap_cell *kmap_capmap_find(const struct kmap_capmap *m,
 	if (names_find((struct names *)&m->subjects, subject, 0, &s) ||
 	    names_find((struct names *)&m->groups, group, 0, &g))
 		return NULL;
+	if (m->split) {		/* range 0, 0's key for the group */
+		v = kmap_map_find(&m->range_of, 0);
+		if (!v || !(v = kmap_map_find(&m->group_range_of,
+					      (uint64_t)g << 32 | *v)))
+			return NULL;
+		g = (uint32_t)*v;
+	}
 	v = kmap_map_find(&m->cell_of, (uint64_t)s << 32 | g);
 	return v ? &m->cells[*v] : NULL;
 }

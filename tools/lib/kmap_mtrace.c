@@ -30,6 +30,13 @@ size_t kmap_mtrace_min_size(unsigned int type)
 	return type < MTRACE_REC_NR_TYPES ? sizes[type] : 0;
 }
 
+/* The format's: one layout in every version of the log. */
+static size_t min_size(unsigned int version, unsigned int type)
+{
+	(void)version;
+	return kmap_mtrace_min_size(type);
+}
+
 struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
 					       const char *name)
 {
@@ -126,7 +133,7 @@ static const struct kmap_records_format mtrace_format = {
 	.input = "log",
 	.cpu = "vCPU",
 	.cpus = "vCPUs",
-	.min_size = kmap_mtrace_min_size,
+	.min_size = min_size,
 	.type_name = type_name,
 };
 

@@ -85,7 +85,9 @@ const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
  * record header and of the type's layout (min_size()). 0, or -1 with err.
  */
 static int check_sizes(const uint16_t *rec_size, unsigned int nr_types,
-		       size_t (*min_size)(unsigned int type), char *err)
+		       unsigned int version,
+		       size_t (*min_size)(unsigned int version,
+					  unsigned int type), char *err)
 {
 	unsigned int t;
 
@@ -106,10 +108,10 @@ static int check_sizes(const uint16_t *rec_size, unsigned int nr_types,
 				 t, sz);
 			return -1;
 		}
-		if (sz < min_size(t)) {
+		if (sz < min_size(version, t)) {
 			snprintf(err, KMAP_ERR_MAX,
 				 "rec_size[%u] is %u, shorter than the %zu-byte layout",
-				 t, sz, min_size(t));
+				 t, sz, min_size(version, t));
 			return -1;
 		}
 	}
@@ -165,7 +167,7 @@ int kmap_records_next(struct kmap_records *in,
 			return -1;
 		}
 		kmap_records_consume(in, h->size);
-		min = fmt->min_size(h->type);
+		min = fmt->min_size(in->version, h->type);
 		if (min)
 			break;
 		in->offset += h->size;
@@ -237,7 +239,8 @@ int kmap_records_check_header(const void *buf, size_t len,
 	}
 	if (fmt->check_fields(buf, err))
 		return -1;
-	return check_sizes(h.rec_size, h.nr_types, fmt->min_size, err);
+	return check_sizes(h.rec_size, h.nr_types, h.version, fmt->min_size,
+			   err);
 }
 
 int kmap_records_read_header(struct kmap_records *in,
@@ -277,6 +280,7 @@ int kmap_records_read_header(struct kmap_records *in,
 		kmap_records_consume(in, extra);
 		in->offset += extra;
 	}
+	in->version = h.version;
 	in->have_header = 1;
 	return 1;
 }

@@ -27,6 +27,7 @@ struct kmap_records {
 	size_t start, end;
 	int eof, failed;
 	int have_header;		/* kmap_records_read_header() done */
+	unsigned int version;		/* the header's, once read */
 	uint64_t skipped;		/* records of types unknown here */
 	const char *name;
 	uint64_t offset;		/* of the next record: for messages */
@@ -105,7 +106,8 @@ struct kmap_records_format {
 	int (*check_fields)(const void *hdr, char *err);
 	const char *input;		/* "stream", "log" */
 	const char *cpu, *cpus;		/* "cpu", "CPUs" */
-	size_t (*min_size)(unsigned int type);	/* 0: a type unknown here */
+	/* 0: a type unknown here (in the input's version) */
+	size_t (*min_size)(unsigned int version, unsigned int type);
 	const char *const *type_name;
 };
 

@@ -99,6 +99,24 @@ int kmap_rule_access(const struct kmap_access *a, char *err)
 			       "access line with no reads and no writes");
 	if (a->ip == 0)
 		return problem(err, KMAP_RULE_ERROR, "access_ip is 0");
+	return kmap_rule_offsets(a->offset, a->offset_end, err);
+}
+
+int kmap_rule_offsets(uint32_t offset, uint32_t offset_end, char *err)
+{
+	if (offset >= offset_end && (offset || offset_end))
+		return problem(err, KMAP_RULE_ERROR,
+			       "offset %u, offset_end %u: not a range (offset below offset_end, or both 0 when not known)",
+			       offset, offset_end);
+	return KMAP_RULE_OK;
+}
+
+int kmap_rule_offset_end(uint32_t offset_end, uint64_t size_alloc, char *err)
+{
+	if (offset_end > size_alloc)
+		return problem(err, KMAP_RULE_ERROR,
+			       "offset_end %u past the object's end (size_alloc %llu)",
+			       offset_end, (unsigned long long)size_alloc);
 	return KMAP_RULE_OK;
 }
 
@@ -459,6 +477,9 @@ int kmap_rule_bin(const struct kmap_bin_reader *r,
 				       "ACCESS record counts %llu writes, %llu reads: above 4294967295, where the kernel's counters stop",
 				       (unsigned long long)rec->u.access.writes,
 				       (unsigned long long)rec->u.access.reads);
+		if (kmap_rule_offsets(rec->u.access.offset,
+				      rec->u.access.offset_end, err))
+			return KMAP_RULE_ERROR;
 		break;
 	case MEMORIZER_REC_LOST:
 		sum = (uint64_t)rec->u.lost.allocs + rec->u.lost.frees +

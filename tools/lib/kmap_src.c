@@ -464,6 +464,18 @@ uint64_t kmap_src_orphans(const struct kmap_src *s)
 	return s->orphans;
 }
 
+int kmap_src_offsets(const struct kmap_src *s)
+{
+	const struct memorizer_stream_header *h;
+
+	if (s->tr)
+		return kmap_text_offsets(s->tr);
+	if (!s->br)
+		return 0;
+	h = kmap_bin_header(s->br);
+	return h ? h->version >= KMAP_STREAM_VERSION_OFFSETS : -1;
+}
+
 unsigned int kmap_src_hz(const struct kmap_src *s)
 {
 	const struct memorizer_stream_header *h = s->br ? kmap_bin_header(s->br) : NULL;
@@ -810,6 +822,19 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* Merge b's counts and range into a's: counts add, ranges unite. */
+static void merge_access(struct kmap_access *a, const struct kmap_access *b)
+{
+	a->writes = sat_add(a->writes, b->writes);
+	a->reads = sat_add(a->reads, b->reads);
+	if (!b->offset_end)		/* none known */
+		return;
+	if (!a->offset_end || b->offset < a->offset)
+		a->offset = b->offset;
+	if (b->offset_end > a->offset_end)
+		a->offset_end = b->offset_end;
+}
+
 static int emit_oom(struct kmap_src *s)
 {
 	snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
@@ -842,14 +867,10 @@ static int emit(struct kmap_src *s, size_t i)
 		if (sort_accesses(s->acc, s->nacc, &s->tmp, &s->tmp_cap))
 			return emit_oom(s);
 		for (j = 0, k = 1; k < s->nacc; k++) {
-			if (!acc_cmp(&s->acc[j], &s->acc[k])) {
-				s->acc[j].writes = sat_add(s->acc[j].writes,
-							   s->acc[k].writes);
-				s->acc[j].reads = sat_add(s->acc[j].reads,
-							  s->acc[k].reads);
-			} else {
+			if (!acc_cmp(&s->acc[j], &s->acc[k]))
+				merge_access(&s->acc[j], &s->acc[k]);
+			else
 				s->acc[++j] = s->acc[k];
-			}
 		}
 		s->nacc = j + 1;
 	}
@@ -900,6 +921,18 @@ static int bin_rules(struct kmap_src *s, const struct kmap_bin_rec *r)
 	if (kmap_rule_bin_time(s->rules, r, what) == KMAP_RULE_ERROR ||
 	    kmap_rule_bin(s->br, r, what) == KMAP_RULE_ERROR)
 		return bin_rule_error(s, r->offset, what);
+	return 0;
+}
+
+/* An access's offset_end within its object (the record at offset). */
+static int bin_offset_end(struct kmap_src *s, uint64_t offset,
+			  uint32_t offset_end, uint64_t size_alloc)
+{
+	char what[KMAP_ERR_MAX];
+
+	if (kmap_rule_offset_end(offset_end, size_alloc, what) ==
+	    KMAP_RULE_ERROR)
+		return bin_rule_error(s, offset, what);
 	return 0;
 }
 
@@ -1044,6 +1077,7 @@ static int on_alloc(struct kmap_src *s, const struct kmap_bin_rec *r)
 {
 	int is_new;
 	struct entry *e;
+	size_t i;
 
 	e = entry_for(s, r->u.alloc.id, &is_new);
 	if (!e)
@@ -1076,6 +1110,11 @@ static int on_alloc(struct kmap_src *s, const struct kmap_bin_rec *r)
 	e->o.context = r->u.alloc.context;
 	e->o.alloc_cpu = r->cpu;
 	e->o.alloc_ns = r->ns;
+	/* ACCESS records read before it, from another CPU. */
+	for (i = 0; i < e->nacc; i++)
+		if (bin_offset_end(s, r->offset, e->acc[i].offset_end,
+				   e->o.size_alloc))
+			return -1;
 	e->o.has |= KMAP_HAS_SIZE_ALLOC | KMAP_HAS_KIND |
 		    KMAP_HAS_CPU | KMAP_HAS_NS | KMAP_HAS_ID |
 		    (r->u.alloc.cache_id ? KMAP_HAS_CACHE : 0);
@@ -1109,12 +1148,17 @@ static int on_access(struct kmap_src *s, const struct kmap_bin_rec *r)
 	struct kmap_access a = {
 		.ip = r->u.access.ip, .pid = r->u.access.pid,
 		.writes = r->u.access.writes, .reads = r->u.access.reads,
+		.offset = r->u.access.offset,
+		.offset_end = r->u.access.offset_end,
 	};
 	struct entry *e;
 	int is_new, rc;
 
 	e = entry_for(s, r->u.access.id, &is_new);
 	if (!e)
+		return -1;
+	if (e->have_alloc &&
+	    bin_offset_end(s, r->offset, a.offset_end, e->o.size_alloc))
 		return -1;
 	rc = push_acc(&e->acc, &e->nacc, &e->cap, &a);
 	if (rc) {

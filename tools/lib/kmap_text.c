@@ -21,6 +21,9 @@ struct kmap_text_reader {
 	kmap_tee_fn tee;		/* each line read, as it was */
 	void *tee_ctx;
 	unsigned long line;
+	/* Access lines' fields, 4 or 6 (0 before the first), and its line. */
+	unsigned int acc_fields;
+	unsigned long acc_fields_line;
 	uint64_t offset;		/* of buf[start] in the input */
 	char err[KMAP_ERR_MAX];
 };
@@ -142,7 +145,8 @@ static const char *const obj_field[] = {
 	"free_jiffies", "free_ip", "executable",
 };
 static const char *const acc_field[] = {
-	"access_ip", "access_pid", "write_count", "read_count",
+	"access_ip", "access_pid", "write_count", "read_count", "offset",
+	"offset_end",
 };
 
 /* s[0..len) printable: escapes for other bytes, "..." when cut. */
@@ -293,8 +297,22 @@ static size_t split(const char *s, size_t len, const char **f, size_t *flen,
 	}
 }
 
-int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
-		    struct kmap_access *acc, char *err)
+static int parse_u32(const char *s, size_t len, uint32_t *v,
+		     const char *field, char *err)
+{
+	uint64_t x;
+
+	if (parse_dec(s, len, &x, field, err))
+		return -1;
+	if (x > UINT32_MAX)
+		return field_err(err, field, s, len, "more than 32 bits");
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* kmap_parse_line(), and an access line's fields (4 or 6) in *fields. */
+static int parse_line(const char *s, size_t len, struct kmap_object *obj,
+		      struct kmap_access *acc, char *err, unsigned int *fields)
 {
 	const char *f[8];
 	size_t fl[8], n, i;
@@ -311,11 +329,12 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 				 "access line not indented by exactly two spaces");
 			return 0;
 		}
-		n = split(s + 2, len - 2, f, fl, 4);
-		if (n != 4) {
+		n = split(s + 2, len - 2, f, fl, 6);
+		if (n != 4 && n != 6) {
 			snprintf(err, KMAP_ERR_MAX,
-				 "access line has %s fields, not 4 (access_ip,access_pid,write_count,read_count)",
-				 n > 4 ? "more than 4" : n == 3 ? "3" : n == 2 ? "2" : "1");
+				 "access line has %s fields, not 4 (access_ip,access_pid,write_count,read_count) or 6 (kmap_offsets: and offset,offset_end)",
+				 n > 6 ? "more than 6" : (const char *[]){"0", "1",
+				 "2", "3", "4", "5"}[n]);
 			return 0;
 		}
 		if (parse_hex(f[0], fl[0], &acc->ip, acc_field[0], err) ||
@@ -324,6 +343,13 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 		    parse_dec(f[3], fl[3], &v, acc_field[3], err))
 			return 0;
 		acc->reads = v;
+		acc->offset = acc->offset_end = 0;
+		if (n == 6 &&
+		    (parse_u32(f[4], fl[4], &acc->offset, acc_field[4], err) ||
+		     parse_u32(f[5], fl[5], &acc->offset_end, acc_field[5],
+			       err)))
+			return 0;
+		*fields = n;
 		return KMAP_LINE_ACCESS;
 	}
 	n = split(s, len, f, fl, 8);
@@ -363,6 +389,14 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 	obj->comm[fl[7]] = 0;
 	obj->has = 0;
 	return KMAP_LINE_OBJECT;
+}
+
+int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
+		    struct kmap_access *acc, char *err)
+{
+	unsigned int fields;
+
+	return parse_line(s, len, obj, acc, err, &fields);
 }
 
 /*
@@ -460,22 +494,38 @@ static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 	return p + 1;
 }
 
-/* The line's length (without its newline), or 0 when the slow path must. */
+/*
+ * The line's length (without its newline), or 0 when the slow path must;
+ * an access line's fields (4 or 6) in *fields.
+ */
 static size_t fast_line(const char *line, struct kmap_object *obj,
-			struct kmap_access *acc, int *type)
+			struct kmap_access *acc, int *type,
+			unsigned int *fields)
 {
-	const unsigned char *p = (const unsigned char *)line, *c;
-	uint64_t pid;
+	const unsigned char *p = (const unsigned char *)line, *c, *q;
+	uint64_t pid, off, end;
 
 	if (p[0] == ' ') {
 		if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
 		    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
-		    !(p = fast_dec(p, ',', &acc->writes)) ||
-		    !(p = fast_dec(p, '\n', &acc->reads)))
+		    !(p = fast_dec(p, ',', &acc->writes)))
 			return 0;
+		/* kmap's 4 fields first, then kmap_offsets' 6. */
+		if ((q = fast_dec(p, '\n', &acc->reads))) {
+			acc->offset = acc->offset_end = 0;
+			*fields = 4;
+		} else if (!(p = fast_dec(p, ',', &acc->reads)) ||
+			   !(p = fast_dec(p, ',', &off)) || off > UINT32_MAX ||
+			   !(q = fast_dec(p, '\n', &end)) || end > UINT32_MAX) {
+			return 0;
+		} else {
+			acc->offset = (uint32_t)off;
+			acc->offset_end = (uint32_t)end;
+			*fields = 6;
+		}
 		acc->pid = (uint32_t)pid;
 		*type = KMAP_LINE_ACCESS;
-		return (const char *)p - 1 - line;
+		return (const char *)q - 1 - line;
 	}
 	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
 	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
@@ -504,6 +554,7 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	const char *base, *nl;
 	size_t len;
 	char err[KMAP_ERR_MAX];
+	unsigned int fields = 0;
 	int type;
 
 	if (r->failed)
@@ -517,8 +568,9 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		}
 	}
 	if (r->end - r->start >= KMAP_LINE_MAX) {
-		len = fast_line(base + r->start, obj, acc, &type);
-		if (len && (type == KMAP_LINE_OBJECT || r->have_object)) {
+		len = fast_line(base + r->start, obj, acc, &type, &fields);
+		if (len && (type == KMAP_LINE_OBJECT ||
+			    (r->have_object && fields == r->acc_fields))) {
 			r->have_object = 1;
 			if (r->tee)
 				r->tee(r->tee_ctx, base + r->start, len + 1);
@@ -554,7 +606,7 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	}
 	r->line++;
 	len = nl - (base + r->start);
-	type = kmap_parse_line(base + r->start, len, obj, acc, err);
+	type = parse_line(base + r->start, len, obj, acc, err, &fields);
 	if (!type) {
 		set_err(r, "%s", err);
 		return -1;
@@ -563,6 +615,15 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		set_err(r, "access line before any object line");
 		return -1;
 	}
+	if (type == KMAP_LINE_ACCESS && fields != r->acc_fields) {
+		if (r->acc_fields) {
+			set_err(r, "access line of %u fields, but line %lu's has %u: a kmap (4) and a kmap_offsets (6) mixed",
+				fields, r->acc_fields_line, r->acc_fields);
+			return -1;
+		}
+		r->acc_fields = fields;
+		r->acc_fields_line = r->line;
+	}
 	if (type == KMAP_LINE_OBJECT)
 		r->have_object = 1;
 	if (r->tee)
@@ -570,6 +631,11 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	r->start += len + 1;
 	r->offset += len + 1;
 	return type;
+}
+
+int kmap_text_offsets(const struct kmap_text_reader *r)
+{
+	return r->acc_fields ? r->acc_fields == 6 : -1;
 }
 
 /* Writer. */
@@ -685,7 +751,9 @@ size_t kmap_format_object(char *line, const struct kmap_object *o)
 	return p - line;
 }
 
-size_t kmap_format_access(char *line, const struct kmap_access *a)
+/* An access line, with ",offset,offset_end" (kmap_offsets) or not. */
+static inline size_t format_access(char *line, const struct kmap_access *a,
+				   int offsets)
 {
 	char *p = line;
 
@@ -698,8 +766,24 @@ size_t kmap_format_access(char *line, const struct kmap_access *a)
 	p = put_dec(p, a->writes);
 	*p++ = ',';
 	p = put_dec(p, a->reads);
+	if (offsets) {
+		*p++ = ',';
+		p = put_dec(p, a->offset);
+		*p++ = ',';
+		p = put_dec(p, a->offset_end);
+	}
 	*p++ = '\n';
 	return p - line;
+}
+
+size_t kmap_format_access(char *line, const struct kmap_access *a)
+{
+	return format_access(line, a, 0);
+}
+
+size_t kmap_format_access_offsets(char *line, const struct kmap_access *a)
+{
+	return format_access(line, a, 1);
 }
 
 int kmap_write_object(FILE *f, const struct kmap_object *o)
@@ -710,10 +794,20 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
 }
 
-int kmap_write_access(FILE *f, const struct kmap_access *a)
+static int write_access(FILE *f, const struct kmap_access *a, int offsets)
 {
 	char line[KMAP_LINE_MAX];
-	size_t n = kmap_format_access(line, a);
+	size_t n = format_access(line, a, offsets);
 
 	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
+}
+
+int kmap_write_access(FILE *f, const struct kmap_access *a)
+{
+	return write_access(f, a, 0);
+}
+
+int kmap_write_access_offsets(FILE *f, const struct kmap_access *a)
+{
+	return write_access(f, a, 1);
 }

@@ -12,6 +12,8 @@
 
 #include <json.h>
 
+#include <linux/memorizer.h>
+
 #include "capmap.h"
 
 static const struct opt opts[] = {
@@ -21,6 +23,7 @@ static const struct opt opts[] = {
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)." },
 	{ "dot", 0, NULL, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell." },
+	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream." },
 	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables." },
 	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
@@ -110,8 +113,25 @@ struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 struct capmap_reader {
 	struct kmap_capmap *m;
 	enum kmap_capmap_group group;
+	struct kmap_src *src;
 	const char *name;
 };
+
+/* A map split by range (--fields) of an input without offsets: -1. */
+static int fields_unknown(const struct capmap_reader *r)
+{
+	struct kmap_bin_reader *b = kmap_src_bin(r->src);
+
+	if (!kmap_capmap_split(r->m) || kmap_src_offsets(r->src) != 0)
+		return 0;
+	if (b)
+		error("%s: --fields needs the bytes each access touched, and a version %u stream has none: record a version 5 stream (memorizer stream --binary, from a kernel that writes them) or read debugfs memorizer/kmap_offsets",
+		      r->name, kmap_bin_header(b)->version);
+	else
+		error("%s: --fields needs the bytes each access touched, and this kmap has none (access lines of 4 fields): read debugfs memorizer/kmap_offsets instead of kmap, or a version 5 stream",
+		      r->name);
+	return -1;
+}
 
 static int add_object(void *ctx, const struct kmap_object *o,
 		      const struct kmap_access *acc, size_t nacc)
@@ -123,6 +143,8 @@ static int add_object(void *ctx, const struct kmap_object *o,
 		      r->name);
 		return -1;
 	}
+	if (fields_unknown(r))
+		return -1;
 	if (kmap_capmap_add(r->m, o, acc, nacc)) {
 		error("out of memory");
 		return -1;
@@ -133,7 +155,7 @@ static int add_object(void *ctx, const struct kmap_object *o,
 int capmap_read(struct kmap_capmap *m, enum kmap_capmap_group group,
 		struct kmap_src *src)
 {
-	struct capmap_reader r = { m, group, kmap_src_name(src) };
+	struct capmap_reader r = { m, group, src, kmap_src_name(src) };
 
 	return read_objects(src, add_object, &r);
 }
@@ -187,8 +209,24 @@ static int cell_cmp(const void *x, const void *y)
 		return ta > tb ? -1 : 1;
 	r = strcmp(kmap_capmap_subject_of(sort_map, a),
 		   kmap_capmap_subject_of(sort_map, b));
-	return r ? r : strcmp(kmap_capmap_group_of(sort_map, a),
-			      kmap_capmap_group_of(sort_map, b));
+	if (!r)
+		r = strcmp(kmap_capmap_group_of(sort_map, a),
+			   kmap_capmap_group_of(sort_map, b));
+	/* Split by range: by range, the first bytes first. */
+	if (!r && a->offset != b->offset)
+		r = a->offset < b->offset ? -1 : 1;
+	if (!r && a->offset_end != b->offset_end)
+		r = a->offset_end < b->offset_end ? -1 : 1;
+	return r;
+}
+
+/* A cell's range as shown: "+OFFSET..END", "-" when none is known. */
+static void range_str(const struct kmap_capmap_cell *c, char *buf, size_t len)
+{
+	if (c->offset_end)
+		snprintf(buf, len, "+%u..%u", c->offset, c->offset_end);
+	else
+		snprintf(buf, len, "-");
 }
 
 /* The cells' indexes, sorted; NULL when out of memory. */
@@ -266,8 +304,15 @@ static int print_dot(const struct kmap_capmap *m, const size_t *order,
 			dot_str(f, kmap_capmap_group_of(m, c));
 			fputs("];\n", f);
 		}
-		fprintf(f, "\ts%u -> g%u [label=\"r %llu w %llu f %llu\", color=%s, penwidth=%d];\n",
-			c->subject, c->group, (unsigned long long)c->reads,
+		fprintf(f, "\ts%u -> g%u [label=\"", c->subject, c->group);
+		if (kmap_capmap_split(m)) {
+			char range[32];
+
+			range_str(c, range, sizeof(range));
+			fprintf(f, "%s ", range);
+		}
+		fprintf(f, "r %llu w %llu f %llu\", color=%s, penwidth=%d];\n",
+			(unsigned long long)c->reads,
 			(unsigned long long)c->writes,
 			(unsigned long long)c->frees,
 			c->frees ? "red" : c->writes ? "darkorange" : "steelblue",
@@ -353,33 +398,57 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 		       enum kmap_capmap_group group, const char *input,
 		       enum table_fmt fmt, FILE *f)
 {
+	/*
+	 * Split by range (--fields), after the group: its range, one column
+	 * in text (+OFFSET..END), two in CSV and JSON (offset, offset_end;
+	 * empty or null when not known).
+	 */
+	int split = kmap_capmap_split(m), text = fmt == FMT_TEXT;
+	int nr = split ? (text ? 1 : 2) : 0;
 	const struct col cols[] = {
 		{ kmap_capmap_subject_name(subject), COL_STR },
 		{ kmap_capmap_group_name(group), COL_STR },
+		{ text ? "range" : "offset", text ? COL_STR : COL_U64_OPT },
+		{ "offset_end", COL_U64_OPT },
 		{ "reads", COL_U64 }, { "writes", COL_U64 },
 		{ "frees", COL_U64 }, { "objects", COL_U64 },
 	};
+	struct col shown[8];
 	const struct kmap_capmap_cell *cells;
 	struct json_object *head = NULL;
 	struct table t;
 	size_t i;
 	int rc = 0;
 
+	memcpy(shown, cols, 2 * sizeof(*cols));
+	memcpy(shown + 2, cols + 2, nr * sizeof(*cols));
+	memcpy(shown + 2 + nr, cols + 4, 4 * sizeof(*cols));
 	kmap_capmap_cells(m, &cells);
-	table_init(&t, cols, 6);
+	table_init(&t, shown, 6 + nr);
 	for (i = 0; i < n && !rc; i++) {
 		const struct kmap_capmap_cell *c = &cells[order[i]];
 		union cell *row = table_row(&t);
+		char range[32];
 
 		if (!row || cell_str(&row[0], kmap_capmap_subject_of(m, c)) ||
 		    cell_str(&row[1], kmap_capmap_group_of(m, c))) {
 			rc = -1;
 			break;
 		}
-		row[2].u = c->reads;
-		row[3].u = c->writes;
-		row[4].u = c->frees;
-		row[5].u = c->objects;
+		if (split && text) {
+			range_str(c, range, sizeof(range));
+			if (cell_str(&row[2], range)) {
+				rc = -1;
+				break;
+			}
+		} else if (split) {
+			row[2].u = c->offset_end ? c->offset : CELL_U64_NONE;
+			row[3].u = c->offset_end ? c->offset_end : CELL_U64_NONE;
+		}
+		row[2 + nr].u = c->reads;
+		row[3 + nr].u = c->writes;
+		row[4 + nr].u = c->frees;
+		row[5 + nr].u = c->objects;
 	}
 	if (!rc && fmt == FMT_JSON &&
 	    !(head = json_head(m, subject, group, input)))
@@ -397,7 +466,7 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 
 static int run(int argc, char **argv)
 {
-	int rc = -1, idx, failed, r, dot = 0;
+	int rc = -1, idx, failed, r, dot = 0, fields = 0;
 	struct kmap_capmap *m = NULL;
 	struct kmap_src *src = NULL;
 	struct capmap_opts o;
@@ -416,6 +485,8 @@ static int run(int argc, char **argv)
 		if (!r && opt_is(&p, idx, "dot")) {
 			dot = 1;
 			o.formats++;
+		} else if (!r && opt_is(&p, idx, "fields")) {
+			fields = 1;
 		}
 	}
 	if (idx == -2)
@@ -440,6 +511,8 @@ static int run(int argc, char **argv)
 		kmap_sym_close(sym);
 		return 2;
 	}
+	if (fields)
+		kmap_capmap_split_ranges(m);
 	if (output_open(&out, o.output, p.ops, 1))
 		goto done;
 	src = kmap_src_open(p.ops[0], err);
@@ -468,7 +541,7 @@ done:
 const struct cmd cmd_capmap = {
 	.name = "capmap",
 	.summary = "which code reads, writes and frees which objects: a capability map",
-	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints its capability "
@@ -515,12 +588,30 @@ const struct cmd cmd_capmap = {
 "box per subject, an ellipse per group, an edge per cell labelled "
 "\"r READS w WRITES f FREES\", red where the subject frees, orange where "
 "it writes, blue where it only reads, wider per two decades of counts; "
-"-n keeps the first N edges.",
+"-n keeps the first N edges.\n"
+"\n"
+"--fields splits each cell by the bytes of the group's objects that its "
+"accesses touched: one row per (subject, group, range), the range "
+"[OFFSET, END) as +OFFSET..END in decimal bytes from the object's start, "
+"as the input gives it for each access counter (a kmap_offsets' "
+"offset,offset_end, or the union of a version 5 stream's ACCESS records "
+"for an (object, ip, pid)). One instruction nearly always touches one "
+"field, so a struct's rows are its fields; an instruction that walks an "
+"object (memset(), a loop) has the stretch it walked, and an object over "
+"64 KiB has ranges rounded outwards by the kernel. Frees, and accesses "
+"with no range known (0,0), go in the row of range -. The text table's "
+"range column comes after the group; CSV and JSON have two columns there, "
+"offset and offset_end (empty, or null, for -); --dot labels each edge "
+"\"+OFFSET..END r READS w WRITES f FREES\". An input without offsets (a "
+"kmap, a version 1 to 4 stream) is an error: read debugfs "
+"memorizer/kmap_offsets, or record a version 5 stream. Memory still grows "
+"with the cells only.",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =
 "  $ memorizer capmap tar.kmap --system-map out/System.map -n 10\n"
 "  $ memorizer capmap stream.bin --vmlinux out/vmlinux --rows dir --cols cache\n"
-"  $ memorizer capmap tar.kmap --system-map out/System.map --dot -n 40 | dot -Tsvg > capmap.svg",
+"  $ memorizer capmap tar.kmap --system-map out/System.map --dot -n 40 | dot -Tsvg > capmap.svg\n"
+"  $ memorizer capmap run.kmap_offsets --system-map out/System.map --cols kind --fields",
 	.run = run,
 };

@@ -196,8 +196,9 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 		rc = 1;
 	}
 	if (!c->quiet && !c->errors && !rc)
-		printf("%s: valid kmap: %llu %s (%llu live), %llu access %s%s\n",
-		       c->name, (unsigned long long)objects,
+		printf("%s: valid %s: %llu %s (%llu live), %llu access %s%s\n",
+		       c->name, kmap_text_offsets(r) == 1 ? "kmap_offsets" :
+		       "kmap", (unsigned long long)objects,
 		       plural(objects, "object", "objects"),
 		       (unsigned long long)live, (unsigned long long)accesses,
 		       plural(accesses, "line", "lines"),
@@ -214,7 +215,7 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
  * another CPU, read after the FREE).
  */
 struct bin_live {
-	uint64_t addr, size, jiffies, offset;
+	uint64_t addr, size, size_alloc, jiffies, offset;
 	unsigned int kind;
 	uint32_t nr_access;		/* its ACCESS records read */
 };
@@ -231,7 +232,9 @@ struct bin_state {
 	struct kmap_map early;		/* FREE before ALLOC: id -> jiffies */
 	struct kmap_map early_api;	/* its api | nr_access << 8 */
 	struct kmap_map early_acc;	/* ACCESS with no ALLOC: id -> records */
-	struct kmap_map swept;		/* freed: id -> ACCESS records to come */
+	struct kmap_map early_end;	/* their greatest offset_end */
+	/* freed: id -> size_alloc << 32 | ACCESS records to come */
+	struct kmap_map swept;
 	uint64_t lost, early_frees;
 };
 
@@ -241,9 +244,12 @@ static void *oom(void)
 	return NULL;
 }
 
-/* ACCESS records still to come for id, freed with nr_access in all. */
+/*
+ * ACCESS records still to come for id, freed with nr_access in all (their
+ * offsets checked against its size_alloc).
+ */
 static int expect_sweeps(struct bin_state *st, uint64_t id, uint32_t nr_access,
-			 uint64_t seen)
+			 uint64_t seen, uint32_t size_alloc)
 {
 	uint64_t *slot;
 
@@ -252,7 +258,7 @@ static int expect_sweeps(struct bin_state *st, uint64_t id, uint32_t nr_access,
 	slot = kmap_map_get(&st->swept, id, NULL);
 	if (!slot)
 		return oom(), -1;
-	*slot = nr_access - seen;
+	*slot = (uint64_t)size_alloc << 32 | (nr_access - seen);
 	return 0;
 }
 
@@ -275,6 +281,13 @@ static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
 
 	check_ip(c, at, "call_site", rec->u.alloc.call_site);
 	accesses = take_early_accesses(st, id);
+	/* Its ACCESS records read first (another CPU's), as kmap_src does. */
+	slot = kmap_map_find(&st->early_end, id);
+	if (slot) {
+		apply_rule(c, at, kmap_rule_offset_end((uint32_t)*slot,
+			   rec->u.alloc.size_alloc, what), what);
+		kmap_map_del(&st->early_end, id);
+	}
 	/* Its FREE read first (another CPU's): dead already. */
 	slot = kmap_map_find(&st->early, id);
 	if (slot) {
@@ -284,7 +297,8 @@ static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
 			   what);
 		if (kmap_rule_free_time(rec->u.alloc.jiffies, *slot, what))
 			problem(c, 0, at, "%s", what);
-		if (expect_sweeps(st, id, (uint32_t)(*api >> 8), accesses))
+		if (expect_sweeps(st, id, (uint32_t)(*api >> 8), accesses,
+				  rec->u.alloc.size_alloc))
 			return -1;
 		kmap_map_del(&st->early, id);
 		kmap_map_del(&st->early_api, id);
@@ -311,7 +325,7 @@ static int on_alloc(struct bin_state *st, const struct kmap_bin_rec *rec,
 		*slot = st->nlv++;
 	}
 	st->lv[*slot] = (struct bin_live){ rec->u.alloc.addr, rec->u.alloc.size,
-		rec->u.alloc.jiffies, rec->offset, rec->u.alloc.kind,
+		rec->u.alloc.size_alloc, rec->u.alloc.jiffies, rec->offset, rec->u.alloc.kind,
 		(uint32_t)accesses };
 	return 0;
 }
@@ -358,7 +372,8 @@ static int on_free(struct bin_state *st, const struct kmap_bin_rec *rec,
 	if (kmap_rule_free_time(l->jiffies, rec->u.free.jiffies, what))
 		problem(c, 0, at, "%s (byte %llu)", what,
 			(unsigned long long)l->offset);
-	if (expect_sweeps(st, id, rec->u.free.nr_access, l->nr_access))
+	if (expect_sweeps(st, id, rec->u.free.nr_access, l->nr_access,
+			  (uint32_t)l->size_alloc))
 		return -1;
 	st->free_slots[st->nfree++] = *slot;
 	kmap_map_del(&st->ids, id);
@@ -369,16 +384,22 @@ static int on_access(struct bin_state *st, const struct kmap_bin_rec *rec,
 		     uint64_t at)
 {
 	uint64_t id = rec->u.access.id, *slot;
+	char what[KMAP_ERR_MAX];
 
 	check_ip(st->c, at, "ip", rec->u.access.ip);
 	slot = kmap_map_find(&st->ids, id);
 	if (slot) {
 		st->lv[*slot].nr_access++;
+		apply_rule(st->c, at, kmap_rule_offset_end(
+			   rec->u.access.offset_end, st->lv[*slot].size_alloc,
+			   what), what);
 		return 0;
 	}
 	slot = kmap_map_find(&st->swept, id);
 	if (slot) {	/* a sweep of a freed object, read after its FREE */
-		if (!--*slot)
+		apply_rule(st->c, at, kmap_rule_offset_end(
+			   rec->u.access.offset_end, *slot >> 32, what), what);
+		if (!(uint32_t)--*slot)
 			kmap_map_del(&st->swept, id);
 		return 0;
 	}
@@ -387,6 +408,13 @@ static int on_access(struct bin_state *st, const struct kmap_bin_rec *rec,
 	if (!slot)
 		return oom(), -1;
 	++*slot;
+	if (rec->u.access.offset_end) {
+		slot = kmap_map_get(&st->early_end, id, NULL);
+		if (!slot)
+			return oom(), -1;
+		if (rec->u.access.offset_end > *slot)
+			*slot = rec->u.access.offset_end;
+	}
 	return 0;
 }
 
@@ -517,6 +545,7 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	kmap_map_free(&st.early);
 	kmap_map_free(&st.early_api);
 	kmap_map_free(&st.early_acc);
+	kmap_map_free(&st.early_end);
 	kmap_map_free(&st.swept);
 	free(st.lv);
 	free(st.free_slots);
@@ -667,12 +696,17 @@ const struct cmd cmd_check = {
 "is unloaded, a percpu one an alloc_percpu() area), "
 "no access line without reads or "
 "writes, no (ip, pid) twice under one object, no two live objects "
-"overlapping.\n"
+"overlapping. A kmap_offsets (access lines of 6 fields: "
+"access_ip,access_pid,write_count,read_count,offset,offset_end) has "
+"offset below offset_end, or both 0 (not known), on every line; a file "
+"has access lines of 4 fields or of 6, not both. The summary says "
+"kmap_offsets for one.\n"
 "\n"
-"Binary streams: magic, ABI version (1, 2, 3 or 4; version 1 has no "
+"Binary streams: magic, ABI version (1 to 5; version 1 has no "
 "kind global and no context found, version 2 no kinds percpu and stack, "
 "no free api percpu and no found objects but globals, version 3 no free "
-"api module), header and record sizes (records of "
+"api module, version 4 no offsets: its ACCESS records are 56 bytes, "
+"version 5's 64), header and record sizes (records of "
 "unknown types are skipped by their size, short records rejected), CPU "
 "numbers, per-CPU time order, known enum values, no pid in interrupt "
 "context, context found always for globals and per-CPU objects and "
@@ -683,7 +717,9 @@ const struct cmd cmd_check = {
 "4 and from then on only by free api module (6: its module unloaded, "
 "the call_site the unload's caller) or missed, api module for globals "
 "only (a per-CPU object's FREE is valid: an alloc_percpu() area's), "
-"missed frees marked deadbeef, LOST records "
+"missed frees marked deadbeef, ACCESS offsets offset below offset_end "
+"or both 0 (not known) and offset_end within the object's size_alloc "
+"(checked against a live object's ALLOC), LOST records "
 "consistent, no two live objects overlapping (a warning, not an error, "
 "once FREE records were lost); lost records are reported as a warning, "
 "and objects allocated before the stream (FREE or ACCESS records without "

@@ -51,7 +51,8 @@ static const struct field object_fields[] = {
 static const struct field access_fields[] = {
 	{ "object_id", F_U64 }, { "ip", F_HEX }, { "function", F_STR },
 	{ "file", F_STR }, { "line", F_U64 }, { "pid", F_U64 },
-	{ "reads", F_U64 }, { "writes", F_U64 },
+	{ "reads", F_U64 }, { "writes", F_U64 }, { "offset", F_U64 },
+	{ "offset_end", F_U64 },
 };
 #define NACCESS_FIELDS	(sizeof(access_fields) / sizeof(access_fields[0]))
 
@@ -174,6 +175,8 @@ static int put_object(struct export *x, const struct kmap_object *o,
 			NUM(id), NUM(acc[i].ip), STR(function(x, acc[i].ip)),
 			STR(file), file ? NUM((uint64_t)line) : NONE,
 			NUM(acc[i].pid), NUM(acc[i].reads), NUM(acc[i].writes),
+			acc[i].offset_end ? NUM(acc[i].offset) : NONE,
+			acc[i].offset_end ? NUM(acc[i].offset_end) : NONE,
 		};
 
 		if (put_row(x, x->accesses.out.f, access_fields, a,
@@ -381,6 +384,12 @@ const struct cmd cmd_export = {
 "  pid UINTEGER: the accessing task.\n"
 "  reads UBIGINT: reads by ip in pid's context.\n"
 "  writes UBIGINT: writes by ip in pid's context.\n"
+"  offset UINTEGER: the first byte of the object ip touched (a version 5\n"
+"    stream's, the union of its ACCESS records' ranges, or a kmap_offsets';\n"
+"    null when not known: a kmap, an older stream, or 0,0).\n"
+"  offset_end UINTEGER: one past the last byte it touched (null with\n"
+"    offset). Objects over 64 KiB have the range rounded outwards, within\n"
+"    size_alloc.\n"
 "\n"
 "Sums over these give memorizer report's figures: per alloc_ip, count(*)\n"
 "is report's objects and sum(size) its bytes; joined on object_id, the\n"

@@ -8,6 +8,7 @@
 
 static const struct opt opts[] = {
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
+	{ "offsets", 0, NULL, "Write kmap_offsets: each access line with offset,offset_end (0,0 where the input has none)." },
 	{ 0 },
 };
 
@@ -71,6 +72,20 @@ static void copy_line(void *ctx, const char *line, size_t n)
 	c->lines++;
 }
 
+/*
+ * The copy is given up (a text kmap whose access lines are not of the
+ * output's kind): write the lines of the objects handed out before, drop
+ * the rest (the current object's, which is formatted instead, and the
+ * line read ahead, whose object will be). 0, or -1 on a write error.
+ */
+static int copy_stop(struct copy *c)
+{
+	int rc = copy_flush(c);
+
+	c->len = c->done = c->lines = 0;
+	return rc;
+}
+
 /* An object of nacc access lines handed out: its lines are done. */
 static void copy_done(struct copy *c, size_t nacc)
 {
@@ -128,6 +143,7 @@ static int run(int argc, char **argv)
 	size_t len = 0;
 	struct optparse p;
 	const char *output = NULL;
+	int offsets = 0, copying;
 	const struct kmap_object *o;
 	const struct kmap_access *acc;
 	struct kmap_src *src;
@@ -143,6 +159,8 @@ static int run(int argc, char **argv)
 	while ((idx = opt_next(&p)) >= 0)
 		if (opt_is(&p, idx, "output"))
 			output = p.arg;
+		else if (opt_is(&p, idx, "offsets"))
+			offsets = 1;
 	if (idx == -2)
 		return 0;
 	if (idx == -3)
@@ -171,13 +189,27 @@ static int run(int argc, char **argv)
 		kmap_src_close(src);
 		return rc ? 1 : 0;
 	}
-	/* A text kmap, checked, is written as it is read: the same bytes. */
-	if (kmap_src_text(src))
+	/*
+	 * A text kmap, checked, is written as it is read: the same bytes,
+	 * unless its access lines are not of the kind asked for (kmap, or
+	 * kmap_offsets with --offsets), which its first one tells; from
+	 * then on its objects are formatted (object lines are the same).
+	 */
+	copying = kmap_src_text(src) != NULL;
+	if (copying)
 		kmap_text_tee(kmap_src_text(src), copy_line, &copy);
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
 		if (!(++n & 4095))
 			progress_input(&pg, src, 0);
-		if (kmap_src_text(src)) {
+		if (copying && kmap_src_offsets(src) == !offsets) {
+			kmap_text_tee(kmap_src_text(src), NULL, NULL);
+			copying = 0;
+			if (copy_stop(&copy)) {
+				rc = 1;
+				break;
+			}
+		}
+		if (copying) {
 			copy_done(&copy, nacc);
 			if (copy.failed)
 				break;
@@ -191,13 +223,15 @@ static int run(int argc, char **argv)
 			if (len > BUF_SIZE - KMAP_LINE_MAX &&
 			    flush(&out, buf, &len))
 				break;
-			len += kmap_format_access(buf + len, &acc[i]);
+			len += offsets ?
+			       kmap_format_access_offsets(buf + len, &acc[i]) :
+			       kmap_format_access(buf + len, &acc[i]);
 		}
 		if (i < nacc)
 			break;
 	}
 	/* What was read before an error goes out too, as it was read. */
-	if (kmap_src_text(src)) {
+	if (copying) {
 		if (rc <= 0 && copy_flush(&copy) && !rc)
 			rc = 1;
 		if (copy.failed < 0) {
@@ -206,10 +240,10 @@ static int run(int argc, char **argv)
 		} else if (copy.failed) {
 			rc = 1;
 		}
-		free(copy.buf);
 	} else if (rc <= 0 && flush(&out, buf, &len) && !rc) {
 		rc = 1;
 	}
+	free(copy.buf);
 	progress_input(&pg, src, 1);
 	if (rc > 0) {
 		error("%s: write error: %m", out.name);
@@ -235,7 +269,7 @@ static int run(int argc, char **argv)
 const struct cmd cmd_text = {
 	.name = "text",
 	.summary = "print a binary stream as a text kmap, or an mtrace log as text",
-	.synopsis = "[-o FILE] FILE",
+	.synopsis = "[--offsets] [-o FILE] FILE",
 	.description =
 "Reads FILE (- for standard input), a binary stream from memorizer stream "
 "--binary (zstd-compressed or not), and writes it as a kmap in the "
@@ -257,12 +291,24 @@ const struct cmd cmd_text = {
 "never freed; alloc_percpu() areas are, by free_percpu() (free api 5, "
 "new in stream version 3), and a module's globals when it is unloaded "
 "(free api 6, module, new in stream version 4): their lines have the "
-"unload's free_jiffies and free_ip. Version 1, 2, 3 and 4 streams are "
+"unload's free_jiffies and free_ip. Version 1 to 5 streams are "
 "read; others are refused. Objects "
 "allocated before the stream began (FREE or ACCESS records without an "
 "ALLOC) are left out, and lost records reported, on standard error.\n"
 "\n"
-"A text kmap as input is checked and written back unchanged.\n"
+"A text kmap as input is checked and written back unchanged (a "
+"kmap_offsets too, with --offsets; see below).\n"
+"\n"
+"With --offsets the output is a kmap_offsets (the kernel's debugfs "
+"memorizer/kmap_offsets): each access line has two more fields, "
+"access_ip,access_pid,write_count,read_count,offset,offset_end, the first "
+"byte of the object its instruction touched and one past the last, in "
+"decimal; for a stream, the union of the ranges of the (id, ip, pid)'s "
+"ACCESS records (the least range that holds them all; 0,0 ones, none "
+"known, left out). An input with no offsets (a version 1 to 4 stream, a "
+"kmap) gives 0,0 on every line: not known. Without --offsets the output "
+"is a kmap, whatever the input: a kmap_offsets loses its offsets. A text "
+"input of the kind asked for is copied unchanged.\n"
 "\n"
 "An mtrace log (the QEMU plugin's, vm/run --mtrace) is checked and "
 "printed a record a line, after two comment lines (its header, and the "
@@ -277,6 +323,7 @@ const struct cmd cmd_text = {
 	.examples =
 "  $ memorizer stream --binary -o run.bin   # in the guest, until Ctrl-C\n"
 "  $ memorizer text run.bin > run.kmap\n"
+"  $ memorizer text --offsets run.bin > run.kmap_offsets\n"
 "  $ memorizer check run.kmap",
 	.run = run,
 };

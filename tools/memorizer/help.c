@@ -196,7 +196,7 @@ static void man_main(FILE *f)
 		MEMORIZER_VERSION);
 	fputs(".SH NAME\nmemorizer \\- record and analyse Memorizer's kernel memory access patterns\n", f);
 	fputs(".SH SYNOPSIS\n.B memorizer\n.I COMMAND\n[\\fIARGS\\fR]\n", f);
-	fputs(".SH DESCRIPTION\nMemorizer records kernel objects and the accesses to them; its kmap is read through debugfs. This command records and collects kmaps, checks them and reports on them. See the kernel's Documentation/dev\\-tools/memorizer.rst for the kmap format.\n", f);
+	fputs(".SH DESCRIPTION\nMemorizer records kernel objects and the accesses to them; its kmap is read through debugfs. This command records and collects kmaps, checks them and reports on them. See the kernel's Documentation/dev\\-tools/memorizer.rst for the kmap format. Every command that reads a kmap also reads kmap_offsets (debugfs memorizer/kmap_offsets: each access line with two more fields, offset,offset_end, the bytes of the object its instruction touched) and binary streams of versions 1 to 5 (version 5's ACCESS records carry the same range); text \\-\\-offsets writes them, export has them as the accesses' offset and offset_end columns, capmap \\-\\-fields splits its cells by them.\n", f);
 	fputs(".SH COMMANDS\n", f);
 	for (i = 0; commands[i]; i++) {
 		fprintf(f, ".TP\n.BR memorizer\\-%s (1)\n", commands[i]->name);

@@ -100,6 +100,11 @@ static int cmp_cell(const struct col *col, const union cell *a,
 			return isnan(a->f) - isnan(b->f);
 		r = (a->f > b->f) - (a->f < b->f);
 		break;
+	case COL_U64_OPT:
+		if (a->u == CELL_U64_NONE || b->u == CELL_U64_NONE)
+			return (a->u == CELL_U64_NONE) - (b->u == CELL_U64_NONE);
+		r = (a->u > b->u) - (a->u < b->u);
+		break;
 	case COL_HEX:	/* a name: ascending */
 		r = (a->u > b->u) - (a->u < b->u);
 		desc = 0;
@@ -144,6 +149,10 @@ uint64_t table_cell_key(const struct col *col, const union cell *c, int desc)
 	case COL_I64:
 		bits = (uint64_t)c->i ^ 1ull << 63;	/* in order, unsigned */
 		return desc ? ~bits : bits;
+	case COL_U64_OPT:	/* no value last: values below it either way */
+		if (c->u == CELL_U64_NONE)
+			return UINT64_MAX;
+		return desc ? ~c->u - 1 : c->u;
 	default:
 		return desc ? ~c->u : c->u;
 	}
@@ -163,7 +172,8 @@ static int key_cmp(const void *x, const void *y)
 int table_can_key(const struct col *col)
 {
 	return col->type == COL_U64 || col->type == COL_HEX ||
-	       col->type == COL_F64 || col->type == COL_I64;
+	       col->type == COL_F64 || col->type == COL_I64 ||
+	       col->type == COL_U64_OPT;
 }
 
 static void swap_keys(struct table_key *a, struct table_key *b)
@@ -320,6 +330,10 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 		if (isnan(c->f))
 			return snprintf(buf, len, "%s", human ? "-" : "");
 		return human ? fmt_shown(c->f, buf, len) : fmt_exact(c->f, buf, len);
+	case COL_U64_OPT:
+		if (c->u == CELL_U64_NONE)
+			return snprintf(buf, len, "%s", human ? "-" : "");
+		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
 	}
@@ -373,7 +387,8 @@ static void print_row(const struct table *t, const union cell *row,
 			l = (int)(put_u64(num, row[c].u) - num);
 		else if (col->type == COL_HEX)
 			l = (int)(put_hex(num, row[c].u) - num);
-		else if (col->type == COL_F64 || col->type == COL_I64)
+		else if (col->type == COL_F64 || col->type == COL_I64 ||
+			 col->type == COL_U64_OPT)
 			l = fmt_cell(col, &row[c], num, sizeof(num), 1);
 		else
 			l = (int)strlen(s = row[c].s ? row[c].s : "");
@@ -490,6 +505,8 @@ static struct json_object *json_cell(const struct col *col,
 		return json_object_new_int64(c->i);
 	case COL_F64:
 		return json_figure(c->f);
+	case COL_U64_OPT:
+		return c->u == CELL_U64_NONE ? NULL : json_object_new_uint64(c->u);
 	case COL_HEX: {
 		char hex[20];
 

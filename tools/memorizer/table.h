@@ -9,8 +9,10 @@
 /*
  * COL_HEX: a u64 named in hexadecimal (an address): a name, not a figure.
  * COL_I64: a signed figure (a change), "+N" in the text table.
+ * COL_U64_OPT: a u64 that may have no value (CELL_U64_NONE): "-" in
+ * text, empty in CSV, JSON null; sorted after every value.
  */
-enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX, COL_I64 };
+enum col_type { COL_U64, COL_F64, COL_STR, COL_HEX, COL_I64, COL_U64_OPT };
 
 struct col {
 	const char *name;
@@ -25,6 +27,7 @@ union cell {
 	char *s;			/* owned by the table */
 };
 #define CELL_NONE	(__builtin_nan(""))
+#define CELL_U64_NONE	UINT64_MAX
 
 struct table {
 	const struct col *cols;

@@ -58,6 +58,11 @@ run() {
 "$MKSTREAM" < "$fx/globals.desc" > globals.bin || exit 1
 "$MKSTREAM" < "$fx/found.desc" > found.bin || exit 1
 "$MKSTREAM" < "$fx/modules.desc" > modules.bin || exit 1
+# offsets.desc (a version 5 stream with offsets), and the same records as
+# a version 4 stream: 56-byte ACCESS records, their offsets not read.
+"$MKSTREAM" < "$fx/offsets.desc" > offsets.bin || exit 1
+sed 's/^header nr_cpus=2 hz=250$/& version=4/' "$fx/offsets.desc" |
+	"$MKSTREAM" > offsets-v4.bin || exit 1
 bad() {	# bad NAME: a kmap from standard input
 	cat > "$1"
 }
@@ -95,8 +100,38 @@ head -c 100 fixtures/tar.kmap > cut.kmap
 run check check-bad-cut "$M" check cut.kmap
 { printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,'; head -c 600 /dev/zero | tr '\0' x; echo; } > long.kmap
 run check check-bad-long-line "$M" check long.kmap
-printf 'header version=5\n' | "$MKSTREAM" > v5.bin
-run check check-bad-version sh -c "\"$M\" check v5.bin; \"$M\" report v5.bin; \"$M\" text v5.bin"
+# Offsets (kmap_offsets, version 5 streams): valid ones, and each kind of
+# bad one, refused by check and by every reader alike.
+run check check-offsets-stream sh -c "\"$M\" check offsets.bin && \"$M\" check offsets-v4.bin"
+run check check-offsets-kmap sh -c "\"$M\" check fixtures/offsets.kmap && \"$M\" text --offsets offsets.bin | \"$M\" check -"
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1,0,8,4\n' | bad offset-after-end.kmap
+run check check-bad-offset-after-end sh -c "\"$M\" check offset-after-end.kmap; \"$M\" text offset-after-end.kmap"
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1,0,4,4\n  ffffffff81000014,1,1,0,4,0\n  ffffffff81000018,1,1,0,0,4294967296\n' | bad offset-empty.kmap
+run check check-bad-offset-empty "$M" check offset-empty.kmap
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1,0,0,4\n  ffffffff81000014,1,1,0\n' | bad mixed.kmap
+run check check-bad-offsets-mixed sh -c "\"$M\" check mixed.kmap; \"$M\" report mixed.kmap"
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1,0\nffffffff81000000,1,ffff888000002000,8,100,0,0,sh\n  ffffffff81000014,1,1,0,0,4\n' | bad mixed-4-6.kmap
+run check check-bad-offsets-mixed-4-6 "$M" check mixed-4-6.kmap
+# offset_end 33 past id 1's size_alloc 32: its ACCESS record after its
+# ALLOC, or before it (another CPU's, read first: the ALLOC's byte).
+sed 's/offset=24 offset_end=32/offset=24 offset_end=33/' "$fx/offsets.desc" |
+	"$MKSTREAM" > past-end.bin
+{ printf 'header nr_cpus=2 hz=250\n'
+  printf 'access cpu=1 ns=1 id=1 ip=0xffffffff811556b9 pid=0 writes=1 offset=0 offset_end=40\n'
+  printf 'alloc cpu=0 ns=2 id=1 addr=0xffff888000001000 call_site=0xffffffff812a4e74 jiffies=1000 size_req=24 size_alloc=32 pid=0 context=1\n'
+} | "$MKSTREAM" > past-end-early.bin
+run check check-bad-offset-past-end sh -c "\"$M\" check past-end.bin; \"$M\" text past-end.bin; \"$M\" check -q past-end-early.bin; \"$M\" report past-end-early.bin"
+sed 's/offset=8 offset_end=16/offset=16 offset_end=8/' "$fx/offsets.desc" |
+	"$MKSTREAM" > offset-reversed.bin
+run check check-bad-offset-reversed sh -c "\"$M\" check offset-reversed.bin; \"$M\" export offset-reversed.bin -f csv -o exr"
+# A version 5 ACCESS record of 56 bytes (version 4's size): too short,
+# whether the header says 56 or 64.
+sed 's/offset=8 offset_end=16/& size=56/' "$fx/offsets.desc" | "$MKSTREAM" > access-short.bin
+sed 's/^header nr_cpus=2 hz=250$/& rec_size.3=56/; s/^access .*/& size=56/' "$fx/offsets.desc" |
+	"$MKSTREAM" > access-short-header.bin
+run check check-bad-access-short sh -c "\"$M\" check access-short.bin; \"$M\" check access-short-header.bin; \"$M\" text access-short-header.bin"
+printf 'header version=6\n' | "$MKSTREAM" > v6.bin
+run check check-bad-version sh -c "\"$M\" check v6.bin; \"$M\" report v6.bin; \"$M\" text v6.bin"
 printf 'header magic=MEMZSTRX\n' | "$MKSTREAM" > magic.bin
 run check check-bad-magic "$M" check magic.bin
 printf 'header\nalloc cpu=0 ns=1 id=1 addr=0x1000 call_site=0xffffffff81000000 jiffies=5 size_req=8 size=64\n' | "$MKSTREAM" > short.bin
@@ -394,6 +429,17 @@ run report report-html-bad-stats sh -c "echo old page > p.html; \"$M\" report --
 
 # text: binary to kmap text, the result valid; zstd; a kmap back unchanged.
 run text text-stream "$M" text stream.bin
+# --offsets: kmap_offsets from a version 5 stream (ranges united over an
+# (id, ip, pid)'s records, as offsets.desc works out), from a version 4
+# one and from a kmap (0,0: not known); a kmap_offsets copied as it is, or
+# back to a kmap without --offsets.
+run text text-offsets-stream "$M" text --offsets offsets.bin
+run text text-offsets-default "$M" text offsets.bin
+run text text-offsets-v4 "$M" text --offsets offsets-v4.bin
+run text text-offsets-from-kmap sh -c "\"$M\" text --offsets fixtures/capmap.kmap && \"$M\" text --offsets fixtures/tar.kmap | \"$M\" text - | cmp - fixtures/tar.kmap && echo back unchanged"
+run text text-offsets-copy sh -c "\"$M\" text --offsets fixtures/offsets.kmap | cmp - fixtures/offsets.kmap && echo identical; \"$M\" text fixtures/offsets.kmap"
+{ printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\nffffffff81000000,1,ffff888000002000,8,100,0,0,sh\n'; cat fixtures/offsets.kmap; } > offsets-late.kmap
+run text text-offsets-late sh -c "\"$M\" text offsets-late.kmap; \"$M\" text --offsets offsets-late.kmap | cmp - offsets-late.kmap && echo identical"
 run text text-stream-globals sh -c "\"$M\" text globals.bin && \"$M\" text globals.bin | \"$M\" check -"
 run text text-stream-found sh -c "\"$M\" text found.bin && \"$M\" text found.bin | \"$M\" check -"
 run text text-stream-modules sh -c "\"$M\" text modules.bin && \"$M\" text modules.bin | \"$M\" check -"
@@ -618,6 +664,32 @@ printf 'ffffffff812e0540,10,ffff888000001000,64,100,110,ffffffff812a5010,tar\n  
 cp fixtures/tar.kmap kept.txt
 run capmap capmap-bad-input sh -c "\"$M\" capmap bad-access.kmap $sm -o kept.txt; echo status \$?; cmp kept.txt fixtures/tar.kmap && echo output unchanged"
 run capmap capmap-empty "$M" capmap empty.kmap --rows ip
+# --fields, over fixtures/offsets.kmap (rows ip, cols callsite, no
+# symbols), by hand:
+#   object 1: ffffffff812a4e74's, freed by ffffffff812ab8a3;
+#     ffffffff811486e2 reads 5 of +0..8, ffffffff811556b9 writes 2 and
+#     reads 1 of +8..16
+#   object 2: ffffffff812a4e74's, live; ffffffff811486e2 reads 3 of
+#     +0..8, ffffffff811556b9 writes 1 of +16..24
+#   object 3: ffffffff812e05ea's, freed by ffffffff812ab8a3;
+#     ffffffff811486e2 reads 2 of +0..8, ffffffff811556b9 reads 1 of
+#     bytes not known (0,0)
+# so, cell (reads, writes, frees, objects), frees in range -:
+#   ffffffff811486e2 x ffffffff812a4e74 +0..8    8 0 0 2
+#   ffffffff811556b9 x ffffffff812a4e74 +8..16   1 2 0 1
+#   ffffffff811486e2 x ffffffff812e05ea +0..8    2 0 0 1
+#   ffffffff811556b9 x ffffffff812a4e74 +16..24  0 1 0 1
+#   ffffffff811556b9 x ffffffff812e05ea -        1 0 0 1
+#   ffffffff812ab8a3 x ffffffff812a4e74 -        0 0 1 1
+#   ffffffff812ab8a3 x ffffffff812e05ea -        0 0 1 1
+# and 12 reads, 3 writes, 2 frees.
+om=fixtures/offsets.kmap
+run capmap capmap-fields "$M" capmap $om --rows ip --fields
+run capmap capmap-fields-csv "$M" capmap $om --rows ip --fields --csv
+run capmap capmap-fields-json "$M" capmap $om --rows ip --fields --json -n 3
+run capmap capmap-fields-dot "$M" capmap $om --rows ip --fields --dot
+run capmap capmap-fields-stream "$M" capmap offsets.bin --rows ip --cols kind --fields
+run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"
 
 # diff: capmap.kmap against capmap-b.kmap, which lacks object 4, has
@@ -639,6 +711,8 @@ run diff diff-needs-symbols "$M" diff $cm fixtures/capmap-b.kmap
 run export export-csv sh -c "\"$M\" export $cm --format csv -o ex $sm && ls ex && cat ex/objects.csv ex/accesses.csv"
 run export export-jsonl sh -c "\"$M\" export $cm --format jsonl -o ex && ls ex && cat ex/objects.jsonl ex/accesses.jsonl"
 run export export-stream-csv sh -c "\"$M\" export stream.bin -f csv -o exs && cat exs/objects.csv exs/accesses.csv"
+run export export-offsets sh -c "\"$M\" export offsets.bin -f csv -o exo && cat exo/accesses.csv && \"$M\" export offsets.bin -f jsonl -o exo && cat exo/accesses.jsonl"
+run export export-offsets-unknown sh -c "\"$M\" export offsets-v4.bin -f jsonl -o exo4 && head -n 2 exo4/accesses.jsonl; \"$M\" export $om -f csv -o exok && cat exok/accesses.csv"
 run export export-dwarf-lines sh -c "\"$M\" export dw.kmap -f csv -o exd --vmlinux dwprog && cut -d, -f1,3- exd/accesses.csv"
 # A failure leaves the tables as they were, and no temporary file.
 mkdir -p keep

@@ -11,7 +11,7 @@
  *   alloc  cpu= ns= id= addr= call_site= jiffies= size_req= size_alloc= pid=
  *          cache_id= kind= context=
  *   free   cpu= ns= id= call_site= jiffies= api= nr_access=
- *   access cpu= ns= id= ip= pid= writes= reads=
+ *   access cpu= ns= id= ip= pid= writes= reads= offset= offset_end=
  *   lost   cpu= ns= records= allocs= frees= accesses= other=
  *   raw    cpu= ns= type= size=        (a record of any type and size)
  *   cut    bytes=N                     (drop the last N bytes written)
@@ -23,25 +23,35 @@
  * context= take any enum value (kind=5 context=3: a global, found; kind=6
  * a per-CPU variable or area, kind=7 a stack), and api= too (api=5:
  * free_percpu, version 3's; api=6: module, a module's global freed at its
- * unload, version 4's).
+ * unload, version 4's). An ACCESS record is as long as in the header's
+ * version: 56 bytes before version 5 (no offsets: offset= goes where
+ * reserved was, offset_end= is cut off), 64 from it; the header's
+ * rec_size.3 says so too.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <linux/memorizer.h>
 
 #include "mkrec.h"
 
+/* An ACCESS record's size in the header's version (see above). */
+static size_t access_size = sizeof(struct memorizer_rec_access);
+
 static int stream_line(const char *type, const char *l)
 {
 	if (!strcmp(type, "header")) {
-		static const __u16 sizes[MEMORIZER_REC_NR_TYPES] =
-			MEMORIZER_REC_SIZES;
+		__u16 sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
 		struct memorizer_stream_header h = { 0 };
 		const char *m = mkrec_val(l, "magic");
 
 		memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
 		if (m)
 			strncpy(h.magic, m, 8);
+		if (mkrec_num(l, "version", MEMORIZER_STREAM_VERSION) < 5)
+			sizes[MEMORIZER_REC_ACCESS] =
+				offsetof(struct memorizer_rec_access, offset_end);
+		access_size = sizes[MEMORIZER_REC_ACCESS];
 		mkrec_header(&h, l, MEMORIZER_STREAM_VERSION, sizes,
 			     MEMORIZER_REC_NR_TYPES);
 		h.hz = mkrec_num(l, "hz", 250);
@@ -95,12 +105,14 @@ static int stream_line(const char *type, const char *l)
 	} else if (!strcmp(type, "access")) {
 		struct memorizer_rec_access r = { 0 };
 
-		mkrec_hdr(&r.hdr, l, MEMORIZER_REC_ACCESS, sizeof(r));
+		mkrec_hdr(&r.hdr, l, MEMORIZER_REC_ACCESS, access_size);
 		r.id = mkrec_num(l, "id", 0);
 		r.ip = mkrec_num(l, "ip", 0);
 		r.pid = mkrec_num(l, "pid", 0);
 		r.writes = mkrec_num(l, "writes", 0);
 		r.reads = mkrec_num(l, "reads", 0);
+		r.offset = mkrec_num(l, "offset", 0);
+		r.offset_end = mkrec_num(l, "offset_end", 0);
 		mkrec_put(&r, sizeof(r), r.hdr.size);
 	} else if (!strcmp(type, "lost")) {
 		struct memorizer_rec_lost r = { 0 };

@@ -62,6 +62,107 @@ static void test_parse_access(void **state)
 	assert_true(a.reads == UINT64_MAX);
 }
 
+/* kmap_offsets: two more fields, 32 bits each; the writer's form of it. */
+static void test_parse_access_offsets(void **state)
+{
+	struct kmap_object o;
+	struct kmap_access a, w = {
+		.ip = 0xffffffff811556b9ull, .pid = 146, .writes = 1, .reads = 2,
+		.offset = 8, .offset_end = 4294967295u,
+	};
+	char err[KMAP_ERR_MAX], line[KMAP_LINE_MAX];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(parse("  ffffffff811556b9,146,1,2,0,4294967295", &o, &a, err),
+			 KMAP_LINE_ACCESS);
+	assert_int_equal(a.reads, 2);
+	assert_int_equal(a.offset, 0);
+	assert_true(a.offset_end == 4294967295u);
+	/* 4 fields: offsets 0, whatever a held. */
+	assert_int_equal(parse("  ffffffff811556b9,146,1,2", &o, &a, err),
+			 KMAP_LINE_ACCESS);
+	assert_int_equal(a.offset, 0);
+	assert_int_equal(a.offset_end, 0);
+	n = kmap_format_access_offsets(line, &w);
+	assert_int_equal(n, strlen("  ffffffff811556b9,146,1,2,8,4294967295\n"));
+	assert_memory_equal(line, "  ffffffff811556b9,146,1,2,8,4294967295\n", n);
+	n = kmap_format_access(line, &w);
+	assert_memory_equal(line, "  ffffffff811556b9,146,1,2\n", n);
+	/* The rule: a range, or both 0. */
+	assert_int_equal(kmap_rule_offsets(0, 0, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_rule_offsets(0, 1, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_rule_offsets(4, 4, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "offset 4, offset_end 4: not a range (offset below offset_end, or both 0 when not known)");
+	assert_int_equal(kmap_rule_offsets(4, 0, err), KMAP_RULE_ERROR);
+	assert_int_equal(kmap_rule_offset_end(16, 16, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_rule_offset_end(17, 16, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "offset_end 17 past the object's end (size_alloc 16)");
+}
+
+/* The text reader: the first access line decides 4 or 6 fields. */
+static void test_text_offsets_arity(void **state)
+{
+	static const char ok[] =
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n"
+		"  ffffffff81000010,1,1,0,0,4\n"
+		"  ffffffff81000014,1,1,0,4,8\n";
+	static const char mixed[] =
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n"
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh\n"
+		"  ffffffff81000010,1,1,0\n"
+		"  ffffffff81000014,1,1,0,4,8\n";
+	struct kmap_text_reader *r;
+	struct kmap_object o;
+	struct kmap_access a;
+
+	(void)state;
+	r = kmap_text_open_mem(ok, strlen(ok), "ok");
+	assert_int_equal(kmap_text_offsets(r), -1);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_offsets(r), -1);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(kmap_text_offsets(r), 1);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(a.offset, 4);
+	assert_int_equal(a.offset_end, 8);
+	assert_int_equal(kmap_text_next(r, &o, &a), 0);
+	kmap_text_close(r);
+	/* Lines past the first through the fast path: the same values. */
+	{
+		char big[64 * 48];
+		size_t len, i;
+
+		len = (size_t)snprintf(big, sizeof(big), "%s", ok);
+		for (i = 0; i < 40; i++)
+			len += (size_t)snprintf(big + len, sizeof(big) - len,
+						"  ffffffff81%06zx,1,%zu,0,%zu,%zu\n",
+						i + 0x100, i + 1, 3 * i,
+						3 * i + 1 + i);
+		r = kmap_text_open_mem(big, len, "big");
+		for (i = 0; i < 3; i++)
+			assert_int_equal(kmap_text_next(r, &o, &a), i ? KMAP_LINE_ACCESS :
+					 KMAP_LINE_OBJECT);
+		for (i = 0; i < 40; i++) {
+			assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+			assert_true(a.ip == 0xffffffff81000000ull + i + 0x100);
+			assert_int_equal(a.writes, i + 1);
+			assert_int_equal(a.offset, 3 * i);
+			assert_int_equal(a.offset_end, 3 * i + 1 + i);
+		}
+		assert_int_equal(kmap_text_next(r, &o, &a), 0);
+		kmap_text_close(r);
+	}
+	r = kmap_text_open_mem(mixed, strlen(mixed), "mixed");
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(kmap_text_offsets(r), 0);
+	assert_int_equal(kmap_text_next(r, &o, &a), -1);
+	assert_string_equal(kmap_text_error(r), "mixed:4: access line of 6 fields, but line 3's has 4: a kmap (4) and a kmap_offsets (6) mixed");
+	kmap_text_close(r);
+}
+
 static void test_parse_live_and_zero(void **state)
 {
 	struct kmap_object o;
@@ -97,7 +198,12 @@ static void test_parse_rejects(void **state)
 		{ " 1,1,1,1", "not indented by exactly two spaces" },
 		{ "   1,1,1,1", "not indented by exactly two spaces" },
 		{ "  1,1,1", "access line has 3 fields" },
-		{ "  1,1,1,1,1", "more than 4 fields" },
+		{ "  1,1,1,1,1", "access line has 5 fields, not 4 (access_ip,access_pid,write_count,read_count) or 6" },
+		{ "  1,1,1,1,1,1,1", "access line has more than 6 fields" },
+		{ "  1,1,1,1,01,2", "offset '01': leading zero" },
+		{ "  1,1,1,1,1,4294967296", "offset_end '4294967296': more than 32 bits" },
+		{ "  1,1,1,1,1,", "offset_end '': empty" },
+		{ "  1,1,1,1,-1,2", "offset '-1': not an unsigned decimal" },
 		{ "  1,1,1,1 ", "read_count '1 ': not an unsigned decimal" },
 		{ "  1,1,1,1\r", "read_count '1\\x0d'" },
 		{ "1,1,1,1,1,0,0,0123456789012345678901234567890123456789012345678901234567890123",
@@ -319,8 +425,8 @@ static void test_rules(void **state)
 				 .free_jiffies = 120, .free_ip = 0, .pid = 1,
 				 .comm = "sh" };
 	struct kmap_access acc[] = {
-		{ 0x10, 1, 1, 0 }, { 0x20, 1, 0, 1 }, { 0x10, 2, 1, 0 },
-		{ 0x10, 1, 0, 3 }, { 0x20, 1, 1, 1 },
+		{ 0x10, 1, 1, 0, 0, 0 }, { 0x20, 1, 0, 1, 0, 0 }, { 0x10, 2, 1, 0, 0, 0 },
+		{ 0x10, 1, 0, 3, 0, 0 }, { 0x20, 1, 1, 1, 0, 0 },
 	};
 	struct kmap_live live[] = {
 		{ 0x3000, 16, 7 }, { 0x1000, 64, 1 }, { 0x1020, 8, 3 },
@@ -340,7 +446,7 @@ static void test_rules(void **state)
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
 	o.pid = 0;
 	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
-	assert_int_equal(kmap_rule_access(&(struct kmap_access){ 0x10, 1, 0, 0 }, err),
+	assert_int_equal(kmap_rule_access(&(struct kmap_access){ 0x10, 1, 0, 0, 0, 0 }, err),
 			 KMAP_RULE_ERROR);
 
 	/* (0x10, 1) at 0 and 3, (0x20, 1) at 1 and 4. */
@@ -591,8 +697,10 @@ static void alloc_global(struct sbuf *s, int cpu, uint64_t id, uint64_t addr)
 		   MEMORIZER_CONTEXT_FOUND);
 }
 
-static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
-		       uint64_t w, uint64_t r)
+/* An ACCESS record with its range (version 5's; 0, 0: none known). */
+static void access_rec_off(struct sbuf *s, int cpu, uint64_t id, uint64_t ip,
+			   int pid, uint64_t w, uint64_t r, uint32_t off,
+			   uint32_t end)
 {
 	struct memorizer_rec_access a = { .hdr = { MEMORIZER_REC_ACCESS, sizeof(a), cpu, 0, 3 } };
 
@@ -602,7 +710,15 @@ static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pi
 	a.pid = pid;
 	a.writes = w;
 	a.reads = r;
+	a.offset = off;
+	a.offset_end = end;
 	sput(s, &a, sizeof(a));
+}
+
+static void access_rec(struct sbuf *s, int cpu, uint64_t id, uint64_t ip, int pid,
+		       uint64_t w, uint64_t r)
+{
+	access_rec_off(s, cpu, id, ip, pid, w, r, 0, 0);
 }
 
 static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
@@ -625,23 +741,35 @@ static void test_bin_header_checks(void **state)
 
 	(void)state;
 	header(&s, 2);
-	assert_int_equal(h->version, 4);
+	assert_int_equal(h->version, 5);
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	assert_int_equal(kmap_bin_check_header(s.b, 55, err), -1);
 	assert_non_null(strstr(err, "cut short"));
-	/* Versions 1, 2, 3 and 4 are read, no other. */
+	/* Versions 1 to 5 are read, no other. */
 	h->version = 1;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	h->version = 2;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
 	h->version = 3;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
-	h->version = 5;
+	h->version = 4;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	h->version = 6;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 5, this reader knows versions 1, 2, 3 and 4 only");
+	assert_string_equal(err, "stream version 6, this reader knows versions 1, 2, 3, 4 and 5 only");
 	h->version = 0;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
-	assert_string_equal(err, "stream version 0, this reader knows versions 1, 2, 3 and 4 only");
+	assert_string_equal(err, "stream version 0, this reader knows versions 1, 2, 3, 4 and 5 only");
+	/* ACCESS records: 56 bytes up to version 4, 64 (offsets) from 5. */
+	h->rec_size[MEMORIZER_REC_ACCESS] = 56;
+	h->version = 4;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), 0);
+	assert_int_equal(kmap_bin_min_size(4, MEMORIZER_REC_ACCESS), 56);
+	h->version = 5;
+	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
+	assert_string_equal(err, "rec_size[3] is 56, shorter than the 64-byte layout");
+	assert_int_equal(kmap_bin_min_size(5, MEMORIZER_REC_ACCESS), 64);
+	h->rec_size[MEMORIZER_REC_ACCESS] = 64;
 	h->version = 1;
 	h->rec_size[MEMORIZER_REC_ALLOC] = 64;
 	assert_int_equal(kmap_bin_check_header(s.b, s.len, err), -1);
@@ -808,6 +936,66 @@ static void test_src_assembles(void **state)
 	assert_int_equal(kmap_src_orphans(src), 1);
 	kmap_src_close(src);
 	unlink(path);
+}
+
+/*
+ * A version 5 stream: an (id, ip, pid)'s ranges unite over its ACCESS
+ * records (sweeps), none known (0, 0) left out; one past size_alloc (16)
+ * is an error, whether its ALLOC comes before or after it.
+ */
+static void test_src_offsets(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	char err[KMAP_ERR_MAX];
+	struct kmap_src *src;
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	size_t n, cut;
+	FILE *f;
+
+	(void)state;
+	header(&s, 2);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 0, 1, 8, 12);
+	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 0, 1, 0, 0);
+	access_rec_off(&s, 1, 1, 0xffffffff81000010ull, 7, 0, 1, 2, 4);
+	access_rec_off(&s, 0, 1, 0xffffffff81000010ull, 7, 0, 1, 10, 16);
+	access_rec_off(&s, 0, 1, 0xffffffff81000020ull, 7, 0, 1, 0, 0);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	cut = s.len;
+	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 0, 1, 0, 17);
+	alloc(&s, 0, 2, 0x2000, 7);
+	f = fmemopen(s.b, s.len, "rb");
+	src = kmap_src_open_file(f, "s", err);
+	assert_non_null(src);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(kmap_src_offsets(src), 1);
+	assert_int_equal(n, 2);
+	assert_int_equal(a[0].reads, 4);
+	assert_int_equal(a[0].offset, 2);
+	assert_int_equal(a[0].offset_end, 16);
+	assert_int_equal(a[1].offset, 0);
+	assert_int_equal(a[1].offset_end, 0);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	snprintf(err, sizeof(err), "s: byte %zu: offset_end 17 past the object's end (size_alloc 16)",
+		 cut + sizeof(struct memorizer_rec_access));
+	assert_string_equal(kmap_src_error(src), err);
+	kmap_src_close(src);
+	fclose(f);
+	/* The same past the end, its ALLOC first: the ACCESS record's byte. */
+	s.len = cut;
+	alloc(&s, 0, 2, 0x2000, 7);
+	access_rec_off(&s, 1, 2, 0xffffffff81000010ull, 7, 0, 1, 0, 17);
+	f = fmemopen(s.b, s.len, "rb");
+	src = kmap_src_open_file(f, "s", err);
+	assert_non_null(src);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 1);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	snprintf(err, sizeof(err), "s: byte %zu: offset_end 17", cut + sizeof(struct memorizer_rec_alloc));
+	assert_non_null(strstr(kmap_src_error(src), err));
+	kmap_src_close(src);
+	fclose(f);
 }
 
 /*
@@ -1985,12 +2173,12 @@ static void test_capmap_cells(void **state)
 	struct kmap_object o2 = o1, o3 = { .alloc_ip = 0x10, .addr = 0x3000,
 		.size = 8, .alloc_jiffies = 1 };
 	const struct kmap_access a1[] = {
-		{ 0xffffffff81000104ull, 1, 1, 2 },
-		{ 0xffffffff81000108ull, 2, 0, 3 },
-		{ 0xffffffff81000200ull, 1, 5, 0 },
+		{ 0xffffffff81000104ull, 1, 1, 2, 0, 0 },
+		{ 0xffffffff81000108ull, 2, 0, 3, 0, 0 },
+		{ 0xffffffff81000200ull, 1, 5, 0, 0, 0 },
 	};
-	const struct kmap_access a2[] = { { 0xffffffff81000104ull, 1, 0, 1 } };
-	const struct kmap_access a3[] = { { 0x20, 3, 1, 0 } };
+	const struct kmap_access a2[] = { { 0xffffffff81000104ull, 1, 0, 1, 0, 0 } };
+	const struct kmap_access a3[] = { { 0x20, 3, 1, 0, 0, 0 } };
 	const struct kmap_capmap_cell *c, *cells;
 	struct kmap_capmap_totals t;
 
@@ -2049,7 +2237,7 @@ static void test_capmap_groups(void **state)
 		.has = KMAP_HAS_KIND | KMAP_HAS_ID, .id = 71,
 		.kind = MEMORIZER_ALLOC_VMALLOC };
 	struct kmap_object text = { .alloc_ip = 3, .addr = 0x5000, .size = 8 };
-	const struct kmap_access a[] = { { 0x40, 1, 1, 1 } };
+	const struct kmap_access a[] = { { 0x40, 1, 1, 1, 0, 0 } };
 	const struct kmap_capmap_cell *cells;
 	char err[KMAP_ERR_MAX];
 	struct kmap_capmap *m;
@@ -2174,7 +2362,7 @@ static void test_capmap_parent(void **state)
 static void test_capmap_grows_by_cells(void **state)
 {
 	struct kmap_object o = { .alloc_ip = 1, .addr = 0x1000, .size = 8 };
-	const struct kmap_access a[] = { { 0x40, 1, 1, 0 } };
+	const struct kmap_access a[] = { { 0x40, 1, 1, 0, 0, 0 } };
 	const struct kmap_capmap_cell *cells;
 	char err[KMAP_ERR_MAX], name[32];
 	struct kmap_capmap *m;
@@ -2190,7 +2378,7 @@ static void test_capmap_grows_by_cells(void **state)
 	assert_int_equal(cells[0].writes, 100000);
 	assert_int_equal(cells[0].objects, 100000);
 	for (i = 0; i < 20000; i++) {
-		b = (struct kmap_access){ 0x1000 + i, 1, 0, 1 };
+		b = (struct kmap_access){ 0x1000 + i, 1, 0, 1, 0, 0 };
 		assert_int_equal(kmap_capmap_add(m, &o, &b, 1), 0);
 	}
 	assert_int_equal(kmap_capmap_nsubjects(m), 20001);
@@ -2198,6 +2386,57 @@ static void test_capmap_grows_by_cells(void **state)
 		snprintf(name, sizeof(name), "%llx", (unsigned long long)(0x1000 + i));
 		assert_int_equal(capmap_cell(m, name, "1")->reads, 1);
 	}
+	kmap_capmap_free(m);
+}
+
+/*
+ * Split by range: a cell per (subject, group, range), frees and accesses
+ * with no range in range 0, 0 (what kmap_capmap_find() gives); a range
+ * repeated many times is one cell still; no split once cells exist.
+ */
+static void test_capmap_split_ranges(void **state)
+{
+	struct kmap_object o = { .alloc_ip = 1, .addr = 0x1000, .size = 32,
+				 .free_jiffies = 2, .free_ip = 0x40 };
+	const struct kmap_access a[] = {
+		{ 0x40, 1, 1, 0, 0, 8 }, { 0x40, 2, 0, 2, 8, 16 },
+		{ 0x40, 3, 0, 4, 0, 0 }, { 0x50, 1, 1, 0, 0, 8 },
+	};
+	const struct kmap_capmap_cell *cells, *c;
+	char err[KMAP_ERR_MAX];
+	struct kmap_capmap *m;
+	int i;
+
+	(void)state;
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_non_null(m);
+	kmap_capmap_split_ranges(m);
+	assert_true(kmap_capmap_split(m));
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 4);
+	assert_int_equal(cells[0].offset, 0);
+	assert_int_equal(cells[0].offset_end, 8);
+	assert_int_equal(cells[0].writes, 1000);
+	assert_int_equal(cells[1].offset, 8);
+	assert_int_equal(cells[1].offset_end, 16);
+	assert_int_equal(cells[1].reads, 2000);
+	assert_int_equal(cells[1].objects, 1000);
+	c = kmap_capmap_find(m, "40", "1");	/* range 0, 0 */
+	assert_ptr_equal(c, &cells[2]);
+	assert_int_equal(c->reads, 4000);
+	assert_int_equal(c->frees, 1000);
+	assert_int_equal(cells[3].subject == cells[0].subject, 0);
+	assert_int_equal(cells[3].offset_end, 8);
+	kmap_capmap_free(m);
+	/* Not split after the first add: cells are keyed one way. */
+	m = kmap_capmap_new(KMAP_SUBJECT_IP, KMAP_GROUP_CALLSITE, NULL, err);
+	assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	kmap_capmap_split_ranges(m);
+	assert_false(kmap_capmap_split(m));
+	assert_int_equal(kmap_capmap_add(m, &o, a, 4), 0);
+	assert_int_equal(kmap_capmap_cells(m, &cells), 2);
+	assert_int_equal(cells[0].offset_end, 0);
 	kmap_capmap_free(m);
 }
 
@@ -2427,12 +2666,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_object),
 		cmocka_unit_test(test_parse_access),
+		cmocka_unit_test(test_parse_access_offsets),
+		cmocka_unit_test(test_text_offsets_arity),
 		cmocka_unit_test(test_parse_live_and_zero),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_src_offsets),
 		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
 		cmocka_unit_test(test_rules),
@@ -2469,6 +2711,7 @@ int main(void)
 		cmocka_unit_test(test_capmap_subjects),
 		cmocka_unit_test(test_capmap_parent),
 		cmocka_unit_test(test_capmap_grows_by_cells),
+		cmocka_unit_test(test_capmap_split_ranges),
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_reader),

@@ -3,7 +3,9 @@
 // tables of INPUT (exported into DIR) into DuckDB, with the types the
 // export man page documents, and check that SQL GROUP BYs give exactly
 // memorizer report's figures for the same INPUT: per call site, per pid,
-// per function (with a symbol file) and per cache (binary streams).
+// per function (with a symbol file) and per cache (binary streams); and
+// that the accesses' offset and offset_end are memorizer text --offsets'
+// (null where it writes 0,0).
 //
 //   node roundtrip.mjs MEMORIZER INPUT DIR csv|jsonl [SYSTEM_MAP]
 //
@@ -29,7 +31,8 @@ const schema = {
 	accesses: {
 		object_id: 'UBIGINT', ip: 'VARCHAR', function: 'VARCHAR',
 		file: 'VARCHAR', line: 'UINTEGER', pid: 'UINTEGER',
-		reads: 'UBIGINT', writes: 'UBIGINT',
+		reads: 'UBIGINT', writes: 'UBIGINT', offset: 'UINTEGER',
+		offset_end: 'UINTEGER',
 	},
 };
 
@@ -150,6 +153,39 @@ for (const check of checks) {
 		failures++;
 	}
 	console.log(`--by ${check.by}: ${want.length} rows x ${check.columns.length} columns compared`);
+}
+// Every access counter's range, as text --offsets has it: the same
+// multiset of (ip, pid, reads, writes, offset, offset_end).
+{
+	const count = (m, k) => m.set(k, (m.get(k) ?? 0) + 1);
+	const want = new Map(), got = new Map();
+	const text = execFileSync(memorizer, ['text', '--offsets', input],
+				  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	for (const line of text.split('\n'))
+		if (line.startsWith('  ')) {
+			const [ip, pid, w, r, off, end] = line.trim().split(',');
+			count(want, [ip, pid, r, w, off, end].join(','));
+		}
+	const rows = (await db.runAndReadAll(`SELECT ip, pid, reads, writes,
+		coalesce("offset", 0) AS o, coalesce(offset_end, 0) AS e,
+		("offset" IS NULL) = (offset_end IS NULL) AS paired FROM accesses`)).getRowObjectsJS();
+	for (const row of rows) {
+		if (!row.paired) {
+			console.log(`offsets: ${row.ip} pid ${row.pid}: offset and offset_end not both null`);
+			failures++;
+		}
+		count(got, [row.ip, row.pid, row.reads, row.writes, row.o, row.e].join(','));
+	}
+	for (const [k, n] of want)
+		if (got.get(k) !== n) {
+			console.log(`offsets: ${k}: text --offsets ${n}, SQL ${got.get(k) ?? 0}`);
+			failures++;
+		}
+	if (got.size !== want.size) {
+		console.log(`offsets: ${got.size} distinct in SQL, ${want.size} in text --offsets`);
+		failures++;
+	}
+	console.log(`offsets: ${rows.length} access rows compared`);
 }
 db.closeSync();
 if (failures) {

@@ -4,7 +4,8 @@
 # (npm @duckdb/node-api, its engine inside the package; the top's
 # package-lock.json, installed by make tools' npm ci), must give
 # memorizer report's figures under SQL GROUP BY (roundtrip.mjs). Then the
-# same check over a table with one read too many must fail.
+# same check over a table with one read too many, and over one with an
+# offset_end a byte off, must fail.
 #
 #   run.sh MEMORIZER MKSTREAM
 set -uo pipefail
@@ -21,6 +22,7 @@ fx=$here/../fixtures
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$2" < "$fx/stream.desc" > "$tmp/stream.bin" || exit 1
+"$2" < "$fx/offsets.desc" > "$tmp/offsets.bin" || exit 1
 passed=0
 failed=0
 
@@ -46,21 +48,34 @@ for format in csv jsonl; do
 	ok $? "capmap.kmap, $format"
 	roundtrip stream-$format "$tmp/stream.bin" $format "$fx/System.map"
 	ok $? "stream.bin, $format"
+	roundtrip offsets-$format "$tmp/offsets.bin" $format "$fx/System.map"
+	ok $? "offsets.bin (offsets), $format"
+	roundtrip offsets-kmap-$format "$fx/offsets.kmap" $format "$fx/System.map"
+	ok $? "offsets.kmap, $format"
 done
 
+# tampered NAME INPUT COLUMN PATTERN DESC: NAME-csv's tables with one more
+# in COLUMN of the first accesses row: the check of INPUT must fail, saying
+# PATTERN.
+tampered() {
+	local name=$1 input=$2 col=$3 pattern=$4 desc=$5 t=$tmp/tampered-$1 status
+	mkdir "$t"
+	cp "$tmp/$name-csv/objects.csv" "$t/"
+	awk -F, -v OFS=, -v c="$col" 'NR == 2 { $c += 1 } { print }' \
+		"$tmp/$name-csv/accesses.csv" > "$t/accesses.csv"
+	cmp -s "$tmp/$name-csv/accesses.csv" "$t/accesses.csv" &&
+		{ echo "tampering changed nothing"; exit 1; }
+	node "$here/roundtrip.mjs" "$M" "$input" "$t" csv "$fx/System.map" > "$t.log"
+	status=$?
+	sed 's/^/    /' "$t.log"
+	[ $status = 1 ] && grep -q "$pattern" "$t.log"
+	ok $? "$desc (exit $status)"
+}
 # One read more in one accesses row: the totals differ, the check fails.
-mkdir "$tmp/tampered"
-cp "$tmp/tar-csv/objects.csv" "$tmp/tampered/"
-awk -F, -v OFS=, 'NR == 2 { $7 += 1 } { print }' "$tmp/tar-csv/accesses.csv" \
-	> "$tmp/tampered/accesses.csv"
-cmp -s "$tmp/tar-csv/accesses.csv" "$tmp/tampered/accesses.csv" &&
-	{ echo "tampering changed nothing"; exit 1; }
-node "$here/roundtrip.mjs" "$M" "$fx/tar.kmap" "$tmp/tampered" csv "$fx/System.map" \
-	> "$tmp/tampered.log"
-status=$?
-sed 's/^/    /' "$tmp/tampered.log"
-[ $status = 1 ] && grep -q '^--by callsite .* reads: report ' "$tmp/tampered.log"
-ok $? "a read too many is found (exit $status)"
+tampered tar "$fx/tar.kmap" 7 '^--by callsite .* reads: report ' "a read too many is found"
+# One offset_end a byte further: no longer text --offsets' range.
+tampered offsets "$tmp/offsets.bin" 10 '^offsets: .*: text --offsets 1, SQL 0' \
+	"an offset_end a byte off is found"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -86,7 +86,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (rec.offset < last || rec.offset + rec.size > size)
 			abort();
 		last = rec.offset + rec.size;
-		if (rec.size < kmap_bin_min_size(rec.type))
+		if (rec.size < kmap_bin_min_size(kmap_bin_header(r)->version,
+						 rec.type))
+			abort();
+		/* Offsets: none before version 5. */
+		if (rec.type == MEMORIZER_REC_ACCESS &&
+		    kmap_bin_header(r)->version < KMAP_STREAM_VERSION_OFFSETS &&
+		    (rec.u.access.offset || rec.u.access.offset_end))
 			abort();
 	}
 	if (t < 0 && strncmp(kmap_bin_error(r), "fuzz: byte ", 11))

@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			abort();
 		if (t == KMAP_LINE_ACCESS &&
 		    (a2.ip != a.ip || a2.pid != a.pid || a2.reads != a.reads ||
-		     a2.writes != a.writes))
+		     a2.writes != a.writes || a2.offset != a.offset ||
+		     a2.offset_end != a.offset_end))
 			abort();
 		f = fmemopen(line, sizeof(line), "w");
 
@@ -50,6 +51,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			abort();
 		if (t == KMAP_LINE_OBJECT)
 			kmap_write_object(f, &o);
+		else if (a.offset || a.offset_end)	/* kmap_offsets */
+			kmap_write_access_offsets(f, &a);
 		else
 			kmap_write_access(f, &a);
 		fflush(f);
@@ -71,7 +74,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			    kmap_object_kind(&o2) != kmap_object_kind(&o))
 				abort();
 			if (t == KMAP_LINE_ACCESS &&
-			    (a2.ip != a.ip || a2.reads != a.reads || a2.writes != a.writes))
+			    (a2.ip != a.ip || a2.reads != a.reads || a2.writes != a.writes ||
+			     a2.offset != a.offset || a2.offset_end != a.offset_end))
 				abort();
 		}
 	}
