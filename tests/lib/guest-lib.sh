@@ -104,16 +104,19 @@ only_after() {
 
 # The test module's objects (kernel/mm/memorizer/memorizer_test_module.c):
 # 1999 bytes each, allocated by a process the tests name busybox-trig.
-# test_objects FILE W R: how many FILE holds whose access lines are exactly
-# one of W writes and one of R reads, by their own pid.
+# test_objects FILE W R [WEND REND]: how many FILE holds whose access lines
+# are exactly one of W writes and one of R reads, by their own pid; with
+# WEND and REND (a kmap_offsets), the writes over bytes [0, WEND) and the
+# reads over [0, REND).
 test_objects() {
-	awk -F, -v w="$2" -v r="$3" '
+	awk -F, -v w="$2" -v r="$3" -v we="${4:-}" -v re="${5:-}" '
 	function done() { if (obj && lines == 2 && sw && sr) n++; obj = 0 }
+	function bytes(end) { return end == "" || (a[5] == 0 && a[6] == end) }
 	/^[0-9a-f]/ { done(); obj = ($4 == 1999 && $8 == "busybox-trig"); pid = $2
 		lines = sw = sr = 0; next }
 	obj { lines++; split(substr($0, 3), a, ",")
-		if (a[2] == pid && a[3] == w && a[4] == 0) sw = 1
-		if (a[2] == pid && a[3] == 0 && a[4] == r) sr = 1 }
+		if (a[2] == pid && a[3] == w && a[4] == 0 && bytes(we)) sw = 1
+		if (a[2] == pid && a[3] == 0 && a[4] == r && bytes(re)) sr = 1 }
 	END { done(); print n + 0 }' "$1"
 }
 

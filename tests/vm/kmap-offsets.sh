@@ -25,20 +25,6 @@ echo 0 > $M/memorizer_log_access
 cat $M/kmap > /out/kmap
 cat $M/kmap_offsets > /out/kmap_offsets
 
-# test_ranges FILE W R WEND REND: the test objects whose access lines are
-# exactly one of W writes over bytes [0, WEND) and one of R reads over
-# [0, REND), by their own pid.
-test_ranges() {
-	awk -F, -v w="$2" -v r="$3" -v we="$4" -v re="$5" '
-	function done() { if (obj && lines == 2 && sw && sr) n++; obj = 0 }
-	/^[0-9a-f]/ { done(); obj = ($4 == 1999 && $8 == "busybox-trig"); pid = $2
-		lines = sw = sr = 0; next }
-	obj { lines++; split(substr($0, 3), a, ",")
-		if (a[2] == pid && a[3] == w && a[4] == 0 && a[5] == 0 && a[6] == we) sw = 1
-		if (a[2] == pid && a[3] == 0 && a[4] == r && a[5] == 0 && a[6] == re) sr = 1 }
-	END { done(); print n + 0 }' "$1"
-}
-
 # Every access line has six fields, the range non-empty and inside the
 # object (its size as requested, or the usable size no further than the
 # next power of two a slab or page rounds it to).
@@ -60,9 +46,9 @@ check "kmap is the seeds' format" kmap_valid /out/kmap
 check "kmap_offsets is kmap plus two fields per access line" \
 	cmp -s /tmp/kmap.unfreed /tmp/kmap.cut.unfreed
 check "test objects' 7 stores over [0, 56), 5 loads over [0, 40)" \
-	[ "$(test_ranges /out/kmap_offsets 7 5 56 40)" = 20 ]
+	[ "$(test_objects /out/kmap_offsets 7 5 56 40)" = 20 ]
 check "test objects' 9 stores over [0, 64), 3 loads over [0, 24)" \
-	[ "$(test_ranges /out/kmap_offsets 9 3 64 24)" = 5 ]
+	[ "$(test_objects /out/kmap_offsets 9 3 64 24)" = 5 ]
 check "every range non-empty and inside its object" \
 	ranges_sane /out/kmap_offsets
 finish
