@@ -782,6 +782,9 @@ enum kmap_capmap_group {
 	KMAP_GROUP_CACHE,	/* the cache's name; no cache: its kind's */
 	KMAP_GROUP_KIND,	/* kmap_kind_name(kmap_object_kind()) */
 	KMAP_GROUP_OBJECT,	/* the object id (text: its number, from 1) */
+	KMAP_GROUP_TYPE,	/* "struct NAME": its slab cache's struct type
+				 * (kmap_capmap_set_types()); objects of no
+				 * known type as KMAP_GROUP_CACHE */
 };
 /* What a subject or group option says: "function", "callsite", ... */
 const char *kmap_capmap_subject_name(enum kmap_capmap_subject s);
@@ -834,6 +837,22 @@ struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 void kmap_capmap_split_ranges(struct kmap_capmap *m);
 /* Whether m is split by range. */
 int kmap_capmap_split(const struct kmap_capmap *m);
+/*
+ * Struct types (kmap_types.h) for group type and for naming a split
+ * cell's bytes (kmap_capmap_field()); m owns them from here on.
+ */
+struct kmap_types;
+void kmap_capmap_set_types(struct kmap_capmap *m, struct kmap_types *types);
+int kmap_capmap_has_types(const struct kmap_capmap *m);
+/*
+ * The member a cell of a split map touched, into buf[len]: the path within
+ * the struct type of its group (group type, or group cache with a struct
+ * of the cache's name) that holds the cell's bytes ("cred.uid" as "uid";
+ * "(whole)" for all of it). 0 with buf "" when m has no types, the group
+ * no struct type or the cell no range; else the length.
+ */
+int kmap_capmap_field(const struct kmap_capmap *m,
+		      const struct kmap_capmap_cell *c, char *buf, size_t len);
 /* Add one object and its accesses. Returns 0, or -1 when out of memory. */
 int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		    const struct kmap_access *acc, size_t nacc);

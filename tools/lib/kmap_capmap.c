@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kmap.h"
+#include "kmap_types.h"
 
 #define UNKNOWN_SOURCE	"[unknown]"
 
@@ -31,6 +32,7 @@ struct kmap_capmap {
 	enum kmap_capmap_subject subject;
 	enum kmap_capmap_group group;
 	struct kmap_sym *sym;
+	struct kmap_types *types;	/* NULL: none */
 	struct names subjects, groups;
 	struct kmap_map subject_of_ip;	/* ip -> subject number */
 	struct kmap_map group_of_key;	/* group's key (see group_key) -> number */
@@ -59,6 +61,7 @@ static const char *const group_names[] = {
 	[KMAP_GROUP_CACHE] = "cache",
 	[KMAP_GROUP_KIND] = "kind",
 	[KMAP_GROUP_OBJECT] = "object",
+	[KMAP_GROUP_TYPE] = "type",
 };
 #define COUNT(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -182,10 +185,45 @@ struct kmap_capmap *kmap_capmap_new(enum kmap_capmap_subject subject,
 	return m;
 }
 
+void kmap_capmap_set_types(struct kmap_capmap *m, struct kmap_types *types)
+{
+	kmap_types_close(m->types);
+	m->types = types;
+}
+
+int kmap_capmap_has_types(const struct kmap_capmap *m)
+{
+	return m->types != NULL;
+}
+
+int kmap_capmap_field(const struct kmap_capmap *m,
+		      const struct kmap_capmap_cell *c, char *buf, size_t len)
+{
+	const char *group = kmap_capmap_group_of(m, c);
+	long type = -1;
+	int n;
+
+	buf[0] = '\0';
+	if (!m->types || !c->offset_end)
+		return 0;
+	if (m->group == KMAP_GROUP_TYPE && !strncmp(group, "struct ", 7))
+		type = kmap_types_struct(m->types, group + 7);
+	else if (m->group == KMAP_GROUP_CACHE)
+		type = kmap_types_of_cache(m->types, group);
+	if (type < 0)
+		return 0;
+	n = kmap_types_member(m->types, type, c->offset, c->offset_end, buf,
+			      len);
+	if (n == 0)
+		n = snprintf(buf, len, "(whole)");
+	return n < 0 ? 0 : n;
+}
+
 void kmap_capmap_free(struct kmap_capmap *m)
 {
 	if (!m)
 		return;
+	kmap_types_close(m->types);
 	names_free(&m->subjects);
 	names_free(&m->groups);
 	kmap_map_free(&m->subject_of_ip);
@@ -312,6 +350,7 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 		     uint64_t *key, char *buf, size_t len)
 {
 	int has_cache = (o->has & KMAP_HAS_CACHE) && o->cache;
+	long type;
 	int kind;
 
 	switch (m->group) {
@@ -332,10 +371,18 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 		function_name(m->sym, o->alloc_ip, buf, len);
 		return 1;
 	case KMAP_GROUP_CACHE:
+	case KMAP_GROUP_TYPE:
 		/* Objects without a cache go under their kind's name. */
 		kind = kmap_object_kind(o);
 		*key = has_cache ? o->cache_id : (uint64_t)1 << 32 | (uint32_t)kind;
-		snprintf(buf, len, "%s", has_cache ? o->cache : kmap_kind_name(kind));
+		type = m->group == KMAP_GROUP_TYPE && m->types && has_cache ?
+		       kmap_types_of_cache(m->types, o->cache) : -1;
+		if (type >= 0)
+			snprintf(buf, len, "struct %s",
+				 kmap_types_name(m->types, type));
+		else
+			snprintf(buf, len, "%s",
+				 has_cache ? o->cache : kmap_kind_name(kind));
 		return 1;
 	case KMAP_GROUP_KIND:
 		kind = kmap_object_kind(o);

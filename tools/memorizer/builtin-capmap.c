@@ -15,15 +15,16 @@
 #include <linux/memorizer.h>
 
 #include "capmap.h"
+#include "kmap_types.h"
 
 static const struct opt opts[] = {
 	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory), file-function (a file's code in one function) or ip that read, wrote or freed." },
-	{ "cols", 'c', "GROUP", "Group the objects by callsite (the allocating function, the default), cache, kind or object." },
+	{ "cols", 'c', "GROUP", "Group the objects by callsite (the allocating function, the default), cache, kind, object or type (the struct type of a slab cache's objects, from --vmlinux's DWARF: the struct of the cache's name, or of a known other name such as filp's file; other objects by cache or kind)." },
 	{ "limit", 'n', "N", "Print the first N cells only (N >= 1)." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)." },
 	{ "dot", 0, NULL, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell." },
-	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream." },
+	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF and --cols type or cache, a field column names the struct member those bytes are (f_path.dentry)." },
 	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables." },
 	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
@@ -53,7 +54,7 @@ int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o)
 	} else if (opt_is(p, idx, "cols")) {
 		v = kmap_capmap_group_parse(p->arg);
 		if (v < 0) {
-			error("--cols %s: not callsite, cache, kind or object",
+			error("--cols %s: not callsite, cache, kind, object or type",
 			      p->arg);
 			return -1;
 		}
@@ -104,9 +105,25 @@ struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 		      o->vmlinux, rows);
 		return NULL;
 	}
+	if (o->group == KMAP_GROUP_TYPE && !o->vmlinux) {
+		error("--cols type needs struct types: give --vmlinux FILE (a vmlinux built with debug info)");
+		return NULL;
+	}
 	m = kmap_capmap_new(o->subject, o->group, sym, err);
-	if (!m)
+	if (!m) {
 		error("%s", err);
+		return NULL;
+	}
+	if (o->vmlinux && (o->group == KMAP_GROUP_TYPE || o->fields)) {
+		struct kmap_types *types = kmap_types_open(o->vmlinux, err);
+
+		if (!types && o->group == KMAP_GROUP_TYPE) {
+			error("--cols type: %s", err);
+			kmap_capmap_free(m);
+			return NULL;
+		}
+		kmap_capmap_set_types(m, types);
+	}
 	return m;
 }
 
@@ -181,6 +198,7 @@ const char *capmap_group_plural(enum kmap_capmap_group group, uint64_t n)
 		[KMAP_GROUP_CACHE] = { "cache", "caches" },
 		[KMAP_GROUP_KIND] = { "kind", "kinds" },
 		[KMAP_GROUP_OBJECT] = { "object", "objects" },
+		[KMAP_GROUP_TYPE] = { "type", "types" },
 	};
 
 	return names[group][n != 1];
@@ -404,16 +422,21 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 	 * empty or null when not known).
 	 */
 	int split = kmap_capmap_split(m), text = fmt == FMT_TEXT;
-	int nr = split ? (text ? 1 : 2) : 0;
+	/* With struct types, a third: the member (empty where none is known). */
+	int named = split && (group == KMAP_GROUP_TYPE ||
+			      group == KMAP_GROUP_CACHE) &&
+		    kmap_capmap_has_types(m);
+	int nr = split ? (text ? 1 : 2) + named : 0;
 	const struct col cols[] = {
 		{ kmap_capmap_subject_name(subject), COL_STR },
 		{ kmap_capmap_group_name(group), COL_STR },
 		{ text ? "range" : "offset", text ? COL_STR : COL_U64_OPT },
 		{ "offset_end", COL_U64_OPT },
+		{ "field", COL_STR },
 		{ "reads", COL_U64 }, { "writes", COL_U64 },
 		{ "frees", COL_U64 }, { "objects", COL_U64 },
 	};
-	struct col shown[8];
+	struct col shown[9];
 	const struct kmap_capmap_cell *cells;
 	struct json_object *head = NULL;
 	struct table t;
@@ -421,8 +444,10 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 	int rc = 0;
 
 	memcpy(shown, cols, 2 * sizeof(*cols));
-	memcpy(shown + 2, cols + 2, nr * sizeof(*cols));
-	memcpy(shown + 2 + nr, cols + 4, 4 * sizeof(*cols));
+	memcpy(shown + 2, cols + 2, (nr - named) * sizeof(*cols));
+	if (named)
+		shown[1 + nr] = cols[4];
+	memcpy(shown + 2 + nr, cols + 5, 4 * sizeof(*cols));
 	kmap_capmap_cells(m, &cells);
 	table_init(&t, shown, 6 + nr);
 	for (i = 0; i < n && !rc; i++) {
@@ -444,6 +469,15 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 		} else if (split) {
 			row[2].u = c->offset_end ? c->offset : CELL_U64_NONE;
 			row[3].u = c->offset_end ? c->offset_end : CELL_U64_NONE;
+		}
+		if (named) {
+			char field[KMAP_LINE_MAX];
+
+			kmap_capmap_field(m, c, field, sizeof(field));
+			if (cell_str(&row[1 + nr], field)) {
+				rc = -1;
+				break;
+			}
 		}
 		row[2 + nr].u = c->reads;
 		row[3 + nr].u = c->writes;
@@ -487,6 +521,7 @@ static int run(int argc, char **argv)
 			o.formats++;
 		} else if (!r && opt_is(&p, idx, "fields")) {
 			fields = 1;
+			o.fields = 1;
 		}
 	}
 	if (idx == -2)

@@ -14,6 +14,7 @@ struct capmap_opts {
 	uint64_t limit;			/* -n; 0: no limit */
 	enum table_fmt fmt;
 	int formats;			/* how many format options were given */
+	int fields;			/* capmap --fields */
 };
 /* Rows function, cols callsite, a text table. */
 void capmap_opts_init(struct capmap_opts *o);
@@ -23,8 +24,10 @@ void capmap_opts_init(struct capmap_opts *o);
  */
 int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o);
 /*
- * A map whose subjects the symbols given can name; NULL after a message
- * saying which option the subject needs.
+ * A map whose subjects the symbols given can name, with the struct types
+ * of --vmlinux's DWARF for --cols type (which needs them) and --fields
+ * (which names members with them); NULL after a message saying which
+ * option the subject or group needs.
  */
 struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 			       struct kmap_sym *sym);

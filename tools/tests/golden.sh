@@ -656,7 +656,7 @@ run capmap capmap-file-needs-vmlinux "$M" capmap $cm $sm --rows file
 run capmap capmap-function-needs-symbols "$M" capmap $cm
 run capmap capmap-cache-needs-stream "$M" capmap $cm --cols cache $sm
 run capmap capmap-bad-rows "$M" capmap $cm --rows type $sm
-run capmap capmap-bad-cols "$M" capmap $cm --cols type $sm
+run capmap capmap-bad-cols "$M" capmap $cm --cols colour $sm
 run capmap capmap-bad-limit "$M" capmap $cm $sm -n 0
 run capmap capmap-two-formats "$M" capmap $cm $sm --csv --dot
 run capmap capmap-two-files "$M" capmap $cm $cm $sm
@@ -689,6 +689,16 @@ run capmap capmap-fields-csv "$M" capmap $om --rows ip --fields --csv
 run capmap capmap-fields-json "$M" capmap $om --rows ip --fields --json -n 3
 run capmap capmap-fields-dot "$M" capmap $om --rows ip --fields --dot
 run capmap capmap-fields-stream "$M" capmap offsets.bin --rows ip --cols kind --fields
+# Struct types from DWARF: types.desc's objects by their caches' structs
+# in types-prog (tests/types-prog.c, built with -g by the tools' build),
+# each cell's bytes named as a member (the cells are worked out by hand in
+# types.desc); without DWARF, --cols type says what it needs.
+"$MKSTREAM" < "$fx/types.desc" > types.bin || exit 1
+tp=$(dirname "$MKSTREAM")/types-prog
+run capmap capmap-types-fields "$M" capmap types.bin --rows ip --cols type --fields --vmlinux "$tp"
+run capmap capmap-types-fields-csv "$M" capmap types.bin --rows ip --cols type --fields --vmlinux "$tp" --csv
+run capmap capmap-cache-fields-csv "$M" capmap types.bin --rows ip --cols cache --fields --vmlinux "$tp" --csv
+run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"
 
