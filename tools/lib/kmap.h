@@ -121,6 +121,12 @@ struct kmap_access {
  */
 int kmap_object_found(const struct kmap_object *o);
 
+/*
+ * Merge b's counts and bytes into a's: counts add (saturating at
+ * UINT64_MAX), ranges unite (a range of 0, 0, none known, adds nothing).
+ */
+void kmap_access_merge(struct kmap_access *a, const struct kmap_access *b);
+
 /* True when an object has been freed (free_jiffies or free_ip set). */
 static inline int kmap_object_freed(const struct kmap_object *o)
 {

@@ -822,8 +822,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-/* Merge b's counts and range into a's: counts add, ranges unite. */
-static void merge_access(struct kmap_access *a, const struct kmap_access *b)
+void kmap_access_merge(struct kmap_access *a, const struct kmap_access *b)
 {
 	a->writes = sat_add(a->writes, b->writes);
 	a->reads = sat_add(a->reads, b->reads);
@@ -868,7 +867,7 @@ static int emit(struct kmap_src *s, size_t i)
 			return emit_oom(s);
 		for (j = 0, k = 1; k < s->nacc; k++) {
 			if (!acc_cmp(&s->acc[j], &s->acc[k]))
-				merge_access(&s->acc[j], &s->acc[k]);
+				kmap_access_merge(&s->acc[j], &s->acc[k]);
 			else
 				s->acc[++j] = s->acc[k];
 		}

@@ -61,16 +61,13 @@ extern const char report_page[], report_page_end[];
 
 #define NONE		UINT64_MAX
 
-/* An access ip's counts on one object (its pids summed). */
-struct acc {
-	uint64_t ip, reads, writes;
-};
 
 /* An object the explorer may ship. */
 struct cand {
 	uint64_t id, addr, size, alloc_jiffies, free_jiffies, reads, writes;
 	uint64_t other_ips, other_reads, other_writes;
-	struct acc *acc;		/* the busiest, busiest first */
+	struct kmap_access *acc;	/* per ip (pids summed, pid not used),
+				 * the busiest first */
 	size_t nacc, site, rank;	/* rank: 0 for its site's busiest */
 	uint32_t pid;
 	char comm[KMAP_COMM_MAX];
@@ -119,7 +116,7 @@ struct html {
 	struct kmap_map by_ip;		/* call site ip -> its first site */
 	struct site *sites;
 	size_t nsites, sites_cap;
-	struct acc *tmp;		/* one object's accesses, per ip */
+	struct kmap_access *tmp;	/* one object's accesses, per ip */
 	size_t tmp_cap;
 };
 
@@ -356,7 +353,7 @@ static void sift_up(struct cand *heap, size_t i)
 
 static int cmp_acc_ip(const void *a, const void *b)
 {
-	const struct acc *x = a, *y = b;
+	const struct kmap_access *x = a, *y = b;
 
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
@@ -364,7 +361,7 @@ static int cmp_acc_ip(const void *a, const void *b)
 /* Busiest first, then by ip. */
 static int cmp_acc_count(const void *a, const void *b)
 {
-	const struct acc *x = a, *y = b;
+	const struct kmap_access *x = a, *y = b;
 	uint64_t cx = x->reads + x->writes, cy = y->reads + y->writes;
 
 	if (cx != cy)
@@ -384,16 +381,14 @@ static int fill_accessors(struct html *h, struct cand *c,
 	if (kmap_grow((void **)&h->tmp, &h->tmp_cap, nacc ? nacc : 1,
 		      sizeof(*h->tmp)))
 		return -1;
-	for (i = 0; i < nacc; i++)
-		h->tmp[i] = (struct acc){ acc[i].ip, acc[i].reads, acc[i].writes };
+	if (nacc)	/* acc may be NULL then */
+		memcpy(h->tmp, acc, nacc * sizeof(*acc));
 	qsort(h->tmp, nacc, sizeof(*h->tmp), cmp_acc_ip);
 	for (i = 0; i < nacc; i++) {
-		if (n && h->tmp[n - 1].ip == h->tmp[i].ip) {
-			h->tmp[n - 1].reads += h->tmp[i].reads;
-			h->tmp[n - 1].writes += h->tmp[i].writes;
-		} else {
+		if (n && h->tmp[n - 1].ip == h->tmp[i].ip)
+			kmap_access_merge(&h->tmp[n - 1], &h->tmp[i]);
+		else
 			h->tmp[n++] = h->tmp[i];
-		}
 	}
 	qsort(h->tmp, n, sizeof(*h->tmp), cmp_acc_count);
 	keep = n < HTML_ACCESSORS_MAX ? n : HTML_ACCESSORS_MAX;
@@ -797,7 +792,7 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 	struct json_object *r = json_object_new_array(), *accs, *others;
 	const uint64_t fig[] = { c->site, c->id };
 	size_t i;
-	int bad = 0;
+	int bad = 0, known;
 
 	if (!r)
 		return NULL;
@@ -842,6 +837,10 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 		bad |= add(a, u64(*idx), 0);
 		bad |= add(a, u64(c->acc[i].reads), 0);
 		bad |= add(a, u64(c->acc[i].writes), 0);
+		/* The bytes: [offset, offset_end), or two nulls (not known). */
+		known = c->acc[i].offset_end != 0;
+		bad |= add(a, known ? u64(c->acc[i].offset) : NULL, !known);
+		bad |= add(a, known ? u64(c->acc[i].offset_end) : NULL, !known);
 	}
 	others = c->other_ips ? json_object_new_array() : NULL;
 	bad |= add(r, others, !c->other_ips);

@@ -293,6 +293,41 @@ async function views() {
 	equal(problems, [], 'no console error, no request');
 	await browser.close();
 	await dwarfViews();
+	await offsetViews();
+}
+
+// The bytes each access ip touched (a kmap_offsets, fixtures/offsets.kmap):
+// per ip, pids united, as memorizer text --offsets gives them; a bar per
+// ip over the object's bytes, its read half and its write half as the ip
+// read or wrote.
+async function offsetViews() {
+	const fx = path.join(here, 'fixtures');
+	const html = path.resolve(outdir, 'offsets.html');
+	run(['report', '--html', '-o', html, 'offsets.kmap'], { cwd: fx });
+	const lines = run(['text', '--offsets', 'offsets.kmap'], { cwd: fx }).split('\n');
+	const at = lines.findIndex((l) => l.split(',')[2] === 'ffff888000001040');
+	const want = [];
+	for (let i = at + 1; i < lines.length && lines[i].startsWith('  '); i++) {
+		const [ip, , w, r, off, end] = lines[i].trim().split(',');
+		want.push({ ip, reads: Number(r), writes: Number(w), bytes: off + '..' + end });
+	}
+	check(want.length === 2, 'offsets: the fixture\'s object ffff888000001040 has two access ips');
+	const { browser, page, problems } = await open(html);
+	const sec = await showView(page, 'objects');
+	await sec.locator('select').selectOption('addr');
+	await sec.locator('input[type="search"]').fill('ffff888000001040');
+	await sec.locator('input[type="search"]').press('Enter');
+	await sec.locator('table[data-table="objects"] tbody tr').first().click();
+	const rows = await tableRows(sec.locator('.detail'), 'accessors');
+	equal(rows.map((r) => [r.ip.replace(/.* \(|\)$/g, ''), r.bytes, r.reads, r.writes]).sort(),
+		want.map((a) => [a.ip, a.bytes, a.reads, a.writes]).sort(), 'offsets: bytes, reads and writes per access ip');
+	const bars = await sec.locator('svg.bytes g.ip').evaluateAll((gs) => gs.map((g) => [g.dataset.range,
+		g.querySelectorAll('rect.read').length, g.querySelectorAll('rect.write').length]));
+	equal(bars.sort(), want.map((a) => [a.bytes, a.reads ? 1 : 0, a.writes ? 1 : 0]).sort(),
+		'offsets: a bar per access ip over its bytes, halves as it read and wrote');
+	await page.screenshot({ path: path.join(outdir, 'offsets.png'), fullPage: true });
+	equal(problems, [], 'offsets: no console error, no request');
+	await browser.close();
 }
 
 // The heatmap's file and directory rows: a program built with -g from

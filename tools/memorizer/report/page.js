@@ -642,19 +642,50 @@
 			item('freed', o.free_jiffies === null ? 'live' : 'jiffies ' + o.free_jiffies + ': lifetime ' + jiffies(o.life));
 			item('accesses', fmtInt(o.reads) + ' reads, ' + fmtInt(o.writes) + ' writes');
 			d.append(el('h2', { text: 'Object ' + o.id }), dl);
-			const accs = o.accessors.map(([i, r, w]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w }));
+			const accs = o.accessors.map(([i, r, w, off, end]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w,
+				offset: off, offset_end: end, bytes: end === null ? null : off + '..' + end }));
 			if (o.others) d.append(el('p', { class: 'note others', text: 'And ' + fmtInt(o.others[0]) + ' more access ips: ' + fmtInt(o.others[1]) + ' reads, ' + fmtInt(o.others[2]) + ' writes.' }));
 			if (accs.length) d.append(accessBars(accs));
 			else d.append(el('p', { class: 'note', text: 'No access was recorded on this object.' }));
+			const ranged = accs.filter((a) => a.offset_end !== null);
+			if (ranged.length) d.append(el('h3', { text: 'Bytes touched' }), byteBars(o, ranged));
 			sortableTable(d, [
 				{ key: 'function', label: 'function', type: 'code' },
 				{ key: 'label', label: 'ip', type: 'code', title: 'function+offset/size (address)', value: (a) => a.label + ' (' + a.ip + ')' },
 				{ key: 'where', label: 'file:line', type: 'code' },
+				{ key: 'bytes', label: 'bytes', type: 'code', title: 'offset..end: the bytes of the object the ip touched (a kmap_offsets or a version 5 stream)' },
 				{ key: 'reads', label: 'reads', type: 'num' },
 				{ key: 'writes', label: 'writes', type: 'num' },
 			], accs, { sort: 'total', name: 'accessors' });
 			detail.replaceChildren(d);
 			d.scrollIntoView({ block: 'nearest' });
+		}
+
+		/*
+		 * Which bytes of the object each access ip touched: a row per ip
+		 * over the object's bytes, its range's upper half drawn if it
+		 * read, the lower half if it wrote.
+		 */
+		function byteBars(o, accs) {
+			const rowH = 18, left = 260, width = 720;
+			const size = Math.max(o.size, d3.max(accs, (a) => a.offset_end)) || 1;
+			const x = d3.scaleLinear().domain([0, size]).range([left, width - 20]);
+			const svg = d3.create('svg').attr('class', 'bytes').attr('width', width).attr('height', accs.length * rowH + 44)
+				.attr('role', 'img').attr('aria-label', 'Bytes of the object each access ip touched');
+			const g = svg.selectAll('g.ip').data(accs).join('g').attr('class', 'ip').attr('data-range', (a) => a.offset + '..' + a.offset_end)
+				.attr('transform', (a, i) => `translate(0,${i * rowH})`);
+			g.append('text').attr('x', left - 6).attr('y', 13).attr('text-anchor', 'end')
+				.text((a) => a.label.length > 40 ? a.label.slice(0, 39) + '\u2026' : a.label);
+			g.append('rect').attr('class', 'extent').attr('x', left).attr('y', 2).attr('height', rowH - 4).attr('width', x(size) - left);
+			const w = (a) => Math.max(1, x(a.offset_end) - x(a.offset));
+			g.filter((a) => a.reads > 0).append('rect').attr('class', 'read').attr('x', (a) => x(a.offset)).attr('y', 3).attr('height', (rowH - 6) / 2).attr('width', w);
+			g.filter((a) => a.writes > 0).append('rect').attr('class', 'write').attr('x', (a) => x(a.offset)).attr('y', 3 + (rowH - 6) / 2).attr('height', (rowH - 6) / 2).attr('width', w);
+			g.on('mousemove', (ev, a) => showTip(ev, a.label + '\nbytes ' + a.offset + '..' + a.offset_end + ' of ' + fmtInt(o.size) + ': ' + fmtInt(a.reads) + ' reads, ' + fmtInt(a.writes) + ' writes'))
+				.on('mouseleave', hideTip);
+			svg.append('g').attr('transform', `translate(0,${accs.length * rowH + 4})`)
+				.call(d3.axisBottom(x).ticks(Math.min(8, size)).tickFormat(d3.format('d')));
+			svg.append('text').attr('x', left).attr('y', accs.length * rowH + 40).text('byte offset (reads above, writes below)');
+			return svg.node();
 		}
 
 		/* Reads and writes per access ip: stacked horizontal bars. */
