@@ -820,8 +820,17 @@ struct kmap_capmap_cell {
 	uint64_t objects;		/* distinct objects read, written or freed */
 	uint64_t last_object;		/* the library's: the last one counted */
 };
+/* How an object's struct type was known (kmap_types.h). */
+enum kmap_type_way {
+	KMAP_TYPE_NONE,
+	KMAP_TYPE_CACHE,	/* its slab cache's name */
+	KMAP_TYPE_RESULT,	/* the variable its call site keeps it in */
+	KMAP_TYPE_SIZE,		/* the one struct in scope of its size */
+	KMAP_TYPE_WAYS
+};
 struct kmap_capmap_totals {
 	uint64_t objects;		/* objects added */
+	uint64_t typed[KMAP_TYPE_WAYS];	/* objects by way, with types */
 	uint64_t reads, writes, frees;	/* in cells */
 	uint64_t frees_unattributed;	/* freed, free ip 0 or missed */
 };

@@ -34,6 +34,8 @@ struct kmap_capmap {
 	struct kmap_sym *sym;
 	struct kmap_types *types;	/* NULL: none */
 	struct names subjects, groups;
+	long *group_types;		/* group -> struct type, or -1 */
+	size_t ngroup_types, group_types_cap;
 	struct kmap_map subject_of_ip;	/* ip -> subject number */
 	struct kmap_map group_of_key;	/* group's key (see group_key) -> number */
 	struct kmap_map cell_of;	/* subject << 32 | group -> cell index */
@@ -199,17 +201,13 @@ int kmap_capmap_has_types(const struct kmap_capmap *m)
 int kmap_capmap_field(const struct kmap_capmap *m,
 		      const struct kmap_capmap_cell *c, char *buf, size_t len)
 {
-	const char *group = kmap_capmap_group_of(m, c);
-	long type = -1;
+	long type;
 	int n;
 
 	buf[0] = '\0';
 	if (!m->types || !c->offset_end)
 		return 0;
-	if (m->group == KMAP_GROUP_TYPE && !strncmp(group, "struct ", 7))
-		type = kmap_types_struct(m->types, group + 7);
-	else if (m->group == KMAP_GROUP_CACHE)
-		type = kmap_types_of_cache(m->types, group);
+	type = m->group_types[c->group];
 	if (type < 0)
 		return 0;
 	n = kmap_types_member(m->types, type, c->offset, c->offset_end, buf,
@@ -226,6 +224,7 @@ void kmap_capmap_free(struct kmap_capmap *m)
 	kmap_types_close(m->types);
 	names_free(&m->subjects);
 	names_free(&m->groups);
+	free(m->group_types);
 	kmap_map_free(&m->subject_of_ip);
 	kmap_map_free(&m->group_of_key);
 	kmap_map_free(&m->cell_of);
@@ -343,14 +342,14 @@ static int subject_of(struct kmap_capmap *m, uint64_t ip, uint32_t *num)
 
 /*
  * What makes o's group: a key for the group cache (the call site's ip, a
- * cache id, a kind) and its name into buf[len]. Returns 0 when the group
- * has no key to cache (an object is its own).
+ * cache id, a struct type, a kind) and its name into buf[len]. type is
+ * o's struct type, or -1. Returns 0 when the group has no key to cache
+ * (an object is its own).
  */
 static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
-		     uint64_t *key, char *buf, size_t len)
+		     long type, uint64_t *key, char *buf, size_t len)
 {
 	int has_cache = (o->has & KMAP_HAS_CACHE) && o->cache;
-	long type;
 	int kind;
 
 	switch (m->group) {
@@ -370,19 +369,21 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 		*key = o->alloc_ip;
 		function_name(m->sym, o->alloc_ip, buf, len);
 		return 1;
-	case KMAP_GROUP_CACHE:
 	case KMAP_GROUP_TYPE:
+		if (type >= 0) {
+			*key = (uint64_t)2 << 32 | (uint64_t)type;
+			snprintf(buf, len, "struct %s",
+				 kmap_types_name(m->types, type));
+			return 1;
+		}
+		/* untyped objects go under their cache */
+		__attribute__((fallthrough));
+	case KMAP_GROUP_CACHE:
 		/* Objects without a cache go under their kind's name. */
 		kind = kmap_object_kind(o);
 		*key = has_cache ? o->cache_id : (uint64_t)1 << 32 | (uint32_t)kind;
-		type = m->group == KMAP_GROUP_TYPE && m->types && has_cache ?
-		       kmap_types_of_cache(m->types, o->cache) : -1;
-		if (type >= 0)
-			snprintf(buf, len, "struct %s",
-				 kmap_types_name(m->types, type));
-		else
-			snprintf(buf, len, "%s",
-				 has_cache ? o->cache : kmap_kind_name(kind));
+		snprintf(buf, len, "%s",
+			 has_cache ? o->cache : kmap_kind_name(kind));
 		return 1;
 	case KMAP_GROUP_KIND:
 		kind = kmap_object_kind(o);
@@ -396,14 +397,32 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 	}
 }
 
+/*
+ * The struct type a group's bytes are named in (kmap_capmap_field()): a
+ * cache's, a type's, an object's, or a call site's first object's unless
+ * known by size (a call site's objects may differ in size).
+ */
+static long group_type(const struct kmap_capmap *m,
+		       const struct kmap_object *o, long type,
+		       enum kmap_type_way way)
+{
+	if (m->group == KMAP_GROUP_KIND ||
+	    (m->group == KMAP_GROUP_CALLSITE && way == KMAP_TYPE_SIZE))
+		return -1;
+	if (m->group == KMAP_GROUP_CACHE)
+		return (o->has & KMAP_HAS_CACHE) ?
+		       kmap_types_of_cache(m->types, o->cache) : -1;
+	return type;
+}
+
 static int group_of(struct kmap_capmap *m, const struct kmap_object *o,
-		    uint32_t *num)
+		    long type, enum kmap_type_way way, uint32_t *num)
 {
 	char name[KMAP_LINE_MAX];
 	uint64_t key, *v = NULL;
 	int is_new = 1;
 
-	if (group_key(m, o, &key, name, sizeof(name))) {
+	if (group_key(m, o, type, &key, name, sizeof(name))) {
 		v = kmap_map_get(&m->group_of_key, key, &is_new);
 		if (!v)
 			return -1;
@@ -412,11 +431,17 @@ static int group_of(struct kmap_capmap *m, const struct kmap_object *o,
 			return 0;
 		}
 	}
-	if (names_find(&m->groups, name, 1, num)) {
+	if (names_find(&m->groups, name, 1, num) ||
+	    kmap_grow((void **)&m->group_types, &m->group_types_cap,
+		      m->groups.n, sizeof(*m->group_types))) {
 		if (v)
 			kmap_map_del(&m->group_of_key, key);
 		return -1;
 	}
+	/* A new name (groups of one name share its first's type). */
+	if (*num == m->ngroup_types)
+		m->group_types[m->ngroup_types++] =
+			m->types ? group_type(m, o, type, way) : -1;
 	if (v)
 		*v = *num;
 	return 0;
@@ -495,12 +520,18 @@ int kmap_capmap_split(const struct kmap_capmap *m)
 int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		    const struct kmap_access *acc, size_t nacc)
 {
+	enum kmap_type_way way = KMAP_TYPE_NONE;
 	struct kmap_capmap_cell *c;
 	uint32_t group, subject;
+	long type = -1;
 	size_t i;
 
 	m->tot.objects++;	/* the object's number, from 1 */
-	if (group_of(m, o, &group))
+	if (m->types) {
+		type = kmap_types_of_object(m->types, o, &way);
+		m->tot.typed[way]++;
+	}
+	if (group_of(m, o, type, way, &group))
 		return -1;
 	for (i = 0; i < nacc; i++) {
 		if (subject_of(m, acc[i].ip, &subject) ||

@@ -24,11 +24,32 @@ struct type_entry {
 	uint64_t size;
 };
 
+/* The code addresses of a compilation unit: [lo, hi). */
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off cu;
+};
+
+/* What the DWARF at one call site says (kmap_types_of_callsite). */
+struct site {
+	long result;			/* the result's struct type, or -1 */
+	size_t cand, ncand;		/* structs in scope: cands[cand..] */
+};
+
 struct kmap_types {
 	int fd;
 	Dwarf *dw;
 	struct type_entry *types;
 	size_t n, cap;
+	/* Read at the first call site asked about. */
+	struct cu_range *ranges;
+	size_t nranges, ranges_cap;
+	int ranges_read;
+	struct kmap_map site_of_ip;	/* ip -> index in sites */
+	struct site *sites;
+	size_t nsites, sites_cap;
+	long *cands;			/* struct types, by site */
+	size_t ncands, cands_cap;
 };
 
 static int by_name(const void *a, const void *b)
@@ -74,6 +95,7 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
 		return NULL;
 	}
+	kmap_map_init(&t->site_of_ip);
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
 		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
@@ -124,6 +146,10 @@ void kmap_types_close(struct kmap_types *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->types);
+	free(t->ranges);
+	kmap_map_free(&t->site_of_ip);
+	free(t->sites);
+	free(t->cands);
 	free(t);
 }
 
@@ -364,6 +390,173 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 	return (int)pos;
 }
 
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Every compilation unit's address ranges, sorted: read from the units
+ * themselves, since clang writes no .debug_aranges to look them up by.
+ */
+static int read_ranges(struct kmap_types *t)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	t->ranges_read = 1;
+	while (dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (dwarf_offdie(t->dw, off + hsize, &cu))
+			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+				if (lo >= hi)
+					continue;
+				if (kmap_grow((void **)&t->ranges,
+					      &t->ranges_cap, t->nranges + 1,
+					      sizeof(*t->ranges)))
+					return -1;
+				t->ranges[t->nranges++] = (struct cu_range){
+					lo, hi, off + hsize };
+			}
+		off = next;
+	}
+	qsort(t->ranges, t->nranges, sizeof(*t->ranges), by_lo);
+	return 0;
+}
+
+/* The compilation unit whose code holds ip. */
+static int cu_of(struct kmap_types *t, uint64_t ip, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi = t->nranges;
+
+	/* The last range starting at or below ip. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ranges[mid].lo <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ip >= t->ranges[lo - 1].hi)
+		return -1;
+	return dwarf_offdie(t->dw, t->ranges[lo - 1].cu, cu) ? 0 : -1;
+}
+
+/* The struct that @var (a variable or parameter) points to, or -1. */
+static long pointee_struct(const struct kmap_types *t, Dwarf_Die *var)
+{
+	Dwarf_Die type;
+	const char *name;
+
+	if (type_of(var, &type) || dwarf_tag(&type) != DW_TAG_pointer_type ||
+	    type_of(&type, &type) || dwarf_tag(&type) != DW_TAG_structure_type)
+		return -1;
+	name = dwarf_diename(&type);
+	return name ? kmap_types_struct(t, name) : -1;
+}
+
+/* Whether @var's location at ip is the return register (rax: reg0). */
+static int holds_result(Dwarf_Die *var, uint64_t ip)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+
+	return dwarf_attr(var, DW_AT_location, &a) &&
+	       dwarf_getlocation_addr(&a, ip, &expr, &len, 1) == 1 &&
+	       len == 1 && expr[0].atom == DW_OP_reg0;
+}
+
+/* Read what the scopes at ip say into site; -1 when out of memory. */
+static int read_site(struct kmap_types *t, uint64_t ip, struct site *site)
+{
+	Dwarf_Die cu, *scopes = NULL, var;
+	int i, n;
+
+	site->result = -1;
+	site->cand = t->ncands;
+	site->ncand = 0;
+	if (cu_of(t, ip, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, ip, &scopes);
+	for (i = 0; i < n; i++) {
+		if (dwarf_child(&scopes[i], &var))
+			continue;
+		do {
+			int tag = dwarf_tag(&var);
+			long type;
+			size_t k;
+
+			if (tag != DW_TAG_variable &&
+			    tag != DW_TAG_formal_parameter)
+				continue;
+			type = pointee_struct(t, &var);
+			if (type < 0)
+				continue;
+			if (site->result < 0 && holds_result(&var, ip))
+				site->result = type;
+			for (k = site->cand; k < t->ncands; k++)
+				if (t->cands[k] == type)
+					break;
+			if (k < t->ncands)
+				continue;
+			if (kmap_grow((void **)&t->cands, &t->cands_cap,
+				      t->ncands + 1, sizeof(*t->cands))) {
+				free(scopes);
+				return -1;
+			}
+			t->cands[t->ncands++] = type;
+			site->ncand++;
+		} while (dwarf_siblingof(&var, &var) == 0);
+	}
+	free(scopes);
+	return 0;
+}
+
+long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
+			    enum kmap_type_way *way)
+{
+	struct site *site;
+	long found = -1;
+	size_t i, k;
+	int is_new;
+
+	*way = KMAP_TYPE_NONE;
+	if (!t->ranges_read && read_ranges(t))
+		return -1;
+	if (kmap_intern(&t->site_of_ip, ip, (void **)&t->sites, &t->nsites,
+			&t->sites_cap, sizeof(*t->sites), &i, &is_new))
+		return -1;
+	if (is_new && read_site(t, ip, &t->sites[i])) {
+		/* Out of memory: nothing known, asked again next time. */
+		kmap_map_del(&t->site_of_ip, ip);
+		t->nsites--;
+		return -1;
+	}
+	site = &t->sites[i];
+	if (site->result >= 0) {
+		*way = KMAP_TYPE_RESULT;
+		return site->result;
+	}
+	for (k = site->cand; k < site->cand + site->ncand; k++) {
+		if (t->types[t->cands[k]].size != size)
+			continue;
+		if (found >= 0)
+			return -1;	/* two structs of that size */
+		found = t->cands[k];
+	}
+	if (found >= 0)
+		*way = KMAP_TYPE_SIZE;
+	return found;
+}
+
 #else /* !KMAP_DW */
 
 struct kmap_types {
@@ -419,6 +612,16 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 	(void)end;
 	(void)out;
 	(void)len;
+	return -1;
+}
+
+long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
+			    enum kmap_type_way *way)
+{
+	(void)t;
+	(void)ip;
+	(void)size;
+	*way = KMAP_TYPE_NONE;
 	return -1;
 }
 
@@ -478,4 +681,27 @@ long kmap_types_of_cache(const struct kmap_types *t, const char *cache)
 			lo = mid + 1;
 	}
 	return -1;
+}
+
+const char *const kmap_type_way_names[KMAP_TYPE_WAYS] = {
+	[KMAP_TYPE_NONE] = "none",
+	[KMAP_TYPE_CACHE] = "cache",
+	[KMAP_TYPE_RESULT] = "result",
+	[KMAP_TYPE_SIZE] = "size",
+};
+
+long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
+			  enum kmap_type_way *way)
+{
+	long type = (o->has & KMAP_HAS_CACHE) ?
+		    kmap_types_of_cache(t, o->cache) : -1;
+
+	if (type >= 0) {
+		*way = KMAP_TYPE_CACHE;
+		return type;
+	}
+	*way = KMAP_TYPE_NONE;
+	if (kmap_object_found(o))
+		return -1;
+	return kmap_types_of_callsite(t, o->alloc_ip, o->size, way);
 }

@@ -37,6 +37,27 @@ long kmap_types_of_cache(const struct kmap_types *t, const char *cache);
 const char *kmap_types_name(const struct kmap_types *t, long type);
 uint64_t kmap_types_size(const struct kmap_types *t, long type);
 
+/* How an object's struct type was known: enum kmap_type_way (kmap.h). */
+extern const char *const kmap_type_way_names[KMAP_TYPE_WAYS];
+
+/*
+ * The struct type of what an allocation call returned, from the DWARF of
+ * the code at ip, the call's return address (a kmap's alloc_ip): the
+ * struct that a variable there points to whose location at ip is the
+ * return register (the compiler says that variable holds the result),
+ * innermost scope first; else, among the pointers to structs in scope at
+ * ip, the one struct whose size is the request's. -1 (way NONE) when
+ * neither says. Remembered per ip.
+ */
+long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
+			    enum kmap_type_way *way);
+/*
+ * An object's struct type: its cache's, else (an allocation seen) its
+ * call site's.
+ */
+long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
+			  enum kmap_type_way *way);
+
 /*
  * Name the bytes [offset, end) of an object of type: the member path that
  * holds them all, innermost last ("f_path.dentry", "b[1]"); members of an

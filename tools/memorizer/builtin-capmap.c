@@ -24,7 +24,7 @@ static const struct opt opts[] = {
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
 	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)." },
 	{ "dot", 0, NULL, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell." },
-	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF and --cols type or cache, a field column names the struct member those bytes are (f_path.dentry)." },
+	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF (and --cols other than kind), a field column names the struct member those bytes are (f_path.dentry)." },
 	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables." },
 	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
 	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
@@ -365,6 +365,12 @@ static void print_summary(const struct kmap_capmap *m,
 	if (t.frees_unattributed)
 		fprintf(f, " (and %llu without a free ip, in no cell)",
 			(unsigned long long)t.frees_unattributed);
+	if (kmap_capmap_has_types(m))
+		fprintf(f, "\n  struct types: %llu by cache, %llu by the call site's variable, %llu by size, %llu not known",
+			(unsigned long long)t.typed[KMAP_TYPE_CACHE],
+			(unsigned long long)t.typed[KMAP_TYPE_RESULT],
+			(unsigned long long)t.typed[KMAP_TYPE_SIZE],
+			(unsigned long long)t.typed[KMAP_TYPE_NONE]);
 	fputs("\n\n", f);
 }
 
@@ -407,6 +413,14 @@ static struct json_object *json_head(const struct kmap_capmap *m,
 	for (i = 0; i < 8; i++)
 		json_object_object_add(s, figures[i].key,
 				       json_object_new_uint64(v[i]));
+	if (kmap_capmap_has_types(m)) {
+		struct json_object *ty = json_object_new_object();
+
+		for (i = 0; i < KMAP_TYPE_WAYS; i++)
+			json_object_object_add(ty, kmap_type_way_names[i],
+				json_object_new_uint64(t.typed[i]));
+		json_object_object_add(s, "types", ty);
+	}
 	json_object_object_add(h, "summary", s);
 	return h;
 }
@@ -423,8 +437,7 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 	 */
 	int split = kmap_capmap_split(m), text = fmt == FMT_TEXT;
 	/* With struct types, a third: the member (empty where none is known). */
-	int named = split && (group == KMAP_GROUP_TYPE ||
-			      group == KMAP_GROUP_CACHE) &&
+	int named = split && group != KMAP_GROUP_KIND &&
 		    kmap_capmap_has_types(m);
 	int nr = split ? (text ? 1 : 2) + named : 0;
 	const struct col cols[] = {
@@ -576,7 +589,7 @@ done:
 const struct cmd cmd_capmap = {
 	.name = "capmap",
 	.summary = "which code reads, writes and frees which objects: a capability map",
-	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object|type] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints its capability "
@@ -604,7 +617,21 @@ const struct cmd cmd_capmap = {
 "text kmaps name no caches; objects that are in no cache are filed under "
 "their kind), by allocator kind (kind; see memorizer report --by kind), or "
 "each object alone (object: the stream's object id, or in a text kmap the "
-"object's number in the file, from 1).\n"
+"object's number in the file, from 1), or by struct type (type: needs "
+"--vmlinux with DWARF; objects of no known type go under their cache, "
+"or kind).\n"
+"\n"
+"An object's struct type, with --vmlinux's DWARF: the struct its slab "
+"cache is named after (caches made with KMEM_CACHE(), and a table of "
+"others such as filp for struct file and cred_jar for struct cred); else, "
+"for an allocation seen (kmalloc and the like), what the DWARF of the "
+"code at its call site says: the struct that a variable there points to "
+"whose location, at the call's return address, is the return register, "
+"so the variable holding the call's result (the call site's variable); "
+"else the one struct, among those that pointers in scope there point "
+"to, whose size is the object's requested size (by size). The summary "
+"line \"struct types\" (JSON: summary.types, keys cache, result, size "
+"and none) counts the objects typed each way.\n"
 "\n"
 "Reads and writes are the access counts of the object's counters whose "
 "ip is the subject's. Frees count against the subject of the object's "
@@ -640,7 +667,14 @@ const struct cmd cmd_capmap = {
 "\"+OFFSET..END r READS w WRITES f FREES\". An input without offsets (a "
 "kmap, a version 1 to 4 stream) is an error: read debugfs "
 "memorizer/kmap_offsets, or record a version 5 stream. Memory still grows "
-"with the cells only.",
+"with the cells only. With struct types (--vmlinux with DWARF), a field "
+"column (after the range) names the member of the group's struct type "
+"that holds the range (in.a, f_path.dentry, b[1]; first..last for a range "
+"across members; (whole) for all of the object; +OFFSET for bytes in no "
+"member): the type of a type group, of a cache group's cache, of an "
+"object, or of a call site's objects where its variable says it (not by "
+"size: a call site's objects may differ in size); empty where none is "
+"known.",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =

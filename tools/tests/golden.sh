@@ -698,6 +698,14 @@ tp=$(dirname "$MKSTREAM")/types-prog
 run capmap capmap-types-fields "$M" capmap types.bin --rows ip --cols type --fields --vmlinux "$tp"
 run capmap capmap-types-fields-csv "$M" capmap types.bin --rows ip --cols type --fields --vmlinux "$tp" --csv
 run capmap capmap-cache-fields-csv "$M" capmap types.bin --rows ip --cols cache --fields --vmlinux "$tp" --csv
+# kmalloc objects typed by call site (types-sites.desc has them by hand):
+# types-prog's own call sites, from running it.
+set -- $("$tp")
+sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" "$fx/types-sites.desc" |
+	"$MKSTREAM" > types-sites.bin || exit 1
+run capmap capmap-types-sites "$M" capmap types-sites.bin --rows ip --cols type --fields --vmlinux "$tp"
+run capmap capmap-types-sites-callsite "$M" capmap types-sites.bin --rows ip --fields --vmlinux "$tp"
+run capmap capmap-types-sites-json "$M" capmap types-sites.bin --rows ip --cols type --vmlinux "$tp" --json -n 1
 run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"

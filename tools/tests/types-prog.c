@@ -2,8 +2,15 @@
 /*
  * Struct types for kmap_types' unit test, built with -g: the test names
  * byte ranges of them and knows each member's place (x86-64 layout):
- * struct outer is 40 bytes, its members' offsets in the comments.
+ * struct outer is 40 bytes, its members' offsets in the comments. Run, it
+ * prints the return addresses of its three allocation calls, one a line,
+ * which the test then asks the types of (built -O2, as a kernel is, so
+ * that the DWARF says where variables live; not PIE, so that run-time
+ * addresses are the DWARF's).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 struct inner {
 	int a;				/* 0..4 */
 	short b[4];			/* 4..12 */
@@ -38,7 +45,61 @@ struct outer o;
 struct file f;
 struct cred c;
 
+/* The allocator keeps its call site as the kmem tracepoints do. */
+static void *sites[3];
+static int nsites;
+
+__attribute__((noinline)) void *test_alloc(unsigned long size)
+{
+	sites[nsites++] = __builtin_return_address(0);
+	return calloc(1, size);
+}
+
+/* Call site 1: the result is kept in a struct outer *. */
+__attribute__((noinline)) long make_outer(long id)
+{
+	struct outer *p = test_alloc(sizeof(*p));
+
+	p->id = id;
+	return p->id + p->in.a;
+}
+
+struct holder {
+	void *buf;
+	struct inner *last;
+};
+
+/*
+ * Call site 2: the result goes straight to memory; the one struct in
+ * scope of the size asked for is struct inner (struct holder is 16).
+ */
+__attribute__((noinline)) void refill(struct holder *h)
+{
+	struct inner *last = h->last;
+
+	h->buf = test_alloc(sizeof(struct inner));
+	if (last)
+		last->a++;
+}
+
+/* Call site 3: a byte buffer, no struct of its size in scope. */
+__attribute__((noinline)) void name_it(struct holder *h)
+{
+	char *name = test_alloc(7);
+
+	name[0] = 'x';
+	h->buf = name;
+}
+
 int main(void)
 {
+	struct holder h = { 0 };
+	int i;
+
+	make_outer(1);
+	refill(&h);
+	name_it(&h);
+	for (i = 0; i < nsites; i++)
+		printf("%p\n", sites[i]);
 	return (int)(o.id + f.f_pos + c.usage);
 }

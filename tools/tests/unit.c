@@ -2661,6 +2661,67 @@ static void test_types_members(void **state)
 	assert_non_null(strstr(err, "/nonexistent: No such file"));
 }
 
+/*
+ * Types by call site: types-prog run prints its three allocations' return
+ * addresses (see tests/types-prog.c for what each keeps the result in).
+ */
+static void test_types_callsites(void **state)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
+	struct kmap_object o = { .size = 40, .pid = 1 };
+	unsigned long long ip[3];
+	enum kmap_type_way way;
+	long outer, inner;
+	FILE *f;
+	int i;
+
+	(void)state;
+	assert_non_null(t);
+	f = popen(TYPES_PROG, "r");
+	assert_non_null(f);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(fscanf(f, "%llx", &ip[i]), 1);
+	assert_int_equal(pclose(f), 0);
+	outer = kmap_types_struct(t, "outer");
+	inner = kmap_types_struct(t, "inner");
+	assert_true(outer >= 0 && inner >= 0);
+
+	/* The variable p holds the result: its type, whatever the size. */
+	assert_int_equal(kmap_types_of_callsite(t, ip[0], 40, &way), outer);
+	assert_int_equal(way, KMAP_TYPE_RESULT);
+	assert_int_equal(kmap_types_of_callsite(t, ip[0], 3, &way), outer);
+	assert_int_equal(way, KMAP_TYPE_RESULT);
+	/* No variable holds it; struct inner is the one of 12 bytes. */
+	assert_int_equal(kmap_types_of_callsite(t, ip[1], 12, &way), inner);
+	assert_int_equal(way, KMAP_TYPE_SIZE);
+	assert_int_equal(kmap_types_of_callsite(t, ip[1], 16, &way),
+			 kmap_types_struct(t, "holder"));
+	assert_int_equal(way, KMAP_TYPE_SIZE);
+	assert_int_equal(kmap_types_of_callsite(t, ip[1], 13, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	/* A char buffer: no struct. */
+	assert_int_equal(kmap_types_of_callsite(t, ip[2], 7, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	/* Outside any unit's code. */
+	assert_int_equal(kmap_types_of_callsite(t, 16, 40, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+
+	/* An object: its cache's type first, then its call site's. */
+	o.alloc_ip = ip[0];
+	assert_int_equal(kmap_types_of_object(t, &o, &way), outer);
+	assert_int_equal(way, KMAP_TYPE_RESULT);
+	o.has = KMAP_HAS_CACHE;
+	o.cache = "cred_jar";
+	assert_int_equal(kmap_types_of_object(t, &o, &way),
+			 kmap_types_struct(t, "cred"));
+	assert_int_equal(way, KMAP_TYPE_CACHE);
+	o.cache = "kmalloc-64";
+	assert_int_equal(kmap_types_of_object(t, &o, &way), outer);
+	assert_int_equal(way, KMAP_TYPE_RESULT);
+	kmap_types_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2716,6 +2777,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
+		cmocka_unit_test(test_types_callsites),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);
