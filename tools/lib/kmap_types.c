@@ -125,7 +125,8 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 		}
 		off = next;
 	}
-	qsort(t->types, t->n, sizeof(*t->types), by_name);
+	if (t->n)	/* types is NULL without */
+		qsort(t->types, t->n, sizeof(*t->types), by_name);
 	/* One entry per name: the first definition. */
 	for (i = j = 0; i < t->n; i++)
 		if (!j || strcmp(t->types[j - 1].name, t->types[i].name))
@@ -426,7 +427,8 @@ static int read_ranges(struct kmap_types *t)
 			}
 		off = next;
 	}
-	qsort(t->ranges, t->nranges, sizeof(*t->ranges), by_lo);
+	if (t->nranges)
+		qsort(t->ranges, t->nranges, sizeof(*t->ranges), by_lo);
 	return 0;
 }
 

@@ -741,7 +741,7 @@ static int run(int argc, char **argv)
 	const char *vmlinux = NULL, *system_map = NULL, *sort = NULL;
 	const char *output = NULL;
 	enum table_fmt fmt = FMT_TEXT;
-	struct html_opts hopts = { NULL, HTML_PER_SITE, NULL };
+	struct html_opts hopts = { .per_site = HTML_PER_SITE };
 	int html = 0, shaped = 0, html_only = 0;
 	uint64_t limit = 0;
 	struct report rep = { .dim = dims };
@@ -829,6 +829,7 @@ static int run(int argc, char **argv)
 		return 2;
 	if (html) {
 		hopts.symbols = vmlinux ? vmlinux : system_map;
+		hopts.vmlinux = vmlinux;
 		rep.dim = &html_dim;
 		rep.html = html_new(&hopts, rep.sym);
 		if (!rep.html) {
@@ -942,10 +943,14 @@ const struct cmd cmd_report = {
 "(aggregated here, not the access lines) and its code (d3, inlined when "
 "memorizer was built) are in the file. Views: a summary (the totals, per "
 "kind, and --stats' figures), an icicle of the allocations by kind, "
-"cache, function and call site (sized by bytes or objects), an object "
-"explorer (search by call site, cache or address; per object its "
-"lifetime and the functions that touched it, reads and writes apart, "
-"with file:line when --vmlinux has DWARF) and lifetime histograms per "
+"cache, function and call site (sized by bytes or objects), the "
+"capability heatmap (memorizer capmap's), an object explorer (search by "
+"call site, cache, struct type, address or task; per object its "
+"lifetime, the functions that touched it, reads and writes apart, and "
+"the bytes each touched, from a kmap_offsets or a version 5 stream; "
+"with --vmlinux's DWARF, file:line, the object's struct type as "
+"memorizer capmap --cols type finds it, and the member each access ip's "
+"bytes are) and lifetime histograms per "
 "call site; a sortable table of exact figures under each. The explorer "
 "holds, per call site, the --objects N objects with the most accesses "
 "(20000 in all, the first of each call site first) and each object's "

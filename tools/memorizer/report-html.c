@@ -21,7 +21,10 @@
  *             HTML_SITES_MAX with the most bytes
  *   sites_other  per kind, the sums of the call sites not shipped
  *   ips       the access ips objects name: label, function, file:line
- *   objects   the explorer's objects: columns and rows
+ *   objects   the explorer's objects: columns and rows; with --vmlinux's
+ *             DWARF an object's struct type and how it was known
+ *             (kmap_types_of_object), and per access ip the member its
+ *             bytes are
  *   capmap    the capability heatmap: libkmap's capability maps
  *             (kmap_capmap) of every row kind shipped (function; dir,
  *             file and file-function with DWARF lines) by every column
@@ -46,6 +49,7 @@
 #include <json.h>
 
 #include "builtin.h"
+#include "kmap_types.h"
 #include "report.h"
 #include "table.h"
 
@@ -72,6 +76,8 @@ struct cand {
 	uint32_t pid;
 	char comm[KMAP_COMM_MAX];
 	int freed;
+	long type;			/* struct type, or -1 */
+	enum kmap_type_way way;
 };
 
 /* One (call site, kind, cache): its figures and its best objects. */
@@ -112,6 +118,7 @@ struct html {
 	size_t shipped_sites;		/* the first ones of sites, by bytes */
 	struct kind_sum kinds[KINDS], others[KINDS];
 	struct kmap_sym *sym;
+	struct kmap_types *types;	/* NULL: none */
 	struct json_object *stats;	/* [[key, value], ...] or NULL */
 	struct kmap_map by_ip;		/* call site ip -> its first site */
 	struct site *sites;
@@ -218,6 +225,7 @@ static int capmaps_new(struct html *h)
 struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 {
 	struct html *h = calloc(1, sizeof(*h));
+	char err[KMAP_ERR_MAX];
 
 	if (!h) {
 		error("out of memory");
@@ -226,6 +234,9 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 	h->opts = *opts;
 	h->sym = sym;
 	kmap_map_init(&h->by_ip);
+	/* A vmlinux without DWARF still names functions: no types, quietly. */
+	if (opts->vmlinux)
+		h->types = kmap_types_open(opts->vmlinux, err);
 	if (opts->stats && !(h->stats = read_stats(opts->stats))) {
 		free(h);
 		return NULL;
@@ -255,6 +266,7 @@ void html_free(struct html *h)
 	}
 	free(h->sites);
 	free(h->tmp);
+	kmap_types_close(h->types);
 	kmap_map_free(&h->by_ip);
 	json_object_put(h->stats);
 	free(h);
@@ -416,7 +428,7 @@ static int offer(struct html *h, struct site *s, const struct kmap_object *o,
 		.alloc_jiffies = o->alloc_jiffies,
 		.free_jiffies = o->free_jiffies,
 		.reads = reads, .writes = writes, .pid = o->pid,
-		.freed = kmap_object_freed(o),
+		.freed = kmap_object_freed(o), .type = -1,
 	};
 
 	if (!s->heap) {
@@ -427,6 +439,8 @@ static int offer(struct html *h, struct site *s, const struct kmap_object *o,
 	if (s->nheap == h->opts.per_site && !busier(&c, &s->heap[0]))
 		return 0;
 	snprintf(c.comm, sizeof(c.comm), "%s", o->comm);
+	if (h->types)
+		c.type = kmap_types_of_object(h->types, o, &c.way);
 	if (fill_accessors(h, &c, acc, nacc))
 		return -1;
 	if (s->nheap < h->opts.per_site) {
@@ -778,7 +792,8 @@ static struct cand **choose(struct html *h, size_t *n)
 
 static const char *const object_cols[] = {
 	"site", "id", "addr", "size", "pid", "comm", "alloc_jiffies",
-	"free_jiffies", "reads", "writes", "accessors", "others", NULL,
+	"free_jiffies", "reads", "writes", "accessors", "others", "type",
+	"type_way", NULL,
 };
 
 /*
@@ -791,6 +806,7 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 {
 	struct json_object *r = json_object_new_array(), *accs, *others;
 	const uint64_t fig[] = { c->site, c->id };
+	char field[256];
 	size_t i;
 	int bad = 0, known;
 
@@ -841,6 +857,14 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 		known = c->acc[i].offset_end != 0;
 		bad |= add(a, known ? u64(c->acc[i].offset) : NULL, !known);
 		bad |= add(a, known ? u64(c->acc[i].offset_end) : NULL, !known);
+		/* The member those bytes are, with a type: "" for all of it. */
+		known = known && c->type >= 0 &&
+			kmap_types_member(h->types, c->type, c->acc[i].offset,
+					  c->acc[i].offset_end, field,
+					  sizeof(field)) >= 0;
+		bad |= add(a, known ? json_object_new_string(field[0] ? field :
+							      "(whole)") : NULL,
+			   !known);
 	}
 	others = c->other_ips ? json_object_new_array() : NULL;
 	bad |= add(r, others, !c->other_ips);
@@ -849,6 +873,12 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 		bad |= add(others, u64(c->other_reads), 0);
 		bad |= add(others, u64(c->other_writes), 0);
 	}
+	bad |= add(r, c->type >= 0 ? json_bytes(kmap_types_name(h->types,
+							       c->type)) : NULL,
+		   c->type < 0);
+	bad |= add(r, c->type >= 0 ?
+		   json_object_new_string(kmap_type_way_names[c->way]) : NULL,
+		   c->type < 0);
 	if (bad) {
 		json_object_put(r);
 		return NULL;

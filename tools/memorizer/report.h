@@ -34,6 +34,7 @@ struct html_opts {
 	const char *stats;		/* a debugfs stats file, or NULL */
 	uint64_t per_site;		/* objects shipped per call site */
 	const char *symbols;		/* the symbol file given, or NULL */
+	const char *vmlinux;		/* for struct types, or NULL */
 };
 struct html;
 struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym);

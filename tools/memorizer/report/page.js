@@ -378,6 +378,7 @@
 	/* ---------------------------------------------------------------- */
 	/* View 3: the capability heatmap.                                   */
 
+	const TYPE_WAYS = { cache: 'by its slab cache', result: 'by the variable its call site keeps it in', size: 'by its size, the one struct of it in scope at its call site' };
 	const SUBJECT_NAMES = { function: ['function', 'functions'], dir: ['directory', 'directories'], file: ['file', 'files'],
 		'file-function': ['function in a file', 'functions in files'] };
 	const GROUP_NAMES = { callsite: ['call site', 'call sites'], cache: ['cache', 'caches'], kind: ['kind', 'kinds'] };
@@ -556,15 +557,19 @@
 			' Per object, its ' + fmtInt(META.accessors_max) + ' busiest access ips (their pids summed).' }));
 		const field = el('select', { 'aria-label': 'Search in' },
 			el('option', { value: 'site', text: 'call site' }), el('option', { value: 'cache', text: 'cache' }),
+			el('option', { value: 'type', text: 'struct type' }),
 			el('option', { value: 'addr', text: 'address' }), el('option', { value: 'comm', text: 'pid or command' }));
 		const input = el('input', { type: 'search', placeholder: 'function, function+0x12, hex ip\u2026', 'aria-label': 'Search' });
 		if (!BINARY) field.querySelector('option[value="cache"]').disabled = true;
+		/* Types come from a vmlinux's DWARF (report --html --vmlinux). */
+		const typed = objects.some((o) => o.type !== null);
+		if (!typed) field.querySelector('option[value="type"]').disabled = true;
 		const controls = el('div', { class: 'controls' }, el('label', {}, 'Search ', field), input);
 		const head = el('div', { class: 'sitehead' });
 		const results = el('div');
 		const detail = el('div');
 		sec.append(controls, head, results, detail);
-		const hints = { site: 'function, function+0x12, hex ip\u2026', cache: 'cache name\u2026',
+		const hints = { site: 'function, function+0x12, hex ip\u2026', cache: 'cache name\u2026', type: 'struct name, as file or cred\u2026',
 			addr: 'hex address, as ffff8880012345c0', comm: 'pid or command\u2026' };
 		field.addEventListener('change', () => { input.placeholder = hints[field.value]; search(); });
 		let timer = null;
@@ -592,6 +597,10 @@
 				matched = sites.filter((s) => s.cache !== null && s.cache.toLowerCase().includes(q));
 				const set = new Set(matched);
 				list = objects.filter((o) => set.has(o.site_row));
+			} else if (field.value === 'type') {
+				const name = q.replace(/^struct\s+/, '');
+				list = objects.filter((o) => o.type !== null && o.type.toLowerCase().includes(name));
+				if (!list.length) head.append('No object here has a struct type that matches.');
 			} else if (field.value === 'addr') {
 				let a = null;
 				try { a = BigInt('0x' + q.replace(/^0x/, '')); } catch (e) { a = null; }
@@ -622,6 +631,7 @@
 				{ key: 'size', label: 'size', type: 'bytes' },
 				{ key: 'callsite', label: 'call site', type: 'code', value: (o) => o.site_row.callsite, show: (o) => siteCell(o.site_row) },
 				BINARY ? { key: 'cache', label: 'cache', type: 'text', value: (o) => o.site_row.cache } : null,
+				typed ? { key: 'type', label: 'type', type: 'code', value: (o) => o.type === null ? '' : 'struct ' + o.type } : null,
 				{ key: 'pid', label: 'pid', type: 'num' },
 				{ key: 'comm', label: 'command', type: 'text' },
 				{ key: 'life', label: 'lifetime', type: 'num', show: (o) => document.createTextNode(o.life === null ? 'live' : jiffies(o.life)) },
@@ -637,13 +647,14 @@
 			const item = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
 			item('object', fmtInt(o.id) + ' at ' + o.addr + ', ' + fmtInt(o.size) + ' bytes');
 			item('allocated by', s.callsite + (s.where ? ' at ' + s.where : '') + ' (kind ' + s.kind + (s.cache ? ', cache ' + s.cache : '') + ')');
+			if (o.type !== null) item('type', 'struct ' + o.type + ' (' + TYPE_WAYS[o.type_way] + ')');
 			item('task', o.pid + ' ' + o.comm);
 			item('allocated', 'jiffies ' + o.alloc_jiffies);
 			item('freed', o.free_jiffies === null ? 'live' : 'jiffies ' + o.free_jiffies + ': lifetime ' + jiffies(o.life));
 			item('accesses', fmtInt(o.reads) + ' reads, ' + fmtInt(o.writes) + ' writes');
 			d.append(el('h2', { text: 'Object ' + o.id }), dl);
-			const accs = o.accessors.map(([i, r, w, off, end]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w,
-				offset: off, offset_end: end, bytes: end === null ? null : off + '..' + end }));
+			const accs = o.accessors.map(([i, r, w, off, end, member]) => ({ label: ips[i][0], function: ips[i][1], where: ips[i][2], ip: ips[i][3], reads: r, writes: w, total: r + w,
+				offset: off, offset_end: end, bytes: end === null ? null : off + '..' + end, field: member }));
 			if (o.others) d.append(el('p', { class: 'note others', text: 'And ' + fmtInt(o.others[0]) + ' more access ips: ' + fmtInt(o.others[1]) + ' reads, ' + fmtInt(o.others[2]) + ' writes.' }));
 			if (accs.length) d.append(accessBars(accs));
 			else d.append(el('p', { class: 'note', text: 'No access was recorded on this object.' }));
@@ -654,9 +665,10 @@
 				{ key: 'label', label: 'ip', type: 'code', title: 'function+offset/size (address)', value: (a) => a.label + ' (' + a.ip + ')' },
 				{ key: 'where', label: 'file:line', type: 'code' },
 				{ key: 'bytes', label: 'bytes', type: 'code', title: 'offset..end: the bytes of the object the ip touched (a kmap_offsets or a version 5 stream)' },
+				o.type !== null ? { key: 'field', label: 'field', type: 'code', title: 'the member of struct ' + o.type + ' those bytes are' } : null,
 				{ key: 'reads', label: 'reads', type: 'num' },
 				{ key: 'writes', label: 'writes', type: 'num' },
-			], accs, { sort: 'total', name: 'accessors' });
+			].filter(Boolean), accs, { sort: 'total', name: 'accessors' });
 			detail.replaceChildren(d);
 			d.scrollIntoView({ block: 'nearest' });
 		}
@@ -670,7 +682,8 @@
 			const rowH = 18, left = 260, width = 720;
 			const size = Math.max(o.size, d3.max(accs, (a) => a.offset_end)) || 1;
 			const x = d3.scaleLinear().domain([0, size]).range([left, width - 20]);
-			const svg = d3.create('svg').attr('class', 'bytes').attr('width', width).attr('height', accs.length * rowH + 44)
+			const fields = accs.some((a) => a.field) ? 200 : 0;
+			const svg = d3.create('svg').attr('class', 'bytes').attr('width', width + fields).attr('height', accs.length * rowH + 44)
 				.attr('role', 'img').attr('aria-label', 'Bytes of the object each access ip touched');
 			const g = svg.selectAll('g.ip').data(accs).join('g').attr('class', 'ip').attr('data-range', (a) => a.offset + '..' + a.offset_end)
 				.attr('transform', (a, i) => `translate(0,${i * rowH})`);
@@ -680,7 +693,11 @@
 			const w = (a) => Math.max(1, x(a.offset_end) - x(a.offset));
 			g.filter((a) => a.reads > 0).append('rect').attr('class', 'read').attr('x', (a) => x(a.offset)).attr('y', 3).attr('height', (rowH - 6) / 2).attr('width', w);
 			g.filter((a) => a.writes > 0).append('rect').attr('class', 'write').attr('x', (a) => x(a.offset)).attr('y', 3 + (rowH - 6) / 2).attr('height', (rowH - 6) / 2).attr('width', w);
-			g.on('mousemove', (ev, a) => showTip(ev, a.label + '\nbytes ' + a.offset + '..' + a.offset_end + ' of ' + fmtInt(o.size) + ': ' + fmtInt(a.reads) + ' reads, ' + fmtInt(a.writes) + ' writes'))
+			/* The member, where the type is known: a column after the bars. */
+			g.filter((a) => a.field).append('text').attr('class', 'field').attr('x', width + 6).attr('y', 13)
+				.text((a) => a.field.length > 28 ? a.field.slice(0, 27) + '\u2026' : a.field);
+			g.on('mousemove', (ev, a) => showTip(ev, a.label + '\nbytes ' + a.offset + '..' + a.offset_end + ' of ' + fmtInt(o.size) +
+				(a.field ? ' (' + a.field + ')' : '') + ': ' + fmtInt(a.reads) + ' reads, ' + fmtInt(a.writes) + ' writes'))
 				.on('mouseleave', hideTip);
 			svg.append('g').attr('transform', `translate(0,${accs.length * rowH + 4})`)
 				.call(d3.axisBottom(x).ticks(Math.min(8, size)).tickFormat(d3.format('d')));
