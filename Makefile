@@ -33,7 +33,7 @@ check-config: initramfs
 demo: kernel initramfs tools
 	@rm -rf out/demo
 	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
-	@echo "demo: results in out/demo/ (tar.kmap, show_stats, stats, uname)"
+	@echo "demo: results in out/demo/ (tar.kmap, tar.kmap_offsets, show_stats, stats, uname)"
 	@scripts/demo-report.sh out/demo
 
 # Ten minutes of whole-system tracing under mixed load (make check runs

@@ -4,9 +4,11 @@
 #
 #   scripts/demo-report.sh [DIR]        DIR: the demo's results (out/demo)
 #
-# Reads DIR/tar.kmap (and DIR/stats, the collection's figures, when there);
-# writes DIR/report.html. Symbols: out/vmlinux when it has DWARF (file:line
-# in the report), else out/System.map, else none. MEMORIZER, VMLINUX and
+# Reads DIR/tar.kmap, or DIR/tar.kmap_offsets (the same records with the
+# bytes each access touched) when there, and DIR/stats (the collection's
+# figures) when there; writes DIR/report.html. Symbols: out/vmlinux when it
+# has DWARF (file:line, struct types and members), else out/System.map,
+# else none. MEMORIZER, VMLINUX and
 # SYSTEM_MAP override out/bin/memorizer, out/vmlinux and out/System.map.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,10 +19,12 @@ system_map=${SYSTEM_MAP:-$top/out/System.map}
 kmap=$dir/tar.kmap
 [ -x "$m" ] || { echo "demo: $m missing: make tools" >&2; exit 1; }
 [ -f "$kmap" ] || { echo "demo: $kmap missing: the guest wrote no kmap" >&2; exit 1; }
+# The kmap with byte ranges, for the report's bytes view and capmap --fields.
+[ -f "$dir/tar.kmap_offsets" ] && kmap=$dir/tar.kmap_offsets
 
-sym=()
+sym=() dwarf=
 if [ -f "$vmlinux" ] && readelf -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info'; then
-	sym=(--vmlinux "$vmlinux")
+	sym=(--vmlinux "$vmlinux") dwarf=1
 elif [ -f "$system_map" ]; then
 	sym=(--system-map "$system_map")
 fi
@@ -39,6 +43,13 @@ rows=(--rows ip)
 [ ${#sym[@]} = 0 ] || rows=(--rows function)
 echo "demo: the capability map's largest cells (which code reads, writes and frees which call site's objects):"
 "$m" capmap -n 5 "${rows[@]}" ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
+# The same by struct member: needs offsets and DWARF.
+fields=
+if [ -n "$dwarf" ] && [ "$kmap" = "$dir/tar.kmap_offsets" ]; then
+	fields="--cols type --fields"
+	echo "demo: which functions read and write which struct members (types and members from $(basename "$vmlinux")'s DWARF):"
+	"$m" capmap -n 8 --rows function $fields "${sym[@]}" "$kmap" | sed 's/^/  /'
+fi
 # Commands as a newcomer types them at the top of the tree.
 short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }
 M=$(short "$m") K=$(short "$kmap") S=
@@ -51,7 +62,7 @@ demo: what next:
   $M report --by object --sort reads -n 20 ${S}$K
   $M report --by pid $K
   # the whole capability map (--rows file or dir with a DWARF vmlinux)
-  $M capmap ${rows[*]} ${S}$K
+  $M capmap ${rows[*]} ${fields:+$fields }${S}$K
   # every view, column and option
   $M help report
 NEXT

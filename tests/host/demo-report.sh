@@ -2,7 +2,9 @@
 # HTML report is made where the demo says, the summary names the call site
 # of most objects first and the capability map's largest cell (xas_load's
 # reads of xas_create's nodes), the next steps are there; no kmap: an
-# error, no report.
+# error, no report. With a kmap_offsets beside the kmap and a vmlinux with
+# DWARF (types-prog and its call sites' objects stand in), the report is of
+# the kmap_offsets and the summary adds the map by struct member.
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 [ -x out/bin/memorizer ] || make -s -C tools all
@@ -26,4 +28,17 @@ if scripts/demo-report.sh "$t/demo" 2> "$t/err"; then
 fi
 grep -q 'tar.kmap missing' "$t/err"
 [ ! -e "$t/demo/report.html" ]
+
+set -- $(out/tools/types-prog)
+mkdir "$t/dw"
+cp tools/tests/fixtures/tar.kmap "$t/dw/"
+sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" tools/tests/fixtures/types-sites.desc |
+	out/tools/mkstream > "$t/dw/tar.kmap_offsets"
+VMLINUX=out/tools/types-prog scripts/demo-report.sh "$t/dw" > "$t/log"
+cat "$t/log"
+grep -q '"input":"[^"]*tar.kmap_offsets"' "$t/dw/report.html"
+grep -q "^demo: which functions read and write which struct members (types and members from types-prog's DWARF):" "$t/log"
+grep -q "^    struct types: 0 by cache, 1 by the call site's variable, 1 by size, 2 not known$" "$t/log"
+grep -Eq '^  ffffffff81000010 +struct outer +\+8\.\.12 +in\.a +0 +2 +0 +1$' "$t/log"
+grep -q "capmap --rows function --cols type --fields --vmlinux out/tools/types-prog $t/dw/tar.kmap_offsets" "$t/log"
 echo ok
