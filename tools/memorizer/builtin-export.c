@@ -17,6 +17,7 @@
 #include <json.h>
 
 #include "builtin.h"
+#include "kmap_types.h"
 #include "table.h"
 
 static const struct opt opts[] = {
@@ -46,13 +47,14 @@ static const struct field object_fields[] = {
 	{ "comm", F_STR }, { "alloc_jiffies", F_U64 },
 	{ "free_jiffies", F_U64 }, { "free_ip", F_HEX },
 	{ "free_function", F_STR }, { "free_api", F_STR },
+	{ "type", F_STR }, { "type_way", F_STR },
 };
 #define NOBJECT_FIELDS	(sizeof(object_fields) / sizeof(object_fields[0]))
 static const struct field access_fields[] = {
 	{ "object_id", F_U64 }, { "ip", F_HEX }, { "function", F_STR },
 	{ "file", F_STR }, { "line", F_U64 }, { "pid", F_U64 },
 	{ "reads", F_U64 }, { "writes", F_U64 }, { "offset", F_U64 },
-	{ "offset_end", F_U64 },
+	{ "offset_end", F_U64 }, { "field", F_STR },
 };
 #define NACCESS_FIELDS	(sizeof(access_fields) / sizeof(access_fields[0]))
 
@@ -64,6 +66,7 @@ struct table_out {
 struct export {
 	int jsonl;
 	struct kmap_sym *sym;
+	struct kmap_types *types;	/* NULL: none */
 	struct table_out objects, accesses;
 	uint64_t objects_read;
 };
@@ -148,6 +151,8 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		      uint64_t id, const struct kmap_access *acc, size_t nacc)
 {
 	int freed = kmap_object_freed(o), binary = !!(o->has & KMAP_HAS_KIND);
+	enum kmap_type_way way = KMAP_TYPE_NONE;
+	long type = x->types ? kmap_types_of_object(x->types, o, &way) : -1;
 	struct value v[NOBJECT_FIELDS] = {
 		NUM(id), STR(kmap_kind_name(kmap_object_kind(o))),
 		NUM(o->addr), NUM(o->size),
@@ -162,7 +167,10 @@ static int put_object(struct export *x, const struct kmap_object *o,
 			STR(function(x, o->free_ip)) : NONE,
 		freed && binary && (o->has & KMAP_HAS_FREE_API) ?
 			STR(kmap_free_api_name(o->free_api)) : NONE,
+		type >= 0 ? STR(kmap_types_name(x->types, type)) : NONE,
+		type >= 0 ? STR(kmap_type_way_names[way]) : NONE,
 	};
+	char field[256];
 	size_t i;
 
 	if (put_row(x, x->objects.out.f, object_fields, v, NOBJECT_FIELDS))
@@ -171,12 +179,18 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		int line = 0;
 		const char *file = x->sym ? kmap_sym_source(x->sym, acc[i].ip,
 							    &line) : NULL;
+		int named = type >= 0 && acc[i].offset_end &&
+			    kmap_types_member(x->types, type, acc[i].offset,
+					      acc[i].offset_end, field,
+					      sizeof(field)) >= 0;
+		const char *field_name = field[0] ? field : "(whole)";
 		struct value a[NACCESS_FIELDS] = {
 			NUM(id), NUM(acc[i].ip), STR(function(x, acc[i].ip)),
 			STR(file), file ? NUM((uint64_t)line) : NONE,
 			NUM(acc[i].pid), NUM(acc[i].reads), NUM(acc[i].writes),
 			acc[i].offset_end ? NUM(acc[i].offset) : NONE,
 			acc[i].offset_end ? NUM(acc[i].offset_end) : NONE,
+			named ? STR(field_name) : NONE,
 		};
 
 		if (put_row(x, x->accesses.out.f, access_fields, a,
@@ -296,6 +310,9 @@ static int run(int argc, char **argv)
 	x.sym = open_symbols(vmlinux, system_map, &failed);
 	if (failed)
 		return 2;
+	/* A vmlinux without DWARF names functions only: types null. */
+	if (vmlinux)
+		x.types = kmap_types_open(vmlinux, err);
 	if (make_dir(dir, &made))
 		goto done;
 	if (open_table(&x.objects, dir, "objects", format, p.ops) ||
@@ -322,6 +339,7 @@ done:
 	free(x.accesses.path);
 	kmap_src_close(src);
 	kmap_sym_close(x.sym);
+	kmap_types_close(x.types);
 	return rc ? 1 : 0;
 }
 
@@ -372,6 +390,13 @@ const struct cmd cmd_export = {
 "    outside every known function, and for a missed free).\n"
 "  free_api VARCHAR: kfree, kmem_cache_free, vfree, free_pages, missed,\n"
 "    free_percpu or module (binary streams; null while live).\n"
+"  type VARCHAR: the object's struct type (the struct's name, without\n"
+"    \"struct\"), from --vmlinux's DWARF as memorizer capmap --cols type\n"
+"    finds it; null without DWARF or when not known.\n"
+"  type_way VARCHAR: how type was found: cache (the slab cache's name),\n"
+"    result (the call site's variable that holds the allocation) or size\n"
+"    (the one struct of its size in scope at the call site); null with\n"
+"    type.\n"
 "\n"
 "accesses: one row per access counter, an (object, ip, pid) triple.\n"
 "  object_id UBIGINT: the object's id in objects.\n"
@@ -390,6 +415,10 @@ const struct cmd cmd_export = {
 "  offset_end UINTEGER: one past the last byte it touched (null with\n"
 "    offset). Objects over 64 KiB have the range rounded outwards, within\n"
 "    size_alloc.\n"
+"  field VARCHAR: the member of the object's type those bytes are, as\n"
+"    memorizer capmap --fields names it (f_path.dentry; first..last\n"
+"    across members; (whole); +OFFSET in none); null without a type or\n"
+"    an offset.\n"
 "\n"
 "Sums over these give memorizer report's figures: per alloc_ip, count(*)\n"
 "is report's objects and sum(size) its bytes; joined on object_id, the\n"
@@ -401,6 +430,8 @@ const struct cmd cmd_export = {
 "  $ memorizer export tar.kmap --format csv -o tar --system-map out/System.map\n"
 "  $ duckdb -c \"SELECT o.alloc_function, sum(a.writes) FROM 'tar/objects.csv' o\n"
 "      JOIN 'tar/accesses.csv' a ON a.object_id = o.id GROUP BY 1 ORDER BY 2 DESC\"\n"
-"  $ memorizer export stream.bin --format jsonl -o run1 --vmlinux out/vmlinux",
+"  $ memorizer export stream.bin --format jsonl -o run1 --vmlinux out/vmlinux\n"
+"  $ duckdb -c \"SELECT a.function, o.type, a.field, sum(a.writes) FROM 'run1/objects.jsonl' o\n"
+"      JOIN 'run1/accesses.jsonl' a ON a.object_id = o.id WHERE o.type = 'file' GROUP BY ALL\"",
 	.run = run,
 };

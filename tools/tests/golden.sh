@@ -706,6 +706,7 @@ sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" "$fx/types-sites.desc" |
 run capmap capmap-types-sites "$M" capmap types-sites.bin --rows ip --cols type --fields --vmlinux "$tp"
 run capmap capmap-types-sites-callsite "$M" capmap types-sites.bin --rows ip --fields --vmlinux "$tp"
 run capmap capmap-types-sites-json "$M" capmap types-sites.bin --rows ip --cols type --vmlinux "$tp" --json -n 1
+run export export-types sh -c "\"$M\" export types-sites.bin -f csv -o ext --vmlinux \"$tp\" && cut -d, -f1,8,16,17 ext/objects.csv && cut -d, -f1,2,9- ext/accesses.csv"
 run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"
