@@ -43,12 +43,16 @@ rows=(--rows ip)
 [ ${#sym[@]} = 0 ] || rows=(--rows function)
 echo "demo: the capability map's largest cells (which code reads, writes and frees which call site's objects):"
 "$m" capmap -n 5 "${rows[@]}" ${sym[@]+"${sym[@]}"} "$kmap" | sed 's/^/  /'
-# The same by struct member: needs offsets and DWARF.
+# The same by struct member (needs offsets and DWARF), for one struct
+# every newcomer knows: the summary, the header, struct file's busiest
+# cells.
 fields=
 if [ -n "$dwarf" ] && [ "$kmap" = "$dir/tar.kmap_offsets" ]; then
 	fields="--cols type --fields"
-	echo "demo: which functions read and write which struct members (types and members from $(basename "$vmlinux")'s DWARF):"
-	"$m" capmap -n 8 --rows function $fields "${sym[@]}" "$kmap" | sed 's/^/  /'
+	echo "demo: which functions read and write which members of struct file (types from $(basename "$vmlinux")'s DWARF):"
+	"$m" capmap --rows function $fields "${sym[@]}" "$kmap" |
+		awk 'head && $2 == "struct" && $3 == "file" && n++ < 8; !head; /^function / { head = 1 }' |
+		sed 's/^/  /'
 fi
 # Commands as a newcomer types them at the top of the tree.
 short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }

@@ -37,8 +37,10 @@ sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" tools/tests/fixtures/types-sites.desc |
 VMLINUX=out/tools/types-prog scripts/demo-report.sh "$t/dw" > "$t/log"
 cat "$t/log"
 grep -q '"input":"[^"]*tar.kmap_offsets"' "$t/dw/report.html"
-grep -q "^demo: which functions read and write which struct members (types and members from types-prog's DWARF):" "$t/log"
-grep -q "^    struct types: 0 by cache, 1 by the call site's variable, 1 by size, 2 not known$" "$t/log"
-grep -Eq '^  ffffffff81000010 +struct outer +\+8\.\.12 +in\.a +0 +2 +0 +1$' "$t/log"
+grep -q "^demo: which functions read and write which members of struct file (types from types-prog's DWARF):" "$t/log"
+grep -q "^    struct types: 1 by cache, 1 by the call site's variable, 1 by size, 2 not known$" "$t/log"
+grep -Eq '^  ffffffff81000040 +struct file +\+16\.\.24 +f_path\.dentry +4 +0 +0 +1$' "$t/log"
+# struct file's cells only
+! grep -q '^  ffffffff81000010 ' "$t/log"
 grep -q "capmap --rows function --cols type --fields --vmlinux out/tools/types-prog $t/dw/tar.kmap_offsets" "$t/log"
 echo ok

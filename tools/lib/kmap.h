@@ -861,10 +861,12 @@ void kmap_capmap_set_types(struct kmap_capmap *m, struct kmap_types *types);
 int kmap_capmap_has_types(const struct kmap_capmap *m);
 /*
  * The member a cell of a split map touched, into buf[len]: the path within
- * the struct type of its group (group type, or group cache with a struct
- * of the cache's name) that holds the cell's bytes ("cred.uid" as "uid";
- * "(whole)" for all of it). 0 with buf "" when m has no types, the group
- * no struct type or the cell no range; else the length.
+ * the struct type of its group that holds the cell's bytes ("cred.uid" as
+ * "uid"; "(whole)" for all of it). A group's type: a type group's own, a
+ * cache group's cache's, an object's (kmap_types_of_object()), a call
+ * site's objects' when all agree and none was known by size. 0 with buf
+ * "" when m has no types, the group no struct type or the cell no range;
+ * else the length.
  */
 int kmap_capmap_field(const struct kmap_capmap *m,
 		      const struct kmap_capmap_cell *c, char *buf, size_t len);

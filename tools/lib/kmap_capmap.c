@@ -18,6 +18,8 @@
 #include "kmap_types.h"
 
 #define UNKNOWN_SOURCE	"[unknown]"
+/* A group whose objects' struct types differ: none to name bytes in. */
+#define GROUP_TYPES_DIFFER	(-2L)
 
 /* Interned names: each one once in pool, numbered in order. */
 struct names {
@@ -34,7 +36,7 @@ struct kmap_capmap {
 	struct kmap_sym *sym;
 	struct kmap_types *types;	/* NULL: none */
 	struct names subjects, groups;
-	long *group_types;		/* group -> struct type, or -1 */
+	long *group_types;		/* group -> struct type, -1: none */
 	size_t ngroup_types, group_types_cap;
 	struct kmap_map subject_of_ip;	/* ip -> subject number */
 	struct kmap_map group_of_key;	/* group's key (see group_key) -> number */
@@ -398,9 +400,9 @@ static int group_key(const struct kmap_capmap *m, const struct kmap_object *o,
 }
 
 /*
- * The struct type a group's bytes are named in (kmap_capmap_field()): a
- * cache's, a type's, an object's, or a call site's first object's unless
- * known by size (a call site's objects may differ in size).
+ * The struct type a group's bytes are named in (kmap_capmap_field()), as
+ * o says: a cache's, a type's, an object's, or a call site's unless known
+ * by size (a call site's objects may differ in size).
  */
 static long group_type(const struct kmap_capmap *m,
 		       const struct kmap_object *o, long type,
@@ -413,6 +415,29 @@ static long group_type(const struct kmap_capmap *m,
 		return (o->has & KMAP_HAS_CACHE) ?
 		       kmap_types_of_cache(m->types, o->cache) : -1;
 	return type;
+}
+
+/*
+ * Group num's struct type with o's: its first object's, kept while every
+ * object agrees (-1 once two differ: a call site's objects of a typed
+ * cache and of another, say). -1 when out of memory.
+ */
+static int settle_type(struct kmap_capmap *m, uint32_t num,
+		       const struct kmap_object *o, long type,
+		       enum kmap_type_way way)
+{
+	long t = m->types ? group_type(m, o, type, way) : -1;
+
+	if (num < m->ngroup_types) {
+		if (m->group_types[num] != t)
+			m->group_types[num] = GROUP_TYPES_DIFFER;
+		return 0;
+	}
+	if (kmap_grow((void **)&m->group_types, &m->group_types_cap,
+		      (size_t)num + 1, sizeof(*m->group_types)))
+		return -1;
+	m->group_types[m->ngroup_types++] = t;
+	return 0;
 }
 
 static int group_of(struct kmap_capmap *m, const struct kmap_object *o,
@@ -428,20 +453,15 @@ static int group_of(struct kmap_capmap *m, const struct kmap_object *o,
 			return -1;
 		if (!is_new) {
 			*num = (uint32_t)*v;
-			return 0;
+			return settle_type(m, *num, o, type, way);
 		}
 	}
 	if (names_find(&m->groups, name, 1, num) ||
-	    kmap_grow((void **)&m->group_types, &m->group_types_cap,
-		      m->groups.n, sizeof(*m->group_types))) {
+	    settle_type(m, *num, o, type, way)) {
 		if (v)
 			kmap_map_del(&m->group_of_key, key);
 		return -1;
 	}
-	/* A new name (groups of one name share its first's type). */
-	if (*num == m->ngroup_types)
-		m->group_types[m->ngroup_types++] =
-			m->types ? group_type(m, o, type, way) : -1;
 	if (v)
 		*v = *num;
 	return 0;
