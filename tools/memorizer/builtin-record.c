@@ -14,6 +14,7 @@ static const struct opt opts[] = {
 	{ "output", 'o', "FILE", "Save the kmap to FILE (default memorizer.kmap)." },
 	{ "mode", 'm', "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system." },
 	{ "no-access", 0, NULL, "Record objects only, not accesses (memorizer_log_access stays 0)." },
+	{ "offsets", 0, NULL, "Save kmap_offsets instead of kmap: the same lines, each access line with the bytes of the object it touched (for capmap --fields and the report's bytes view)." },
 	{ "debugfs", 0, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer)." },
 	{ 0 },
 };
@@ -28,14 +29,14 @@ static void on_signal(int sig)
 		kill(child, sig);
 }
 
-/* Copy DIR/kmap to out; returns 0 or -1 with a message. */
-static int save_kmap(const char *dir, struct output *out)
+/* Copy DIR/name (kmap, kmap_offsets) to out; 0, or -1 with a message. */
+static int save_kmap(const char *dir, const char *name, struct output *out)
 {
 	char src[4096], buf[65536];
 	int in;
 	ssize_t n;
 
-	in = debugfs_open(dir, "kmap", src, sizeof(src));
+	in = debugfs_open(dir, name, src, sizeof(src));
 	if (in < 0)
 		return -1;
 	for (;;) {
@@ -198,7 +199,7 @@ static int run(int argc, char **argv)
 	struct optparse p;
 	const char *output = "memorizer.kmap", *dir = NULL;
 	uint64_t mode = 3, objects = 0, lines = 0, accesses = 0;
-	int access = 1, idx, status = 0, rc = 0;
+	int access = 1, offsets = 0, idx, status = 0, rc = 0;
 	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
 	struct output out;
 	char modestr[16];
@@ -217,6 +218,8 @@ static int run(int argc, char **argv)
 			}
 		} else if (opt_is(&p, idx, "no-access")) {
 			access = 0;
+		} else if (opt_is(&p, idx, "offsets")) {
+			offsets = 1;
 		} else if (opt_is(&p, idx, "debugfs")) {
 			dir = p.arg;
 		}
@@ -255,7 +258,7 @@ static int run(int argc, char **argv)
 		output_close(&out, 0);
 		return rc;
 	}
-	if (save_kmap(dir, &out)) {
+	if (save_kmap(dir, offsets ? "kmap_offsets" : "kmap", &out)) {
 		output_close(&out, 0);
 		return 1;
 	}
@@ -291,7 +294,7 @@ static int run(int argc, char **argv)
 const struct cmd cmd_record = {
 	.name = "record",
 	.summary = "trace a command's process tree and save its kmap",
-	.synopsis = "[-o FILE] [--mode 1|2|3] [--no-access] [--debugfs DIR] -- CMD [ARGS]",
+	.synopsis = "[-o FILE] [--mode 1|2|3] [--no-access] [--offsets] [--debugfs DIR] -- CMD [ARGS]",
 	.description =
 "Runs CMD with Memorizer tracing it and saves the kmap, as seed 003's "
 "process-specific experiment does by hand: writes 0 to memorizer_enabled, "
@@ -300,7 +303,8 @@ const struct cmd cmd_record = {
 "mode to memorizer_enabled, which in modes 3 and 2 marks it so that CMD, "
 "which it then executes, and every process CMD creates are traced; after "
 "CMD exits, writes 0 to memorizer_enabled and memorizer_log_access, copies "
-"the kmap to FILE and prints one line: objects, access lines, accesses, and "
+"the kmap (with --offsets, kmap_offsets: the kmap with each access line's "
+"byte range) to FILE and prints one line: objects, access lines, accesses, and "
 "the objects and accesses dropped for lack of pool memory meanwhile "
 "(objects_dropped and accesses_dropped in memorizer/stats).\n"
 "\n"

@@ -527,6 +527,10 @@ mkdebugfs() {
 state() { echo "enabled=$(cat dbg/memorizer_enabled) log_access=$(cat dbg/memorizer_log_access) cleared=$(cat dbg/clear_dead_objects)"; }
 mkdebugfs
 run record record-default sh -c "\"$M\" record --debugfs dbg -o out.kmap -- sh -c 'echo during: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)' && cmp out.kmap fixtures/tar.kmap && echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access) \$(cat dbg/clear_dead_objects)"
+# --offsets saves kmap_offsets (the stand-in's: fixtures/offsets.kmap).
+mkdebugfs
+cp fixtures/offsets.kmap dbg/kmap_offsets
+run record record-offsets sh -c "\"$M\" record --debugfs dbg --offsets -o out.kmap -- true && cmp out.kmap fixtures/offsets.kmap && echo saved kmap_offsets"
 mkdebugfs
 run record record-mode-no-access sh -c "MEMORIZER_DEBUGFS=dbg \"$M\" record -m 2 --no-access -o out.kmap -- sh -c 'echo during: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access); exit 3'; echo status \$?; echo after: \$(cat dbg/memorizer_enabled) \$(cat dbg/memorizer_log_access)"
 mkdebugfs
