@@ -20,6 +20,7 @@
 struct sym {
 	uint64_t addr, size;
 	size_t name;			/* offset in names */
+	int rank;			/* among aliases, the lowest is kept */
 };
 
 struct kmap_sym {
@@ -48,7 +49,46 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
 	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* Add a symbol to s's table; -1 when out of memory. */
+static int add_sym(struct kmap_sym *s, size_t *cap, size_t *ncap,
+		   uint64_t addr, uint64_t size, int rank, const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	if (kmap_grow((void **)&s->syms, cap, s->nsyms + 1, sizeof(*s->syms)) ||
+	    kmap_grow((void **)&s->names, ncap, s->names_len + len, 1))
+		return -1;
+	memcpy(s->names + s->names_len, name, len);
+	s->syms[s->nsyms++] = (struct sym){ addr, size, s->names_len, rank };
+	s->names_len += len;
+	return 0;
+}
+
+/*
+ * Sort the table and keep one symbol per address (the first by rank, then
+ * by order read); a symbol without a size ends where the next begins, the
+ * last at end (or a page on).
+ */
+static void sort_syms(struct kmap_sym *s, uint64_t end)
+{
+	size_t i, j;
+
+	qsort(s->syms, s->nsyms, sizeof(*s->syms), sym_cmp);
+	for (i = 0, j = 0; i < s->nsyms; i++)
+		if (!j || s->syms[i].addr != s->syms[j - 1].addr)
+			s->syms[j++] = s->syms[i];
+	s->nsyms = j;
+	for (i = 0; i + 1 < s->nsyms; i++)
+		if (!s->syms[i].size)
+			s->syms[i].size = s->syms[i + 1].addr - s->syms[i].addr;
+	if (s->nsyms && !s->syms[i].size)
+		s->syms[i].size = end > s->syms[i].addr ? end - s->syms[i].addr
+							: 4096;
 }
 
 struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
@@ -56,7 +96,7 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 	FILE *f = kmap_fopen(path, err);
 	struct kmap_sym *s;
 	char line[SYM_LINE_MAX];
-	size_t cap = 0, ncap = 0, i, j;
+	size_t cap = 0, ncap = 0;
 	unsigned long lineno = 0;
 	uint64_t etext = 0;
 	int nonzero = 0;
@@ -111,16 +151,8 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 				 path, MAX_SYMS);
 			goto fail;
 		}
-		len = strlen(name) + 1;
-		if (kmap_grow((void **)&s->syms, &cap, s->nsyms + 1,
-			      sizeof(*s->syms)) ||
-		    kmap_grow((void **)&s->names, &ncap, s->names_len + len, 1))
+		if (add_sym(s, &cap, &ncap, addr, 0, 0, name))
 			goto oom;
-		memcpy(s->names + s->names_len, name, len);
-		s->syms[s->nsyms].addr = addr;
-		s->syms[s->nsyms].name = s->names_len;
-		s->nsyms++;
-		s->names_len += len;
 	}
 	if (ferror(f)) {
 		snprintf(err, KMAP_ERR_MAX, "%s: read error", path);
@@ -138,17 +170,8 @@ struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
 			 path);
 		goto fail;
 	}
-	qsort(s->syms, s->nsyms, sizeof(*s->syms), sym_cmp);
-	/* Drop aliases: keep the first name at each address. */
-	for (i = 0, j = 0; i < s->nsyms; i++)
-		if (!j || s->syms[i].addr != s->syms[j - 1].addr)
-			s->syms[j++] = s->syms[i];
-	s->nsyms = j;
-	for (i = 0; i + 1 < s->nsyms; i++)
-		s->syms[i].size = s->syms[i + 1].addr - s->syms[i].addr;
-	/* The last function ends at _etext, or is assumed one page long. */
-	s->syms[i].size = etext > s->syms[i].addr ? etext - s->syms[i].addr
-						  : 4096;
+	/* Aliases: the first name at an address; the last ends at _etext. */
+	sort_syms(s, etext);
 	fclose(f);
 	return s;
 oom:
@@ -169,6 +192,8 @@ struct kmap_sym *kmap_sym_open_elf(const char *path, char *err)
 	};
 	struct kmap_sym *s = calloc(1, sizeof(*s));
 	FILE *f = kmap_fopen(path, err);
+	size_t cap = 0, ncap = 0;
+	int i, n;
 
 	if (!f) {
 		free(s);
@@ -193,11 +218,38 @@ struct kmap_sym *kmap_sym_open_elf(const char *path, char *err)
 		kmap_sym_close(s);
 		return NULL;
 	}
-	if (dwfl_module_getsymtab(s->mod) <= 0) {
+	n = dwfl_module_getsymtab(s->mod);
+	if (n <= 0) {
 		snprintf(err, KMAP_ERR_MAX, "%s: no symbol table", path);
 		kmap_sym_close(s);
 		return NULL;
 	}
+	/*
+	 * Functions into the table System.map fills, searched in O(log n):
+	 * dwfl_module_addrinfo() scans every symbol at each call. Among
+	 * aliases, global before weak before local, as libdwfl prefers.
+	 */
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(s->mod, i, &sym,
+							   &addr, NULL, NULL,
+							   NULL);
+		int bind;
+
+		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		bind = GELF_ST_BIND(sym.st_info);
+		if (add_sym(s, &cap, &ncap, addr, sym.st_size,
+			    bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2,
+			    name)) {
+			snprintf(err, KMAP_ERR_MAX, "out of memory");
+			kmap_sym_close(s);
+			return NULL;
+		}
+	}
+	sort_syms(s, 0);
 	return s;
 #else
 	snprintf(err, KMAP_ERR_MAX,
@@ -241,28 +293,13 @@ static const struct sym *find(const struct kmap_sym *s, uint64_t ip)
 
 /*
  * The one lookup: the function containing ip, its start and size, from
- * libdw's symbol table or the System.map table. NULL when none.
+ * the table of a vmlinux's or a System.map's functions. NULL when none.
  */
 static const char *lookup(struct kmap_sym *s, uint64_t ip, uint64_t *start,
 			  uint64_t *size)
 {
 	const struct sym *y;
 
-#ifdef KMAP_DW
-	if (s->dwfl) {
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name = dwfl_module_addrinfo(s->mod, ip, &off, &sym,
-							NULL, NULL, NULL);
-
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    (sym.st_size && off >= sym.st_size))
-			return NULL;
-		*start = ip - off;
-		*size = sym.st_size;
-		return name;
-	}
-#endif
 	y = find(s, ip);
 	if (!y)
 		return NULL;
