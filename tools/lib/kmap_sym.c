@@ -12,6 +12,9 @@
 
 #ifdef KMAP_DW
 #include <elfutils/libdwfl.h>
+#include <dwarf.h>
+
+#include "kmap_dw.h"
 #endif
 
 #define SYM_LINE_MAX	1024
@@ -31,6 +34,11 @@ struct kmap_sym {
 #ifdef KMAP_DW
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	/* Line tables, by unit: read at the first line asked for. */
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	struct kmap_cu_index cus;
+	int cus_read;
 #endif
 };
 
@@ -266,6 +274,7 @@ void kmap_sym_close(struct kmap_sym *s)
 #ifdef KMAP_DW
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
+	kmap_cu_index_free(&s->cus);
 #endif
 	free(s->syms);
 	free(s->names);
@@ -316,25 +325,48 @@ const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
 	return lookup(s, ip, start, &size);
 }
 
+#ifdef KMAP_DW
+/*
+ * ip's source file and line from the line table of the unit whose code
+ * holds it (found by its ranges: libdwfl's lookup goes by .debug_aranges,
+ * which clang writes for assembly only), and the unit's build directory.
+ * NULL when not known.
+ */
+static const char *line_of(struct kmap_sym *s, uint64_t ip, int *line,
+			   const char **comp_dir)
+{
+	Dwarf_Attribute a;
+	Dwarf_Line *l;
+	Dwarf_Die cu;
+
+	if (!s || !s->dwfl)
+		return NULL;
+	if (!s->cus_read) {
+		s->cus_read = 1;
+		s->dw = dwfl_module_getdwarf(s->mod, &s->bias);
+		if (s->dw && kmap_cu_index_read(&s->cus, s->dw))
+			kmap_cu_index_free(&s->cus);	/* no memory: none */
+	}
+	if (!s->dw || kmap_cu_index_find(&s->cus, s->dw, ip - s->bias, &cu))
+		return NULL;
+	l = dwarf_getsrc_die(&cu, ip - s->bias);
+	if (!l || dwarf_lineno(l, line))
+		return NULL;
+	*comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+	return dwarf_linesrc(l, NULL, NULL);
+}
+#endif
+
 /* " at FILE:LINE" from the DWARF line tables, when there are some. */
 static void describe_line(struct kmap_sym *s, uint64_t ip, char *out,
 			  size_t len)
 {
-#ifdef KMAP_DW
-	const char *file = NULL;
-	Dwfl_Line *l;
+	const char *file;
 	int lineno = 0;
 
-	if (!s->dwfl)
-		return;
-	l = dwfl_module_getsrc(s->mod, ip);
-	if (l)
-		file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+	file = kmap_sym_source(s, ip, &lineno);
 	if (file)
 		snprintf(out, len, " at %s:%d", file, lineno);
-#else
-	(void)s, (void)ip, (void)out, (void)len;
-#endif
 }
 
 int kmap_sym_has_lines(const struct kmap_sym *s)
@@ -352,20 +384,13 @@ int kmap_sym_has_lines(const struct kmap_sym *s)
 const char *kmap_sym_source(struct kmap_sym *s, uint64_t ip, int *line)
 {
 #ifdef KMAP_DW
-	const char *file, *dir;
-	Dwfl_Line *l;
+	const char *file, *dir = NULL;
 	size_t n;
 
-	if (!s || !s->dwfl)
-		return NULL;
-	l = dwfl_module_getsrc(s->mod, ip);
-	if (!l)
-		return NULL;
-	file = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
+	file = line_of(s, ip, line, &dir);
 	if (!file)
 		return NULL;
 	/* A kernel built in its tree names mm/slub.c by the tree's path. */
-	dir = dwfl_line_comp_dir(l);
 	n = dir ? strlen(dir) : 0;
 	if (n && !strncmp(file, dir, n) && file[n] == '/' && file[n + 1])
 		file += n + 1;

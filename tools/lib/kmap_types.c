@@ -18,16 +18,12 @@
 #include <elfutils/libdw.h>
 #include <dwarf.h>
 
+#include "kmap_dw.h"
+
 struct type_entry {
 	const char *name;		/* in the DWARF's string table */
 	Dwarf_Off die;
 	uint64_t size;
-};
-
-/* The code addresses of a compilation unit: [lo, hi). */
-struct cu_range {
-	uint64_t lo, hi;
-	Dwarf_Off cu;
 };
 
 /* What the DWARF at one call site says (kmap_types_of_callsite). */
@@ -42,9 +38,8 @@ struct kmap_types {
 	struct type_entry *types;
 	size_t n, cap;
 	/* Read at the first call site asked about. */
-	struct cu_range *ranges;
-	size_t nranges, ranges_cap;
-	int ranges_read;
+	struct kmap_cu_index cus;
+	int cus_read;
 	struct kmap_map site_of_ip;	/* ip -> index in sites */
 	struct site *sites;
 	size_t nsites, sites_cap;
@@ -147,7 +142,7 @@ void kmap_types_close(struct kmap_types *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->types);
-	free(t->ranges);
+	kmap_cu_index_free(&t->cus);
 	kmap_map_free(&t->site_of_ip);
 	free(t->sites);
 	free(t->cands);
@@ -392,65 +387,6 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 }
 
 
-static int by_lo(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/*
- * Every compilation unit's address ranges, sorted: read from the units
- * themselves, since clang writes no .debug_aranges to look them up by.
- */
-static int read_ranges(struct kmap_types *t)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	t->ranges_read = 1;
-	while (dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t r = 0;
-
-		if (dwarf_offdie(t->dw, off + hsize, &cu))
-			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
-				if (lo >= hi)
-					continue;
-				if (kmap_grow((void **)&t->ranges,
-					      &t->ranges_cap, t->nranges + 1,
-					      sizeof(*t->ranges)))
-					return -1;
-				t->ranges[t->nranges++] = (struct cu_range){
-					lo, hi, off + hsize };
-			}
-		off = next;
-	}
-	if (t->nranges)
-		qsort(t->ranges, t->nranges, sizeof(*t->ranges), by_lo);
-	return 0;
-}
-
-/* The compilation unit whose code holds ip. */
-static int cu_of(struct kmap_types *t, uint64_t ip, Dwarf_Die *cu)
-{
-	size_t lo = 0, hi = t->nranges;
-
-	/* The last range starting at or below ip. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->ranges[mid].lo <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || ip >= t->ranges[lo - 1].hi)
-		return -1;
-	return dwarf_offdie(t->dw, t->ranges[lo - 1].cu, cu) ? 0 : -1;
-}
-
 /* The struct that @var (a variable or parameter) points to, or -1. */
 static long pointee_struct(const struct kmap_types *t, Dwarf_Die *var)
 {
@@ -485,7 +421,7 @@ static int read_site(struct kmap_types *t, uint64_t ip, struct site *site)
 	site->result = -1;
 	site->cand = t->ncands;
 	site->ncand = 0;
-	if (cu_of(t, ip, &cu))
+	if (kmap_cu_index_find(&t->cus, t->dw, ip, &cu))
 		return 0;
 	n = dwarf_getscopes(&cu, ip, &scopes);
 	for (i = 0; i < n; i++) {
@@ -531,8 +467,11 @@ long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 	int is_new;
 
 	*way = KMAP_TYPE_NONE;
-	if (!t->ranges_read && read_ranges(t))
-		return -1;
+	if (!t->cus_read) {
+		t->cus_read = 1;
+		if (kmap_cu_index_read(&t->cus, t->dw))
+			return -1;
+	}
 	if (kmap_intern(&t->site_of_ip, ip, (void **)&t->sites, &t->nsites,
 			&t->sites_cap, sizeof(*t->sites), &i, &is_new))
 		return -1;

@@ -645,6 +645,14 @@ run capmap capmap-dwarf-files "$M" capmap dw.kmap --vmlinux dwprog --rows file -
 run capmap capmap-dwarf-dirs "$M" capmap dw.kmap --vmlinux dwprog --rows dir --csv
 run capmap capmap-dwarf-file-functions "$M" capmap dw.kmap --vmlinux dwprog --rows file-function
 run capmap capmap-no-dwarf "$M" capmap dw.kmap --vmlinux nodwprog --rows dir
+# The same program from clang (as the kernel is built): its C units are
+# in no .debug_aranges, and their lines are found all the same.
+(cd src && clang-16 -g -O0 -no-pie -o ../clangprog fs/read.c mm/alloc.c)
+printf '%s,5,ffff888000001000,64,100,0,0,sh\n  %s,5,1,2\n  %s,5,3,0\n' \
+	"$(nm clangprog | awk '$3 == "mm_alloc" { sub(/^0+/, "", $1); print $1 }')" \
+	"$(nm clangprog | awk '$3 == "fs_read" { sub(/^0+/, "", $1); print $1 }')" \
+	"$(nm clangprog | awk '$3 == "mm_alloc" { sub(/^0+/, "", $1); print $1 }')" > clang.kmap
+run capmap capmap-dwarf-files-clang "$M" capmap clang.kmap --vmlinux clangprog --rows file --csv
 # report --html: with DWARF lines the heatmap has file and dir rows too.
 run capmap capmap-html-dwarf sh -c "$(declare -f capmap_section); \"$M\" report --html -o dw.html --vmlinux dwprog dw.kmap && capmap_section dw.html"
 # More files than the heatmap's 60 rows: directory a's 70 (f0.c reads
