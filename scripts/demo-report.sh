@@ -23,7 +23,9 @@ kmap=$dir/tar.kmap
 [ -f "$dir/tar.kmap_offsets" ] && kmap=$dir/tar.kmap_offsets
 
 sym=() dwarf=
-if [ -f "$vmlinux" ] && readelf -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info'; then
+# grep reads all of readelf's output: with -q, readelf could die of
+# SIGPIPE and pipefail call the vmlinux DWARF-less.
+if [ -f "$vmlinux" ] && readelf -S "$vmlinux" 2>/dev/null | grep '\.debug_info' > /dev/null; then
 	sym=(--vmlinux "$vmlinux") dwarf=1
 elif [ -f "$system_map" ]; then
 	sym=(--system-map "$system_map")

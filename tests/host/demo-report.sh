@@ -32,13 +32,13 @@ grep -q 'tar.kmap missing' "$t/err"
 set -- $(out/tools/types-prog)
 mkdir "$t/dw"
 cp tools/tests/fixtures/tar.kmap "$t/dw/"
-sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" tools/tests/fixtures/types-sites.desc |
+sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/; s/@4@/$4/g" tools/tests/fixtures/types-sites.desc |
 	out/tools/mkstream > "$t/dw/tar.kmap_offsets"
 VMLINUX=out/tools/types-prog scripts/demo-report.sh "$t/dw" > "$t/log"
 cat "$t/log"
 grep -q '"input":"[^"]*tar.kmap_offsets"' "$t/dw/report.html"
 grep -q "^demo: which functions read and write which members of struct file (types from types-prog's DWARF):" "$t/log"
-grep -q "^    struct types: 1 by cache, 1 by the call site's variable, 1 by size, 2 not known$" "$t/log"
+grep -q "^    struct types: 1 by cache, 1 by the call site's variable, 1 by size, 1 by global variable, 2 not known$" "$t/log"
 grep -Eq '^  ffffffff81000040 +struct file +\+16\.\.24 +f_path\.dentry +4 +0 +0 +1$' "$t/log"
 # struct file's cells only
 ! grep -q '^  ffffffff81000010 ' "$t/log"

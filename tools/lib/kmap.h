@@ -826,6 +826,7 @@ enum kmap_type_way {
 	KMAP_TYPE_CACHE,	/* its slab cache's name */
 	KMAP_TYPE_RESULT,	/* the variable its call site keeps it in */
 	KMAP_TYPE_SIZE,		/* the one struct in scope of its size */
+	KMAP_TYPE_GLOBAL,	/* the global variable it is */
 	KMAP_TYPE_WAYS
 };
 struct kmap_capmap_totals {

@@ -32,11 +32,20 @@ struct site {
 	size_t cand, ncand;		/* structs in scope: cands[cand..] */
 };
 
+/* A global variable of a struct type, at its address. */
+struct global {
+	uint64_t addr;
+	const char *type_name;		/* resolved to type once read */
+	long type;
+};
+
 struct kmap_types {
 	int fd;
 	Dwarf *dw;
 	struct type_entry *types;
 	size_t n, cap;
+	struct global *globals;		/* sorted by address */
+	size_t nglobals, globals_cap;
 	/* Read at the first call site asked about. */
 	struct kmap_cu_index cus;
 	int cus_read;
@@ -80,6 +89,46 @@ static int add_type(struct kmap_types *t, Dwarf_Die *die)
 	return 0;
 }
 
+/* The type DIE of @die's DW_AT_type, typedefs and qualifiers peeled. */
+static int type_of(Dwarf_Die *die, Dwarf_Die *type);
+
+/* A global variable's address and struct type name, if it has both. */
+static int add_global(struct kmap_types *t, Dwarf_Die *die)
+{
+	Dwarf_Attribute a, at;
+	Dwarf_Die type;
+	Dwarf_Addr addr;
+	Dwarf_Op *expr;
+	size_t len;
+	const char *name;
+
+	if (!dwarf_attr(die, DW_AT_location, &a) ||
+	    dwarf_getlocation(&a, &expr, &len) || len != 1 ||
+	    type_of(die, &type) || dwarf_tag(&type) != DW_TAG_structure_type ||
+	    !(name = dwarf_diename(&type)))
+		return 0;
+	/* DWARF 5 keeps the address in .debug_addr (clang's DW_OP_addrx). */
+	if (expr[0].atom == DW_OP_addr)
+		addr = expr[0].number;
+	else if ((expr[0].atom != DW_OP_addrx &&
+		  expr[0].atom != DW_OP_GNU_addr_index) ||
+		 dwarf_getlocation_attr(&a, &expr[0], &at) ||
+		 dwarf_formaddr(&at, &addr))
+		return 0;
+	if (kmap_grow((void **)&t->globals, &t->globals_cap, t->nglobals + 1,
+		      sizeof(*t->globals)))
+		return -1;
+	t->globals[t->nglobals++] = (struct global){ addr, name, -1 };
+	return 0;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct global *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 struct kmap_types *kmap_types_open(const char *path, char *err)
 {
 	struct kmap_types *t = calloc(1, sizeof(*t));
@@ -110,8 +159,12 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 		if (dwarf_offdie(t->dw, off + hsize, &cu) &&
 		    dwarf_child(&cu, &die) == 0) {
 			do {
-				if (dwarf_tag(&die) == DW_TAG_structure_type &&
-				    add_type(t, &die)) {
+				int tag = dwarf_tag(&die);
+
+				if ((tag == DW_TAG_structure_type &&
+				     add_type(t, &die)) ||
+				    (tag == DW_TAG_variable &&
+				     add_global(t, &die))) {
 					snprintf(err, KMAP_ERR_MAX,
 						 "out of memory");
 					goto fail;
@@ -127,6 +180,16 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 		if (!j || strcmp(t->types[j - 1].name, t->types[i].name))
 			t->types[j++] = t->types[i];
 	t->n = j;
+	/* Globals whose struct has a definition, by address. */
+	for (i = j = 0; i < t->nglobals; i++) {
+		t->globals[i].type = kmap_types_struct(t,
+						       t->globals[i].type_name);
+		if (t->globals[i].type >= 0)
+			t->globals[j++] = t->globals[i];
+	}
+	t->nglobals = j;
+	if (t->nglobals)
+		qsort(t->globals, t->nglobals, sizeof(*t->globals), by_addr);
 	return t;
 fail:
 	kmap_types_close(t);
@@ -142,6 +205,7 @@ void kmap_types_close(struct kmap_types *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->types);
+	free(t->globals);
 	kmap_cu_index_free(&t->cus);
 	kmap_map_free(&t->site_of_ip);
 	free(t->sites);
@@ -498,6 +562,23 @@ long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 	return found;
 }
 
+long kmap_types_of_global(const struct kmap_types *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nglobals;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->globals[mid].addr == addr)
+			return t->globals[mid].type;
+		if (t->globals[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 #else /* !KMAP_DW */
 
 struct kmap_types {
@@ -553,6 +634,13 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 	(void)end;
 	(void)out;
 	(void)len;
+	return -1;
+}
+
+long kmap_types_of_global(const struct kmap_types *t, uint64_t addr)
+{
+	(void)t;
+	(void)addr;
 	return -1;
 }
 
@@ -629,6 +717,7 @@ const char *const kmap_type_way_names[KMAP_TYPE_WAYS] = {
 	[KMAP_TYPE_CACHE] = "cache",
 	[KMAP_TYPE_RESULT] = "result",
 	[KMAP_TYPE_SIZE] = "size",
+	[KMAP_TYPE_GLOBAL] = "global",
 };
 
 long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
@@ -642,7 +731,12 @@ long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
 		return type;
 	}
 	*way = KMAP_TYPE_NONE;
-	if (kmap_object_found(o))
-		return -1;
+	if (kmap_object_found(o)) {
+		/* A global found at its first access: its variable's. */
+		type = kmap_types_of_global(t, o->addr);
+		if (type >= 0)
+			*way = KMAP_TYPE_GLOBAL;
+		return type;
+	}
 	return kmap_types_of_callsite(t, o->alloc_ip, o->size, way);
 }

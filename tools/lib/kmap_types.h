@@ -51,9 +51,12 @@ extern const char *const kmap_type_way_names[KMAP_TYPE_WAYS];
  */
 long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 			    enum kmap_type_way *way);
+/* The struct type of the global variable at addr (its start), or -1. */
+long kmap_types_of_global(const struct kmap_types *t, uint64_t addr);
 /*
  * An object's struct type: its cache's, else (an allocation seen) its
- * call site's.
+ * call site's, else (an object found at its first access) that of the
+ * global variable it is.
  */
 long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
 			  enum kmap_type_way *way);

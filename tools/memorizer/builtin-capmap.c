@@ -366,10 +366,11 @@ static void print_summary(const struct kmap_capmap *m,
 		fprintf(f, " (and %llu without a free ip, in no cell)",
 			(unsigned long long)t.frees_unattributed);
 	if (kmap_capmap_has_types(m))
-		fprintf(f, "\n  struct types: %llu by cache, %llu by the call site's variable, %llu by size, %llu not known",
+		fprintf(f, "\n  struct types: %llu by cache, %llu by the call site's variable, %llu by size, %llu by global variable, %llu not known",
 			(unsigned long long)t.typed[KMAP_TYPE_CACHE],
 			(unsigned long long)t.typed[KMAP_TYPE_RESULT],
 			(unsigned long long)t.typed[KMAP_TYPE_SIZE],
+			(unsigned long long)t.typed[KMAP_TYPE_GLOBAL],
 			(unsigned long long)t.typed[KMAP_TYPE_NONE]);
 	fputs("\n\n", f);
 }
@@ -629,9 +630,12 @@ const struct cmd cmd_capmap = {
 "whose location, at the call's return address, is the return register, "
 "so the variable holding the call's result (the call site's variable); "
 "else the one struct, among those that pointers in scope there point "
-"to, whose size is the object's requested size (by size). The summary "
-"line \"struct types\" (JSON: summary.types, keys cache, result, size "
-"and none) counts the objects typed each way.\n"
+"to, whose size is the object's requested size (by size); for an object "
+"found at its first access (no allocation seen), the struct of the global "
+"variable at its address (by global variable; not per-CPU data, whose "
+"copies are elsewhere). The summary line \"struct types\" (JSON: "
+"summary.types, keys cache, result, size, global and none) counts the "
+"objects typed each way.\n"
 "\n"
 "Reads and writes are the access counts of the object's counters whose "
 "ip is the subject's. Frees count against the subject of the object's "

@@ -713,14 +713,14 @@ run capmap capmap-cache-fields-csv "$M" capmap types.bin --rows ip --cols cache 
 # kmalloc objects typed by call site (types-sites.desc has them by hand):
 # types-prog's own call sites, from running it.
 set -- $("$tp")
-sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" "$fx/types-sites.desc" |
+sed "s/@1@/$1/; s/@2@/$2/; s/@3@/$3/; s/@4@/$4/g" "$fx/types-sites.desc" |
 	"$MKSTREAM" > types-sites.bin || exit 1
 run capmap capmap-types-sites "$M" capmap types-sites.bin --rows ip --cols type --fields --vmlinux "$tp"
 run capmap capmap-types-sites-callsite "$M" capmap types-sites.bin --rows ip --fields --vmlinux "$tp"
 run capmap capmap-types-sites-object "$M" capmap types-sites.bin --rows ip --cols object --fields --vmlinux "$tp"
 # Object 5 (struct file, by its cache) allocated at make_outer's call site
 # too: that call site's objects no longer agree, so its cells name nothing.
-sed "s/call_site=0xffffffff81000100/call_site=$1/; s/@1@/$1/; s/@2@/$2/; s/@3@/$3/" \
+sed "s/call_site=0xffffffff81000100/call_site=$1/; s/@1@/$1/; s/@2@/$2/; s/@3@/$3/; s/@4@/$4/g" \
 	"$fx/types-sites.desc" | "$MKSTREAM" > types-mixed.bin || exit 1
 run capmap capmap-types-sites-mixed "$M" capmap types-mixed.bin --rows ip --fields --vmlinux "$tp"
 run capmap capmap-types-sites-json "$M" capmap types-sites.bin --rows ip --cols type --vmlinux "$tp" --json -n 1

@@ -342,33 +342,38 @@ async function typeViews() {
 	const tp = path.join(path.dirname(mkstream), 'types-prog');
 	const sites = execFileSync(tp, { encoding: 'utf8' }).trim().split('\n');
 	const desc = fs.readFileSync(path.join(here, 'fixtures/types-sites.desc'), 'utf8')
-		.replace(/@([123])@/g, (m, i) => sites[i - 1]);
+		.replace(/@([1234])@/g, (m, i) => sites[i - 1]);
 	fs.writeFileSync(path.join(dir, 'types.desc'), desc);
 	execFileSync('sh', ['-c', `"${mkstream}" < types.desc > types.bin`], { cwd: dir });
 	const html = path.join(dir, 'types.html');
 	run(['report', '--html', '-o', html, '--vmlinux', tp, 'types.bin'], { cwd: dir });
-	// capmap's cells: ip, type, offset, offset_end, field, reads, writes.
-	const cells = run(['capmap', '--csv', '--rows', 'ip', '--cols', 'type', '--fields', '--vmlinux', tp, 'types.bin'], { cwd: dir })
+	// capmap's cells by object: ip, object, offset, offset_end, field,
+	// reads, writes.
+	const cells = run(['capmap', '--csv', '--rows', 'ip', '--cols', 'object', '--fields', '--vmlinux', tp, 'types.bin'], { cwd: dir })
 		.trim().split('\n').slice(1).map((l) => l.split(','));
 	const { browser, page, problems } = await open(html);
 	const sec = await showView(page, 'objects');
 	await sec.locator('select').selectOption('type');
-	const expect = { outer: 1, inner: 2 };
-	for (const [type, id] of Object.entries(expect)) {
+	// Objects by type, and how each one's type was known.
+	const expect = { outer: { 1: 'by the variable its call site keeps it in', 6: 'the global variable at its address' },
+		inner: { 2: 'by its size, the one struct of it in scope at its call site' } };
+	for (const [type, objs] of Object.entries(expect)) {
 		await sec.locator('input[type="search"]').fill('struct ' + type);
 		await sec.locator('input[type="search"]').press('Enter');
-		const objs = await tableRows(sec, 'objects');
-		equal(objs.map((o) => [o.object, o.type]), [[id, 'struct ' + type]], `types: searching struct ${type} finds object ${id}`);
-		await sec.locator('table[data-table="objects"] tbody tr').first().click();
-		const dd = await sec.locator('.detail dt', { hasText: /^type$/ }).locator('xpath=following-sibling::dd[1]').textContent();
-		equal(dd, 'struct ' + type + (type === 'outer' ? ' (by the variable its call site keeps it in)' :
-			' (by its size, the one struct of it in scope at its call site)'), `types: object ${id}'s type and how it was known`);
-		const want = cells.filter((c) => c[1] === 'struct ' + type).map((c) => [c[0], c[2] + '..' + c[3], c[4], Number(c[5]), Number(c[6])]);
-		const rows = await tableRows(sec.locator('.detail'), 'accessors');
-		equal(rows.map((r) => [r.ip.replace(/.* \(|\)$/g, ''), r.bytes, r.field, r.reads, r.writes]).sort(), want.sort(),
-			`types: object ${id}'s access ips' bytes and members as capmap --fields names them`);
-		equal((await sec.locator('svg.bytes text.field').allTextContents()).sort(), want.map((c) => c[2]).sort(),
-			`types: object ${id}'s byte bars name the members`);
+		const found = await tableRows(sec, 'objects');
+		equal(found.map((o) => [o.object, o.type]).sort(), Object.keys(objs).map((id) => [Number(id), 'struct ' + type]).sort(),
+			`types: searching struct ${type} finds objects ${Object.keys(objs).join(', ')}`);
+		for (const [id, how] of Object.entries(objs)) {
+			await sec.locator('table[data-table="objects"] tbody tr', { has: page.locator(`td:first-child[data-value="${id}"]`) }).first().click();
+			const dd = await sec.locator('.detail dt', { hasText: /^type$/ }).locator('xpath=following-sibling::dd[1]').textContent();
+			equal(dd, `struct ${type} (${how})`, `types: object ${id}'s type and how it was known`);
+			const want = cells.filter((c) => c[1] === id).map((c) => [c[0], c[2] + '..' + c[3], c[4], Number(c[5]), Number(c[6])]);
+			const rows = await tableRows(sec.locator('.detail'), 'accessors');
+			equal(rows.map((r) => [r.ip.replace(/.* \(|\)$/g, ''), r.bytes, r.field, r.reads, r.writes]).sort(), want.sort(),
+				`types: object ${id}'s access ips' bytes and members as capmap --fields names them`);
+			equal((await sec.locator('svg.bytes text.field').allTextContents()).sort(), want.map((c) => c[2]).sort(),
+				`types: object ${id}'s byte bars name the members`);
+		}
 	}
 	await page.screenshot({ path: path.join(outdir, 'types.png'), fullPage: true });
 	await sec.locator('input[type="search"]').fill('cred');

@@ -4,7 +4,7 @@
  * byte ranges of them and knows each member's place (x86-64 layout):
  * struct outer is 40 bytes, its members' offsets in the comments. Run, it
  * prints the return addresses of its three allocation calls, one a line,
- * which the test then asks the types of (built -O2, as a kernel is, so
+ * then the address of global o, which the tests then ask the types of (built -O2, as a kernel is, so
  * that the DWARF says where variables live; not PIE, so that run-time
  * addresses are the DWARF's).
  */
@@ -101,5 +101,6 @@ int main(void)
 	name_it(&h);
 	for (i = 0; i < nsites; i++)
 		printf("%p\n", sites[i]);
+	printf("%p\n", (void *)&o);	/* a global of struct outer */
 	return (int)(o.id + f.f_pos + c.usage);
 }

@@ -2663,24 +2663,24 @@ static void test_types_members(void **state)
 
 /*
  * Types by call site: types-prog run prints its three allocations' return
- * addresses (see tests/types-prog.c for what each keeps the result in).
+ * addresses (see tests/types-prog.c for what each keeps the result in),
+ * then global o's address. Built by gcc, and by clang (below).
  */
-static void test_types_callsites(void **state)
+static void types_callsites(const char *prog)
 {
 	char err[KMAP_ERR_MAX];
-	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
+	struct kmap_types *t = kmap_types_open(prog, err);
 	struct kmap_object o = { .size = 40, .pid = 1 };
-	unsigned long long ip[3];
+	unsigned long long ip[4];
 	enum kmap_type_way way;
 	long outer, inner;
 	FILE *f;
 	int i;
 
-	(void)state;
 	assert_non_null(t);
-	f = popen(TYPES_PROG, "r");
+	f = popen(prog, "r");
 	assert_non_null(f);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		assert_int_equal(fscanf(f, "%llx", &ip[i]), 1);
 	assert_int_equal(pclose(f), 0);
 	outer = kmap_types_struct(t, "outer");
@@ -2719,7 +2719,29 @@ static void test_types_callsites(void **state)
 	o.cache = "kmalloc-64";
 	assert_int_equal(kmap_types_of_object(t, &o, &way), outer);
 	assert_int_equal(way, KMAP_TYPE_RESULT);
+
+	/* Globals: the struct of the variable at the address, found or not. */
+	assert_int_equal(kmap_types_of_global(t, ip[3]), outer);
+	assert_int_equal(kmap_types_of_global(t, ip[3] + 8), -1);
+	o = (struct kmap_object){ .alloc_ip = ip[3], .addr = ip[3], .size = 40 };
+	assert_int_equal(kmap_types_of_object(t, &o, &way), outer);
+	assert_int_equal(way, KMAP_TYPE_GLOBAL);
+	o.addr = o.alloc_ip = ip[3] + 8;
+	assert_int_equal(kmap_types_of_object(t, &o, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
 	kmap_types_close(t);
+}
+
+static void test_types_callsites(void **state)
+{
+	(void)state;
+	types_callsites(TYPES_PROG);
+}
+
+static void test_types_callsites_clang(void **state)
+{
+	(void)state;
+	types_callsites(TYPES_PROG_CLANG);
 }
 
 int main(void)
@@ -2778,6 +2800,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
 		cmocka_unit_test(test_types_callsites),
+		cmocka_unit_test(test_types_callsites_clang),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);

@@ -378,7 +378,7 @@
 	/* ---------------------------------------------------------------- */
 	/* View 3: the capability heatmap.                                   */
 
-	const TYPE_WAYS = { cache: 'by its slab cache', result: 'by the variable its call site keeps it in', size: 'by its size, the one struct of it in scope at its call site' };
+	const TYPE_WAYS = { cache: 'by its slab cache', result: 'by the variable its call site keeps it in', size: 'by its size, the one struct of it in scope at its call site', global: 'the global variable at its address' };
 	const SUBJECT_NAMES = { function: ['function', 'functions'], dir: ['directory', 'directories'], file: ['file', 'files'],
 		'file-function': ['function in a file', 'functions in files'] };
 	const GROUP_NAMES = { callsite: ['call site', 'call sites'], cache: ['cache', 'caches'], kind: ['kind', 'kinds'] };
