@@ -212,10 +212,8 @@ int kmap_capmap_field(const struct kmap_capmap *m,
 	type = m->group_types[c->group];
 	if (type < 0)
 		return 0;
-	n = kmap_types_member(m->types, type, c->offset, c->offset_end, buf,
-			      len);
-	if (n == 0)
-		n = snprintf(buf, len, "(whole)");
+	n = kmap_types_field(m->types, type, c->offset, c->offset_end, buf,
+			     len);
 	return n < 0 ? 0 : n;
 }
 
@@ -419,8 +417,8 @@ static long group_type(const struct kmap_capmap *m,
 
 /*
  * Group num's struct type with o's: its first object's, kept while every
- * object agrees (-1 once two differ: a call site's objects of a typed
- * cache and of another, say). -1 when out of memory.
+ * object agrees (GROUP_TYPES_DIFFER once two differ: a call site's objects
+ * of a typed cache and of another, say). -1 when out of memory.
  */
 static int settle_type(struct kmap_capmap *m, uint32_t num,
 		       const struct kmap_object *o, long type,

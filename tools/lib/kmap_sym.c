@@ -86,7 +86,8 @@ static void sort_syms(struct kmap_sym *s, uint64_t end)
 {
 	size_t i, j;
 
-	qsort(s->syms, s->nsyms, sizeof(*s->syms), sym_cmp);
+	if (s->nsyms)	/* syms is NULL without */
+		qsort(s->syms, s->nsyms, sizeof(*s->syms), sym_cmp);
 	for (i = 0, j = 0; i < s->nsyms; i++)
 		if (!j || s->syms[i].addr != s->syms[j - 1].addr)
 			s->syms[j++] = s->syms[i];

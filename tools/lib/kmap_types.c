@@ -450,7 +450,6 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 	return (int)pos;
 }
 
-
 /* The struct that @var (a variable or parameter) points to, or -1. */
 static long pointee_struct(const struct kmap_types *t, Dwarf_Die *var)
 {
@@ -710,6 +709,14 @@ long kmap_types_of_cache(const struct kmap_types *t, const char *cache)
 			lo = mid + 1;
 	}
 	return -1;
+}
+
+int kmap_types_field(struct kmap_types *t, long type, uint64_t offset,
+		     uint64_t end, char *out, size_t len)
+{
+	int n = kmap_types_member(t, type, offset, end, out, len);
+
+	return n == 0 ? snprintf(out, len, "(whole)") : n;
 }
 
 const char *const kmap_type_way_names[KMAP_TYPE_WAYS] = {

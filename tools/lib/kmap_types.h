@@ -73,5 +73,8 @@ long kmap_types_of_object(struct kmap_types *t, const struct kmap_object *o,
  */
 int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 		      uint64_t end, char *out, size_t len);
+/* The same, the whole object named "(whole)": what tables print. */
+int kmap_types_field(struct kmap_types *t, long type, uint64_t offset,
+		     uint64_t end, char *out, size_t len);
 
 #endif /* KMAP_TYPES_H */

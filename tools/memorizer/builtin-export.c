@@ -180,17 +180,17 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		const char *file = x->sym ? kmap_sym_source(x->sym, acc[i].ip,
 							    &line) : NULL;
 		int named = type >= 0 && acc[i].offset_end &&
-			    kmap_types_member(x->types, type, acc[i].offset,
-					      acc[i].offset_end, field,
-					      sizeof(field)) >= 0;
-		const char *field_name = field[0] ? field : "(whole)";
+			    kmap_types_field(x->types, type, acc[i].offset,
+					     acc[i].offset_end, field,
+					     sizeof(field)) >= 0;
+		const char *member = field;	/* STR() takes a pointer */
 		struct value a[NACCESS_FIELDS] = {
 			NUM(id), NUM(acc[i].ip), STR(function(x, acc[i].ip)),
 			STR(file), file ? NUM((uint64_t)line) : NONE,
 			NUM(acc[i].pid), NUM(acc[i].reads), NUM(acc[i].writes),
 			acc[i].offset_end ? NUM(acc[i].offset) : NONE,
 			acc[i].offset_end ? NUM(acc[i].offset_end) : NONE,
-			named ? STR(field_name) : NONE,
+			named ? STR(member) : NONE,
 		};
 
 		if (put_row(x, x->accesses.out.f, access_fields, a,

@@ -857,13 +857,12 @@ static struct json_object *object_json(struct html *h, const struct cand *c,
 		known = c->acc[i].offset_end != 0;
 		bad |= add(a, known ? u64(c->acc[i].offset) : NULL, !known);
 		bad |= add(a, known ? u64(c->acc[i].offset_end) : NULL, !known);
-		/* The member those bytes are, with a type: "" for all of it. */
+		/* The member those bytes are, with a type. */
 		known = known && c->type >= 0 &&
-			kmap_types_member(h->types, c->type, c->acc[i].offset,
-					  c->acc[i].offset_end, field,
-					  sizeof(field)) >= 0;
-		bad |= add(a, known ? json_object_new_string(field[0] ? field :
-							      "(whole)") : NULL,
+			kmap_types_field(h->types, c->type, c->acc[i].offset,
+					 c->acc[i].offset_end, field,
+					 sizeof(field)) >= 0;
+		bad |= add(a, known ? json_object_new_string(field) : NULL,
 			   !known);
 	}
 	others = c->other_ips ? json_object_new_array() : NULL;
