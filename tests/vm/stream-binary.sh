@@ -68,22 +68,28 @@ check "the workload ran for 90 s or more" [ "$elapsed" -ge 90 ]
 check "the collector stops cleanly on SIGINT" [ $rc = 0 ]
 check "no record lost (total_overruns)" [ "$(cat $M/total_overruns)" = 0 ]
 check "no LOST record in the stream" grep -q 'lost records: 0$' /tmp/stream.err
-# Flat: the last third of the samples peaks at most twice as high as the
-# first third, in memory used less the live objects' records. The
-# workload repeats the same rounds; what grows with time breaks this, such
-# as the counters of every pid a long-lived object saw (before sweeps,
-# counters grew 20k -> 277k over the run). Measured with sweeps: 0.98x,
-# 1.41x, 1.53x (the kernel's own live set grows a little). Live objects are
-# left out since pages are found: the stream's own page cache in tmpfs
-# (95k pages by the end) is a live object per page, and grows with it.
+# Flat: over the last third of the samples, memory used less the live
+# objects' records is on average at most 2.5 times what it is over the
+# first third. The workload repeats the same rounds; what grows with time
+# breaks this, such as the counters of every pid a long-lived object saw
+# (before sweeps, counters grew 20k -> 277k over the run: had that been
+# steady, 3.7x between the thirds' means). What is left is nearly all access
+# counters (memory used = records x 184 + counters x 32, to 0.5%), live
+# objects' and those of dead objects the sweeps have not reached yet, and
+# how many a sample catches swings with the sweeps' timing: over 9 runs of
+# one kernel (eb73255, 2026-11-24) the thirds' peaks were 0.54x to 2.15x
+# apart (2.15x failed the earlier bound of 2x on peaks), their means 0.72x
+# to 1.87x. Live objects are left out since pages are found: the stream's
+# own page cache in tmpfs (95k pages by the end) is a live object per
+# page, and grows with it.
 check "enough memory samples" [ "$(wc -l < /tmp/mem)" -ge 9 ]
 flat() {
 	awk -v rb="$(stat_value record_bytes)" '{ b[NR] = $1 - $3 * rb } END {
 		t = int(NR / 3)
-		for (i = 1; i <= t; i++) if (b[i] > first) first = b[i]
-		for (i = NR - t + 1; i <= NR; i++) if (b[i] > last) last = b[i]
-		printf "memory used less live records: peak %d bytes in the first third, %d in the last\n", first, last
-		exit !(rb > 0 && last <= first * 2)
+		for (i = 1; i <= t; i++) first += b[i] / t
+		for (i = NR - t + 1; i <= NR; i++) last += b[i] / t
+		printf "memory used less live records: on average %d bytes in the first third, %d in the last\n", first, last
+		exit !(rb > 0 && last <= first * 2.5)
 	}' /tmp/mem
 }
 check "memory flat under load" flat
