@@ -7,8 +7,9 @@
 #   kasan      KASAN on, CONFIG_MEMORIZER=n
 #   memorizer  KASAN + MEMORIZER
 # The bench configuration is kernel/memorizer.config over tinyconfig without
-# KUnit (the suites run at boot) and without lockdep and atomic-sleep
-# debugging (they distort every ratio). Outputs: out/bench/<variant>/
+# KUnit (the suites run at boot), without lockdep and atomic-sleep
+# debugging (they distort every ratio) and without DWARF (three kernels'
+# worth of debug information, which no bench reads). Outputs: out/bench/<variant>/
 # {bzImage,kernel.config,kernel.release}. With no input changed, nothing runs.
 set -euo pipefail
 
@@ -30,7 +31,7 @@ fi
 # The bench fragment: the project's fragment with the debugging that
 # distorts ratios and the boot-time KUnit suites switched off.
 off_opts="CONFIG_PROVE_LOCKING CONFIG_DEBUG_ATOMIC_SLEEP CONFIG_KUNIT
-CONFIG_KUNIT_DEBUGFS CONFIG_MEMORIZER_KUNIT_TEST"
+CONFIG_KUNIT_DEBUGFS CONFIG_MEMORIZER_KUNIT_TEST CONFIG_DEBUG_INFO_DWARF5"
 common_fragment() {
 	local pat
 	pat=$(echo $off_opts | sed 's/ /|/g')

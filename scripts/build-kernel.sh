@@ -98,10 +98,14 @@ fi
 
 # Clang, because GCC 12 cannot make KASAN see memset()/memcpy()/memmove()
 # on x86 (that takes asan-kernel-mem-intrinsic-prefix, GCC 13 or LLVM 16),
-# and Memorizer must count those ranges.
+# and Memorizer must count those ranges. The DWARF names sources relative
+# to the tree (fs/read_write.c), as an in-tree build's does, not by this
+# machine's path to it.
 kmake() {
 	make -C "$src" O="$obj" ARCH=x86_64 LLVM=-16 CC="ccache clang-16" \
 		HOSTCC="ccache clang-16" \
+		KCFLAGS="-fdebug-prefix-map=$src/=" \
+		KAFLAGS="-fdebug-prefix-map=$src/=" \
 		KBUILD_BUILD_USER=memorizer KBUILD_BUILD_HOST=build \
 		-j"$jobs" "$@"
 }

@@ -5,7 +5,6 @@
 # *ppos, then f_pos = pos). The traced tree is the shell and its dd, from
 # dd's open on (mode 3); the host half names the members with out/vmlinux.
 # vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
-# tests/run: skip needs out/vmlinux with DWARF (run it by name on a kernel built with CONFIG_DEBUG_INFO_DWARF5)
 . /vmrun/guest-lib.sh
 cd /tmp
 printf 'Memorizer, 13' > /tmp/thirteen
