@@ -14,7 +14,7 @@
 
 static const struct opt opts[] = {
 	{ "rows", 'r', "SUBJECT", "Subjects: function (the default), file, dir, file-function or ip, as in memorizer capmap." },
-	{ "cols", 'c', "GROUP", "Object groups: callsite (the default), cache or kind, as in memorizer capmap." },
+	{ "cols", 'c', "GROUP", "Object groups: callsite (the default), cache, kind or type (with --vmlinux's DWARF), as in memorizer capmap." },
 	{ "limit", 'n', "N", "Print at most N new, N vanished and N changed edges (N >= 1)." },
 	{ "all", 'a', NULL, "Print unchanged edges too (status same)." },
 	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per edge; no summary." },
@@ -325,7 +325,7 @@ done:
 const struct cmd cmd_diff = {
 	.name = "diff",
 	.summary = "what two runs do differently: capability map edges new, vanished and changed",
-	.synopsis = "A B [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind] [-n N] [-a] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "A B [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|type] [-n N] [-a] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads two kmaps or streams, A and B (two workloads, two kernels, before "
 "and after a change), builds the capability map of each as memorizer "
