@@ -8,6 +8,9 @@
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 [ -x out/bin/memorizer ] || make -s -C tools all
+# The stand-in vmlinux and the stream generator (make check builds them
+# with the tools' tests, which may run after this one).
+make -s -C tools "$PWD/out/tools/types-prog" "$PWD/out/tools/mkstream"
 mkdir "$t/demo"
 cp tools/tests/fixtures/tar.kmap tools/tests/fixtures/stats "$t/demo/"
 VMLINUX=/nonexistent SYSTEM_MAP=tools/tests/fixtures/System.map \
