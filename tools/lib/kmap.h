@@ -683,7 +683,13 @@ int kmap_parse_dec(const char *s, size_t len, uint64_t *v);
  * least n, doubling (from n, at least 4). Returns 0, or -1 when out of memory (*p
  * is then unchanged). Every growing array here goes through it.
  */
-int kmap_grow(void **p, size_t *cap, size_t n, size_t size);
+int kmap_grow_to(void **p, size_t *cap, size_t n, size_t size);
+
+/* Inline: most calls find room (a call per element appended). */
+static inline int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	return n <= *cap ? 0 : kmap_grow_to(p, cap, n, size);
+}
 
 /*
  * A hash map from u64 keys (any) to u64 values; grows. Open addressing,

@@ -292,7 +292,10 @@ static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 		int offsets = r->hdr.version >= KMAP_STREAM_VERSION_OFFSETS;
 
 		/* Before version 5 the record ends at reads (min_size says). */
-		memcpy(&a, p, offsets ? sizeof(a) : ACCESS_SIZE_V4);
+		if (offsets)
+			memcpy(&a, p, sizeof(a));
+		else
+			memcpy(&a, p, ACCESS_SIZE_V4);
 		if (check_pid(r, a.pid))
 			return -1;
 		rec->u.access.id = a.id;
@@ -345,7 +348,7 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 	const unsigned char *p;
 	int rc;
 
-	if (kmap_bin_read_header(r))
+	if ((!r->in.have_header || r->in.failed) && kmap_bin_read_header(r))
 		return -1;
 	rc = kmap_records_next(&r->in, &bin_format, r->hdr.rec_size,
 			       r->hdr.nr_cpus, &h, &p);

@@ -143,7 +143,7 @@ int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
 	return 0;
 }
 
-int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
+int kmap_grow_to(void **p, size_t *cap, size_t n, size_t size)
 {
 	size_t c = *cap ? *cap : n < 4 ? 4 : n;
 	void *q;

@@ -126,6 +126,21 @@ int kmap_records_next(struct kmap_records *in,
 	const unsigned char *p;
 	size_t n, min;
 
+	/*
+	 * Most records: whole in the buffer, of a known type at the size
+	 * the header gives (which check_sizes() found right for it).
+	 */
+	if (in->end - in->start >= sizeof(*h)) {
+		p = in->buf + in->start;
+		memcpy(h, p, sizeof(*h));
+		if (h->type < MEMORIZER_REC_TYPES_MAX && h->size &&
+		    h->size == in->known_size[h->type] && h->cpu < nr_cpus &&
+		    in->end - in->start >= h->size) {
+			kmap_records_consume(in, h->size);
+			*body = p;
+			return 1;
+		}
+	}
 	for (;;) {
 		p = kmap_records_peek(in, sizeof(*h), &n);
 		if (!p) {
@@ -249,6 +264,7 @@ int kmap_records_read_header(struct kmap_records *in,
 	struct kmap_records_header h;
 	const unsigned char *p;
 	char err[KMAP_ERR_MAX];
+	unsigned int t;
 	size_t got;
 
 	if (in->failed)
@@ -281,6 +297,9 @@ int kmap_records_read_header(struct kmap_records *in,
 		in->offset += extra;
 	}
 	in->version = h.version;
+	for (t = 0; t < MEMORIZER_REC_TYPES_MAX; t++)
+		in->known_size[t] = fmt->min_size(h.version, t) ?
+				    h.rec_size[t] : 0;
 	in->have_header = 1;
 	return 1;
 }

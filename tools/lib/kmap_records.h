@@ -28,6 +28,8 @@ struct kmap_records {
 	int eof, failed;
 	int have_header;		/* kmap_records_read_header() done */
 	unsigned int version;		/* the header's, once read */
+	/* By type: its records' size, if known here and in the header. */
+	uint16_t known_size[MEMORIZER_REC_TYPES_MAX];
 	uint64_t skipped;		/* records of types unknown here */
 	const char *name;
 	uint64_t offset;		/* of the next record: for messages */

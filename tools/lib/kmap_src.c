@@ -890,7 +890,7 @@ static int complete(const struct entry *e)
 /* Hand out e, whose life is all read, and forget its id. */
 static int emit_complete(struct kmap_src *s, struct entry *e)
 {
-	s->emitted = *kmap_map_find(&s->ids, e->o.id);
+	s->emitted = e - s->ent;
 	kmap_map_del(&s->ids, e->o.id);
 	return emit(s, s->emitted);
 }
