@@ -68,7 +68,12 @@ struct vcpu {
 	uint32_t pid;
 	uint32_t pid_lo;		/* a PID marker's first load */
 	int have_lo;
-	uint64_t accesses, logged, switches;
+	/*
+	 * The page of this vCPU's last access and its physical page (valid
+	 * when last_vpage is not 0): see phys_of().
+	 */
+	uint64_t last_vpage, last_ppage;
+	uint64_t accesses, logged, switches, same_page;
 } __attribute__((aligned(64)));
 
 static struct {
@@ -216,9 +221,16 @@ static int sharing_rule(struct line *l, unsigned int c, int write)
 	uint64_t bit = 1ull << c, others = g.others_mask & ~bit, old;
 
 	if (write) {
-		/* Others now hold a stale copy, and must write anew. */
-		old = atomic_exchange_explicit(&l->wr_stale, others,
-					       memory_order_relaxed);
+		/*
+		 * Others now hold a stale copy, and must write anew. Most
+		 * writes find that so already (a vCPU's own lines): a load,
+		 * not a locked exchange, which would take the host's cache
+		 * line from the other vCPU threads that read it.
+		 */
+		old = atomic_load_explicit(&l->wr_stale, memory_order_relaxed);
+		if (old != others)
+			old = atomic_exchange_explicit(&l->wr_stale, others,
+						       memory_order_relaxed);
 		if ((atomic_load_explicit(&l->rd_stale, memory_order_relaxed) &
 		     others) != others)
 			atomic_fetch_or_explicit(&l->rd_stale, others,
@@ -239,6 +251,38 @@ static int sharing_rule(struct line *l, unsigned int c, int write)
 static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		    uint64_t vaddr, void *udata);
 
+#define GUEST_PAGE_MASK	(~0xfffull)
+
+/*
+ * The physical address of vaddr, 1; 0 for I/O or no translation. QEMU's
+ * lookup (its TLB, then the RAM block of the host address) was a third
+ * of the plugin's time. An access to the page of this vCPU's previous
+ * access takes that one's physical page: nothing can have remapped it
+ * in between, since a remap needs an access to a page table (another
+ * page) by this vCPU first, or, by another vCPU, a flush here that
+ * comes as an interrupt, whose entry accesses the stack first.
+ */
+static int phys_of(struct vcpu *v, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, uint64_t *paddr)
+{
+	uint64_t vpage = vaddr & GUEST_PAGE_MASK;
+	struct qemu_plugin_hwaddr *hw;
+
+	if (vpage == v->last_vpage) {
+		v->same_page++;
+		*paddr = v->last_ppage | (vaddr & ~GUEST_PAGE_MASK);
+		return 1;
+	}
+	v->last_vpage = 0;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return 0;
+	*paddr = qemu_plugin_hwaddr_phys_addr(hw);
+	v->last_vpage = vpage;
+	v->last_ppage = *paddr & GUEST_PAGE_MASK;
+	return 1;
+}
+
 /* What a marker's load means (its registration's userdata; ips are larger). */
 enum { MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END };
 
@@ -246,7 +290,6 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = &g.vcpu[cpu];
-	struct qemu_plugin_hwaddr *hw;
 	struct mtrace_rec_access *r;
 	int write = qemu_plugin_mem_is_store(info), shared = 0;
 	uint64_t paddr = 0;
@@ -263,11 +306,9 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	    !atomic_load_explicit(&g.base, memory_order_relaxed))
 		return;
 	v->accesses++;
-	hw = qemu_plugin_get_hwaddr(info, vaddr);
-	if (hw && !qemu_plugin_hwaddr_is_io(hw)) {
+	if (phys_of(v, info, vaddr, &paddr)) {
 		struct line *l;
 
-		paddr = qemu_plugin_hwaddr_phys_addr(hw);
 		flags |= MTRACE_F_PADDR;
 		l = line_of(paddr);
 		if (l)
@@ -397,8 +438,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	uint64_t accesses = 0, logged = 0, switches = 0;
-	char msg[512];
+	uint64_t accesses = 0, logged = 0, switches = 0, same_page = 0;
+	char msg[1024];
 	int i;
 
 	(void)id;
@@ -411,6 +452,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		accesses += v->accesses;
 		logged += v->logged;
 		switches += v->switches;
+		same_page += v->same_page;
 		if (v->buf && v->buf->len) {
 			queue_full(v->buf);
 			v->buf = NULL;
@@ -427,7 +469,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, markers: %llu translated, %llu run, %llu bad\n",
+		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, %llu on the page of the vCPU's access before, markers: %llu translated, %llu run, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
 		 g.window_task ? " while mtrace_task.ko was loaded" : "",
 		 (unsigned long long)logged,
@@ -435,6 +477,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		 (unsigned long long)switches,
 		 (unsigned long long)(g.bytes + sizeof(struct mtrace_log_header)),
 		 (unsigned long long)atomic_load(&g.no_paddr),
+		 (unsigned long long)same_page,
 		 (unsigned long long)atomic_load(&g.markers_seen),
 		 (unsigned long long)atomic_load(&g.marks_run),
 		 (unsigned long long)atomic_load(&g.bad_markers));
