@@ -69,8 +69,8 @@ struct vcpu {
 	uint32_t pid_lo;		/* a PID marker's first load */
 	int have_lo;
 	/*
-	 * The page of this vCPU's last access and its physical page (valid
-	 * when last_vpage is not 0): see phys_of().
+	 * The page of this vCPU's last access and its physical page, or
+	 * NO_PAGE: see phys_of().
 	 */
 	uint64_t last_vpage, last_ppage;
 	uint64_t accesses, logged, switches, same_page;
@@ -252,6 +252,7 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		    uint64_t vaddr, void *udata);
 
 #define GUEST_PAGE_MASK	(~0xfffull)
+#define NO_PAGE		(~0ull)		/* no page is at this address */
 
 /*
  * The physical address of vaddr, 1; 0 for I/O or no translation. QEMU's
@@ -260,7 +261,8 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
  * access takes that one's physical page: nothing can have remapped it
  * in between, since a remap needs an access to a page table (another
  * page) by this vCPU first, or, by another vCPU, a flush here that
- * comes as an interrupt, whose entry accesses the stack first.
+ * comes as an interrupt, whose entry accesses the stack first. So every
+ * kernel access of the vCPU must come here, or forget the page (NO_PAGE).
  */
 static int phys_of(struct vcpu *v, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, uint64_t *paddr)
@@ -273,7 +275,7 @@ static int phys_of(struct vcpu *v, qemu_plugin_meminfo_t info,
 		*paddr = v->last_ppage | (vaddr & ~GUEST_PAGE_MASK);
 		return 1;
 	}
-	v->last_vpage = 0;
+	v->last_vpage = NO_PAGE;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return 0;
@@ -303,8 +305,10 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	}
 	/* window=task: mtrace_task.ko's BASE marker to its END marker. */
 	if (g.window_task &&
-	    !atomic_load_explicit(&g.base, memory_order_relaxed))
+	    !atomic_load_explicit(&g.base, memory_order_relaxed)) {
+		v->last_vpage = NO_PAGE;	/* accesses unseen from here */
 		return;
+	}
 	v->accesses++;
 	if (phys_of(v, info, vaddr, &paddr)) {
 		struct line *l;
@@ -522,6 +526,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		if (i < g.nvcpus) {
 			g.vcpu[i].buf = b;
 			g.vcpu[i].pid = MTRACE_PID_UNKNOWN;
+			g.vcpu[i].last_vpage = NO_PAGE;
 		} else {
 			b->next = g.free;
 			g.free = b;
