@@ -9,10 +9,12 @@
 # the two differ by the ends of those writes only. Mode all logs some
 # 150 MB a second of guest time, and more under Memorizer (its own code's
 # accesses): Memorizer traces the test's shell alone (its pid mode), and
-# the window holds no fork (the shell's echo is a builtin). The guest only runs the workload and
-# saves the kmap and its symbols; the host half
+# the window holds no fork (the shell's echo is a builtin). The guest's
+# clock counts instructions (--icount): on the host's, the emulator's
+# slowness under mode all looked like lockups to the guest. The guest only
+# runs the workload and saves the kmap and its symbols; the host half
 # (tests/vm/host/mtrace-crosscheck.sh) compares.
-# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --mtrace "$out/mtrace.log" --mtrace-mode all --mtrace-window task --file out/mtrace/modules/obj/mtrace_task.ko
+# vm/run: --icount --append "memorizer_enabled_boot=no kunit.enable=0" --mtrace "$out/mtrace.log" --mtrace-mode all --mtrace-window task --file out/mtrace/modules/obj/mtrace_task.ko
 . /vmrun/guest-lib.sh
 mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
 modprobe memorizer_test_module || echo "modprobe failed"

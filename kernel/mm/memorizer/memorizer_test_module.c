@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -62,6 +63,12 @@ static int run(unsigned int n, unsigned int writes, unsigned int reads)
 		for (j = 0; j < reads; j++)
 			sum += test_load(&p[j % 8]);
 		kmem_cache_free(test_cache, p);
+		/*
+		 * Traced by Memorizer under an emulator that logs every
+		 * access, one object takes seconds: without a quiescent
+		 * state, RCU and the soft-lockup watchdog report a stall.
+		 */
+		cond_resched();
 	}
 	return sum == ULONG_MAX ? -EINVAL : 0;	/* keeps the loads */
 }
@@ -457,8 +464,10 @@ static ssize_t apis_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&apis_lock);
 	apis_writes = writes;
 	apis_reads = reads;
-	for (i = 0; i < ARRAY_SIZE(apis) && !err; i++)
+	for (i = 0; i < ARRAY_SIZE(apis) && !err; i++) {
 		err = apis[i]();
+		cond_resched();	/* as in run() */
+	}
 	mutex_unlock(&apis_lock);
 	return err ?: count;
 }
