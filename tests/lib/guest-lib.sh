@@ -22,29 +22,13 @@ finish() {
 
 M=/sys/kernel/debug/memorizer
 
-# kmap_valid FILE: every line is an object line or an access line of the
-# kmap format (Documentation/dev-tools/memorizer.rst), access lines follow
-# an object line, a live object has free_jiffies and free_ip 0, and no
-# (access ip, pid) appears twice under one object. Prints the first bad
-# line as FILE:LINE: what is wrong.
+# kmap_valid FILE: FILE is a kmap by the format's rules (seeds 000 and 003,
+# Documentation/dev-tools/memorizer.rst), as libkmap holds them: `memorizer
+# check`, the guest's static build (the host's in a host half, where the
+# caller sets $memorizer). It names the first bad line as FILE:LINE: what is
+# wrong. busybox awk took 77 s on a 20 MB kmap under TCG; check, 1.7 s.
 kmap_valid() {
-	awk -v f="$1" '
-	function bad(msg) { printf "%s:%d: %s: %s\n", f, NR, msg, $0; err = 1; exit 1 }
-	/^[0-9a-f]+,[0-9]+,[0-9a-f]+,[0-9]+,[0-9]+,[0-9]+,[0-9a-f]+,[^,]*$/ {
-		split($0, o, ",")
-		if ((o[6] == "0") != (o[7] == "0")) bad("free_jiffies and free_ip disagree")
-		objects++; delete seen; next
-	}
-	/^  [0-9a-f]+,[0-9]+,[0-9]+,[0-9]+$/ {
-		if (!objects) bad("access line before any object")
-		split(substr($0, 3), a, ",")
-		if ((a[1] "," a[2]) in seen) bad("duplicate (ip, pid)")
-		seen[a[1] "," a[2]] = 1
-		accesses++; next
-	}
-	{ bad("not a kmap line") }
-	END { if (!err) printf "%s: %d objects, %d access lines\n", f, objects, accesses }
-	' "$1"
+	"${memorizer:-memorizer}" check "$1"
 }
 
 # stat_value KEY: a figure from $M/stats, whose lines are "key value"

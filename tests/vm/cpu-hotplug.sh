@@ -25,8 +25,11 @@ echo 0 > $M/memorizer_enabled
 cat $M/show_stats
 cat $M/kmap > /out/kmap
 check "kmap parses" kmap_valid /out/kmap
+# One pass over the kmap (busybox grep: seconds for each under TCG).
+pinned=$(grep -o ',busybox-cpu1-[1-3]$' /out/kmap | sort -u)
+pinned_has() { printf '%s\n' "$pinned" | grep -qx "$1"; }
 for i in 1 2 3; do
-	check "objects of the task pinned to cpu1 ($i)" grep -q ",busybox-cpu1-$i\$" /out/kmap
+	check "objects of the task pinned to cpu1 ($i)" pinned_has ",busybox-cpu1-$i"
 done
 check "accesses recorded" [ "$(stat_value accesses_recorded)" -gt 0 ]
 finish

@@ -9,7 +9,8 @@
 # two minutes, its shell alone traced (pid mode), a child forked each
 # round (its fork, exit and wakeups send interrupts to the stores' CPU),
 # in batches, each read from the kmap and cleared so that the pool never
-# fills (a full pool drops counts, and says so).
+# fills (a full pool drops counts, and says so). The host half
+# (tests/vm/host/exact-counts.sh) counts the objects in the batches.
 # vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
@@ -28,22 +29,13 @@ M=$M /tmp/busybox-trig sh -c '
 			now=$(cut -d. -f1 /proc/uptime)
 			i=$((i + 1))
 		done
-		cat $M/kmap > /tmp/batch.$b
+		cat $M/kmap > /out/batch.$b
 		echo 1 > $M/clear_object_list
 		b=$((b + 1))
 	done
 	echo 0 > $M/memorizer_enabled
-	echo $b > /tmp/batches'
+	echo $(($b * 500)) > /out/test-objects-made'
 echo 0 > $M/memorizer_log_access
-made=$(($(cat /tmp/batches) * 500))
-exact=0 all=0
-for f in /tmp/batch.*; do
-	exact=$((exact + $(test_objects $f 7 5)))
-	all=$((all + $(test_objects_any $f)))
-done
-echo "test objects: $made made, $all in the kmaps, $exact with exact counts"
 check "nothing dropped (the pool never filled)" \
 	[ "$(stat_value objects_dropped)$(stat_value accesses_dropped)" = 00 ]
-check "every test object in a kmap" [ "$all" = "$made" ]
-check "every test object's counts exact" [ "$exact" = "$made" ]
 finish
