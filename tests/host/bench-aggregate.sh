@@ -34,6 +34,7 @@ pages_cleared 0
 a_key_added_later 99
 accesses_recorded 1000
 accesses_untracked 7
+accesses_slow_path 250
 untracked_slab 5
 untracked_stack 0
 untracked_percpu 2
@@ -87,6 +88,7 @@ for r in 1 2; do
 		-e 's/^accesses_untracked .*/accesses_untracked 3/' \
 		-e 's/^untracked_slab .*/untracked_slab 1/' \
 		-e 's/^accesses_dropped .*/accesses_dropped 2/' \
+		-e 's/^accesses_slow_path .*/accesses_slow_path 50/' \
 		> "$t/runs/round$r-memorizer/stats-before.full.stressng"
 done
 # The no-KASAN kernel under the mtrace plugin, hackbench and tar: sharing
@@ -178,7 +180,20 @@ eq(ml["sharing"]["boots"], 2, "boots"); eq(ml["sharing"]["log_mb"]["median"], 15
 eq(ml["sharing"]["mb_per_workload_second"]["min"], 200 / 27, "MB per workload s, round 2")
 eq(ml["sharing"]["mb_per_workload_second"]["max"], 100 / 13, "MB per workload s, round 1")
 eq(ml["all"]["mb_per_boot_wall_second"]["median"], 10.0, "MB per boot s")
+# Where full tracing's time goes: off = KASAN, alloc only 2x, full 3x, so
+# the other parts alone use all of 2.0x; traced = recorded + untracked +
+# dropped (the stressng run's less its stats-before).
+a = r["access_breakdown"]["hackbench"]
+eq(a["kasan_s"], 11, "breakdown kasan"); eq(a["compiled_in_s"], 0, "compiled in")
+eq(a["alloc_tracking_s"], 11, "alloc tracking"); eq(a["access_tracing_s"], 11, "access tracing")
+eq(a["traced_accesses"], 1010, "traced"); eq(a["slow_path_share"], 250 / 1010, "slow share")
+eq(a["ns_per_traced_access"], 11e9 / 1010, "ns per access")
+eq(a["ns_per_traced_access_for_target"], None, "no budget left"); eq(a["times_too_slow"], None, "no factor")
+a = r["access_breakdown"]["stressng"]
+eq(a["traced_accesses"], 605, "traced, less before"); eq(a["slow_path_share"], 200 / 605, "slow, less before")
 PY
+grep -qx '| hackbench | 11.000 | +0.000 | +11.000 | +11.000 | 1010 | 24.8% | 10891089 | none: the other parts exceed 2.0× | – |' "$t/out/latest.md" ||
+	{ echo "latest.md: breakdown row wrong:"; grep '^| hackbench | 11.000' "$t/out/latest.md"; exit 1; }
 grep -qx '| hackbench | 5.500 | 17.000 | 3.09× (2.00–4.00) | 55.000 | 10.00× (10.00–10.00) | no |' "$t/out/latest.md" ||
 	{ echo "latest.md: mtrace row wrong:"; grep '^| hackbench | 5.500' "$t/out/latest.md"; exit 1; }
 grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 4.00× (4.00–4.00) |' "$t/out/latest.md" ||
@@ -186,6 +201,28 @@ grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.0
 
 grep -qx '| tar | full | 99.30% | 7 | slab 71.4%, percpu 28.6% | 3 |' "$t/out/latest.md" ||
 	{ echo "latest.md: attribution row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
+
+# A budget left for access tracing: off 11, alloc only 12, full 30 s on
+# hackbench against KASAN's 11 (10, 12): 2.0x leaves 11 - 1 = 10 s for
+# 1010 accesses, which took 18 s.
+for r in 1 2; do
+	sed -e 's/^off hackbench .*/off hackbench 11/' \
+		-e 's/^alloc_only hackbench .*/alloc_only hackbench 12/' \
+		-e 's/^full hackbench .*/full hackbench 30/' \
+		-i "$t/runs/round$r-memorizer/times"
+done
+python3 "$top/bench/aggregate.py" "$t/runs" "$t/out"
+python3 - "$t/out/latest.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["access_breakdown"]["hackbench"]
+def eq(x, y, what):
+    if x is None or abs(x - y) > 1e-6 * abs(y):
+        sys.exit(f"{what}: {x} != {y}")
+eq(a["access_tracing_s"], 18, "access tracing"); eq(a["ns_per_traced_access"], 18e9 / 1010, "ns now")
+eq(a["ns_per_traced_access_for_target"], 10e9 / 1010, "ns for 2.0x"); eq(a["times_too_slow"], 1.8, "factor")
+PY
+grep -qx '| hackbench | 11.000 | +0.000 | +1.000 | +18.000 | 1010 | 24.8% | 17821782 | 9900990 (2.0×) | 1.8× |' "$t/out/latest.md" ||
+	{ echo "latest.md: breakdown row with a budget wrong:"; grep '^| hackbench | 11.000' "$t/out/latest.md"; exit 1; }
 
 # A kernel without the stream files: said plainly, no figures.
 echo "unavailable /sys/kernel/debug/memorizer/kmap_stream does not exist in this kernel" > "$t/runs/stream/stream"
