@@ -60,9 +60,10 @@ settled() {
 		$1 == "counters_in_memory" { counters = $2 }
 		END { print live + 0, records + 0, counters + 0 }' $M/stats)
 	live=$1 records=$2 counters=$3
-	[ "$records" -le $((live + live / 20 + 50)) ] &&
-		[ "$counters" -le $((live / 4)) ]
+	records_left && counters_left
 }
+records_left() { [ "$records" -le $((live + live / 20 + 50)) ]; }
+counters_left() { [ "$counters" -le $((live / 4)) ]; }
 waited=0
 until settled || [ $waited -ge 30 ]; do
 	sleep 1
@@ -88,10 +89,8 @@ check "no LOST record in the stream" grep -q 'lost records: 0$' /tmp/stream.err
 # run). Once the workload stopped, idle counters fell to 1156, against
 # 31,723 live objects, within 3 s (2026-11-25, one host core kept busy).
 echo "after the workload and $waited s: $records records in memory, $live objects live, $counters counters"
-check "dead objects' records left memory" \
-	[ "$records" -le $((live + live / 20 + 50)) ]
-check "idle counters left memory (at most one per 4 live objects)" \
-	[ "$counters" -le $((live / 4)) ]
+check "dead objects' records left memory" records_left
+check "idle counters left memory (at most one per 4 live objects)" counters_left
 # The stream and the count of test objects made, for the host's checks.
 mv /tmp/s.bin /out/s.bin
 echo $((rounds * 20)) > /out/test-objects-made
