@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The mtrace plugin's checks and arguments (version.c), for its unit test. */
+/*
+ * The mtrace plugin's checks and arguments (version.c), and its decisions
+ * on instructions (insn.c) and cache lines (below), apart from the plugin
+ * for its unit test.
+ */
 #ifndef MTRACE_PLUGIN_H
 #define MTRACE_PLUGIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "qemu-plugin-api.h"
 #include "mtrace_log.h"
 
-/* vCPUs supported: the sharing rule keeps a 64-bit mask per line. */
-#define MTRACE_MAX_VCPUS	64
+/* vCPUs supported: a line's state is two masks of vCPUs in 64 bits. */
+#define MTRACE_MAX_VCPUS	32
 
 /*
  * 0 when the plugin can run in the QEMU info describes: API version
@@ -31,5 +36,40 @@ struct mtrace_args {
 /* -plugin's arguments; -1 with the reason in err[len]. */
 int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 		      char *err, size_t len);
+
+/*
+ * 1 when the x86_64 instruction of @len bytes at @insn may change how
+ * this vCPU translates addresses, so that physical pages cached for it
+ * must be looked up again: a write to a control register (CR3, CR4's
+ * PGE, CR0), invlpg, invpcid, invlpgb, tlbsync, lmsw, wrmsr (EFER) and
+ * rsm. The guest makes one of these run on a vCPU before it uses a
+ * changed mapping there: x86 may use a cached translation until then.
+ */
+int mtrace_insn_changes_translation(const unsigned char *insn, size_t len);
+
+/*
+ * mtrace's sharing rule on one 64-byte line, whose state is a word of two
+ * masks of @w bits each: bit c (read stale) is set when another vCPU wrote
+ * the line since vCPU c last read it; bit w + c (write stale) when another
+ * read or wrote it since c last wrote it. An access by vCPU @cpu, one of
+ * @all: returns the new state, and in *@shared whether the access may
+ * move the line between caches (mode sharing logs it): a read whose read
+ * is stale, a write whose write is.
+ */
+static inline uint64_t mtrace_line_next(uint64_t old, unsigned int cpu,
+					int write, unsigned int w,
+					uint64_t all, int *shared)
+{
+	uint64_t me = 1ull << cpu, others = all & ~me;
+
+	if (write) {
+		/* Others' reads and writes are stale now; this vCPU's not. */
+		*shared = (old >> w & me) != 0;
+		return (old & ~(me << w)) | others << w | others;
+	}
+	/* Others must write anew; this vCPU's read is fresh. */
+	*shared = (old & me) != 0;
+	return (old & ~me) | others << w;
+}
 
 #endif

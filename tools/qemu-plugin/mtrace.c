@@ -12,9 +12,10 @@
  * a read when another vCPU wrote its 64-byte line since this vCPU last
  * read it, a write when another vCPU read or wrote the line since this
  * vCPU last wrote it. The rule runs here, in execution order, over
- * physical lines (two masks of vCPUs per line, updated atomically: vCPUs
- * run in parallel threads), and is applied in both modes: a record in
- * mode all says whether it would have been logged in mode sharing.
+ * physical lines (two masks of vCPUs per line in one word, updated
+ * atomically: vCPUs run in parallel threads), and is applied in both
+ * modes: a record in mode all says whether it would have been logged in
+ * mode sharing.
  *
  * Records go to a per-vCPU buffer; full buffers go to one writer thread,
  * which writes them out. Nothing is lost: a vCPU whose buffers are all
@@ -43,18 +44,30 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
 #define BUF_SIZE	(1u << 20)	/* bytes per buffer */
 #define BUFS_PER_VCPU	4
 
-/* Line state, by physical line: chunks of 1 GiB, mapped when first used. */
+/*
+ * Line state, by physical line (mtrace_line_next()): chunks of 1 GiB,
+ * mapped when first used, of words as narrow as the vCPUs allow: a byte
+ * a line for up to 4, so that the state of a 2-vCPU guest's 1 GiB is
+ * 16 MiB, which the host's caches hold better than 256. All clear at
+ * first.
+ */
 #define CHUNK_SHIFT	30
 #define NR_CHUNKS	1024		/* 1 TiB of guest physical memory */
 #define LINES_PER_CHUNK	(1ull << (CHUNK_SHIFT - MTRACE_LINE_SHIFT))
 
 /*
- * One line's state: bit c of rd_stale is set when another vCPU wrote the
- * line since vCPU c last read it; bit c of wr_stale when another vCPU
- * read or wrote it since c last wrote it. All clear at first.
+ * Each vCPU's physical pages of the virtual pages it accessed last, by
+ * page number modulo PAGE_CACHE_SIZE: QEMU's lookup (its TLB, then the
+ * RAM block of the host address) was a third of the plugin's time. An
+ * entry stays valid until the vCPU runs an instruction that changes how
+ * it translates (mtrace_insn_changes_translation()): x86 lets a CPU use
+ * a translation it has until then, and the guest makes one of those run
+ * on every vCPU that may hold a mapping it changed.
  */
-struct line {
-	_Atomic uint64_t rd_stale, wr_stale;
+#define PAGE_CACHE_SIZE	64
+
+struct page_entry {
+	uint64_t vpage, ppage;
 };
 
 struct buf {
@@ -68,12 +81,8 @@ struct vcpu {
 	uint32_t pid;
 	uint32_t pid_lo;		/* a PID marker's first load */
 	int have_lo;
-	/*
-	 * The page of this vCPU's last access and its physical page, or
-	 * NO_PAGE: see phys_of().
-	 */
-	uint64_t last_vpage, last_ppage;
-	uint64_t accesses, logged, switches, same_page;
+	uint64_t accesses, logged, switches, page_hits, page_flushes;
+	struct page_entry pages[PAGE_CACHE_SIZE];
 } __attribute__((aligned(64)));
 
 static struct {
@@ -81,8 +90,10 @@ static struct {
 	int window_task;		/* window=task: only while base is set */
 	const char *file;
 	uint64_t others_mask;		/* every vCPU's bit */
+	unsigned int line_bytes;	/* a line's state: 1, 2, 4 or 8 bytes */
+	unsigned int mask_bits;		/* each of its two masks: 4 x line_bytes */
 	struct vcpu *vcpu;
-	_Atomic(struct line *) chunk[NR_CHUNKS];
+	_Atomic(unsigned char *) chunk[NR_CHUNKS];
 	_Atomic uint64_t base;		/* the markers' array; 0: none */
 	_Atomic int stopping;
 	_Atomic uint64_t bad_markers, no_paddr, high_paddr;
@@ -188,10 +199,12 @@ static inline void *reserve(struct vcpu *v, size_t n)
 	return v->buf->data + v->buf->len;
 }
 
-static struct line *line_of(uint64_t paddr)
+/* The state of paddr's line; NULL when it has none. */
+static void *line_of(uint64_t paddr)
 {
 	uint64_t c = paddr >> CHUNK_SHIFT;
-	struct line *l, *fresh = NULL;
+	unsigned char *l, *fresh = NULL;
+	size_t size = LINES_PER_CHUNK * g.line_bytes;
 
 	if (c >= NR_CHUNKS) {
 		atomic_fetch_add_explicit(&g.high_paddr, 1, memory_order_relaxed);
@@ -199,8 +212,7 @@ static struct line *line_of(uint64_t paddr)
 	}
 	l = atomic_load_explicit(&g.chunk[c], memory_order_acquire);
 	if (!l) {
-		void *m = mmap(NULL, LINES_PER_CHUNK * sizeof(struct line),
-			       PROT_READ | PROT_WRITE,
+		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 		if (m == MAP_FAILED)
@@ -209,80 +221,129 @@ static struct line *line_of(uint64_t paddr)
 		if (atomic_compare_exchange_strong(&g.chunk[c], &l, fresh)) {
 			l = fresh;
 		} else {	/* another vCPU mapped it first */
-			munmap(m, LINES_PER_CHUNK * sizeof(struct line));
+			munmap(m, size);
 		}
 	}
-	return &l[(paddr & ((1ull << CHUNK_SHIFT) - 1)) >> MTRACE_LINE_SHIFT];
+	return l + ((paddr & ((1ull << CHUNK_SHIFT) - 1)) >> MTRACE_LINE_SHIFT) *
+		   g.line_bytes;
 }
 
-/* mtrace's rule for an access by vCPU c: 1 when it may move the line. */
-static int sharing_rule(struct line *l, unsigned int c, int write)
-{
-	uint64_t bit = 1ull << c, others = g.others_mask & ~bit, old;
+#define RELAXED	memory_order_relaxed
 
-	if (write) {
-		/*
-		 * Others now hold a stale copy, and must write anew. Most
-		 * writes find that so already (a vCPU's own lines): a load,
-		 * not a locked exchange, which would take the host's cache
-		 * line from the other vCPU threads that read it.
-		 */
-		old = atomic_load_explicit(&l->wr_stale, memory_order_relaxed);
-		if (old != others)
-			old = atomic_exchange_explicit(&l->wr_stale, others,
-						       memory_order_relaxed);
-		if ((atomic_load_explicit(&l->rd_stale, memory_order_relaxed) &
-		     others) != others)
-			atomic_fetch_or_explicit(&l->rd_stale, others,
-						 memory_order_relaxed);
-		return (old & bit) != 0;
+static uint64_t line_load(void *l)
+{
+	switch (g.line_bytes) {
+	case 1:
+		return atomic_load_explicit((_Atomic uint8_t *)l, RELAXED);
+	case 2:
+		return atomic_load_explicit((_Atomic uint16_t *)l, RELAXED);
+	case 4:
+		return atomic_load_explicit((_Atomic uint32_t *)l, RELAXED);
 	}
-	old = atomic_load_explicit(&l->rd_stale, memory_order_relaxed);
-	if (old & bit)
-		old = atomic_fetch_and_explicit(&l->rd_stale, ~bit,
-						memory_order_relaxed);
-	if ((atomic_load_explicit(&l->wr_stale, memory_order_relaxed) &
-	     others) != others)
-		atomic_fetch_or_explicit(&l->wr_stale, others,
-					 memory_order_relaxed);
-	return (old & bit) != 0;
+	return atomic_load_explicit((_Atomic uint64_t *)l, RELAXED);
+}
+
+/* Compare and exchange; on failure *old is what the line holds. */
+static int line_cas(void *l, uint64_t *old, uint64_t new)
+{
+	int ok;
+
+	switch (g.line_bytes) {
+	case 1: {
+		uint8_t o = (uint8_t)*old;
+
+		ok = atomic_compare_exchange_weak_explicit((_Atomic uint8_t *)l,
+				&o, (uint8_t)new, RELAXED, RELAXED);
+		*old = o;
+		return ok;
+	}
+	case 2: {
+		uint16_t o = (uint16_t)*old;
+
+		ok = atomic_compare_exchange_weak_explicit((_Atomic uint16_t *)l,
+				&o, (uint16_t)new, RELAXED, RELAXED);
+		*old = o;
+		return ok;
+	}
+	case 4: {
+		uint32_t o = (uint32_t)*old;
+
+		ok = atomic_compare_exchange_weak_explicit((_Atomic uint32_t *)l,
+				&o, (uint32_t)new, RELAXED, RELAXED);
+		*old = o;
+		return ok;
+	}
+	}
+	return atomic_compare_exchange_weak_explicit((_Atomic uint64_t *)l,
+			old, new, RELAXED, RELAXED);
+}
+
+/*
+ * mtrace's rule for an access by vCPU c: 1 when it may move the line.
+ * Most accesses leave the state as it was (a vCPU's own lines): a load,
+ * no locked instruction, which would take the host's cache line from
+ * the other vCPU threads that read it.
+ */
+static int sharing_rule(void *l, unsigned int c, int write)
+{
+	uint64_t old = line_load(l), new;
+	int shared;
+
+	for (;;) {
+		new = mtrace_line_next(old, c, write, g.mask_bits,
+				       g.others_mask, &shared);
+		if (new == old || line_cas(l, &old, new))
+			return shared;
+	}
 }
 
 static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		    uint64_t vaddr, void *udata);
 
+#define GUEST_PAGE_SHIFT 12
 #define GUEST_PAGE_MASK	(~0xfffull)
-#define NO_PAGE		(~0ull)		/* no page is at this address */
+#define NO_PAGE		(~0ull)		/* matches no page */
 
 /*
- * The physical address of vaddr, 1; 0 for I/O or no translation. QEMU's
- * lookup (its TLB, then the RAM block of the host address) was a third
- * of the plugin's time. An access to the page of this vCPU's previous
- * access takes that one's physical page: nothing can have remapped it
- * in between, since a remap needs an access to a page table (another
- * page) by this vCPU first, or, by another vCPU, a flush here that
- * comes as an interrupt, whose entry accesses the stack first. So every
- * kernel access of the vCPU must come here, or forget the page (NO_PAGE).
+ * The physical address of vaddr, 1; 0 for I/O or no translation: from
+ * the vCPU's page cache (PAGE_CACHE_SIZE), else from QEMU.
  */
 static int phys_of(struct vcpu *v, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, uint64_t *paddr)
 {
 	uint64_t vpage = vaddr & GUEST_PAGE_MASK;
+	struct page_entry *e =
+		&v->pages[(vaddr >> GUEST_PAGE_SHIFT) % PAGE_CACHE_SIZE];
 	struct qemu_plugin_hwaddr *hw;
 
-	if (vpage == v->last_vpage) {
-		v->same_page++;
-		*paddr = v->last_ppage | (vaddr & ~GUEST_PAGE_MASK);
+	if (e->vpage == vpage) {
+		v->page_hits++;
+		*paddr = e->ppage | (vaddr & ~GUEST_PAGE_MASK);
 		return 1;
 	}
-	v->last_vpage = NO_PAGE;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return 0;
 	*paddr = qemu_plugin_hwaddr_phys_addr(hw);
-	v->last_vpage = vpage;
-	v->last_ppage = *paddr & GUEST_PAGE_MASK;
+	e->vpage = vpage;
+	e->ppage = *paddr & GUEST_PAGE_MASK;
 	return 1;
+}
+
+static void forget_pages(struct vcpu *v)
+{
+	int i;
+
+	for (i = 0; i < PAGE_CACHE_SIZE; i++)
+		v->pages[i].vpage = NO_PAGE;
+}
+
+/* Before an instruction that changes translation: see PAGE_CACHE_SIZE. */
+static void translation_cb(unsigned int cpu, void *udata)
+{
+	(void)udata;
+	forget_pages(&g.vcpu[cpu]);
+	g.vcpu[cpu].page_flushes++;
 }
 
 /* What a marker's load means (its registration's userdata; ips are larger). */
@@ -305,13 +366,11 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	}
 	/* window=task: mtrace_task.ko's BASE marker to its END marker. */
 	if (g.window_task &&
-	    !atomic_load_explicit(&g.base, memory_order_relaxed)) {
-		v->last_vpage = NO_PAGE;	/* accesses unseen from here */
+	    !atomic_load_explicit(&g.base, memory_order_relaxed))
 		return;
-	}
 	v->accesses++;
 	if (phys_of(v, info, vaddr, &paddr)) {
-		struct line *l;
+		void *l;
 
 		flags |= MTRACE_F_PADDR;
 		l = line_of(paddr);
@@ -429,6 +488,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (pc < KERNEL_HALF)
 			continue;
+		if (mtrace_insn_changes_translation(qemu_plugin_insn_data(insn),
+						    qemu_plugin_insn_size(insn)))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn,
+				translation_cb, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		/* A marker's userdata is its kind; others' their address. */
 		mark = marker_of(insn);
 		if (mark)
@@ -442,7 +505,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	uint64_t accesses = 0, logged = 0, switches = 0, same_page = 0;
+	uint64_t accesses = 0, logged = 0, switches = 0, page_hits = 0;
+	uint64_t page_flushes = 0;
 	char msg[1024];
 	int i;
 
@@ -456,7 +520,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		accesses += v->accesses;
 		logged += v->logged;
 		switches += v->switches;
-		same_page += v->same_page;
+		page_hits += v->page_hits;
+		page_flushes += v->page_flushes;
 		if (v->buf && v->buf->len) {
 			queue_full(v->buf);
 			v->buf = NULL;
@@ -473,7 +538,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, %llu on the page of the vCPU's access before, markers: %llu translated, %llu run, %llu bad\n",
+		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, %llu with the physical page cached (flushed %llu times), markers: %llu translated, %llu run, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
 		 g.window_task ? " while mtrace_task.ko was loaded" : "",
 		 (unsigned long long)logged,
@@ -481,7 +546,8 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		 (unsigned long long)switches,
 		 (unsigned long long)(g.bytes + sizeof(struct mtrace_log_header)),
 		 (unsigned long long)atomic_load(&g.no_paddr),
-		 (unsigned long long)same_page,
+		 (unsigned long long)page_hits,
+		 (unsigned long long)page_flushes,
 		 (unsigned long long)atomic_load(&g.markers_seen),
 		 (unsigned long long)atomic_load(&g.marks_run),
 		 (unsigned long long)atomic_load(&g.bad_markers));
@@ -508,7 +574,10 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	g.window_task = a.window_task;
 	g.file = strdup(a.file);
 	g.nvcpus = info->system.max_vcpus;
-	g.others_mask = g.nvcpus == 64 ? ~0ull : (1ull << g.nvcpus) - 1;
+	g.others_mask = (1ull << g.nvcpus) - 1;	/* nvcpus <= 32 */
+	for (g.line_bytes = 1; g.line_bytes * 4 < (unsigned int)g.nvcpus;)
+		g.line_bytes *= 2;
+	g.mask_bits = g.line_bytes * 4;
 	g.vcpu = aligned_alloc(64, sizeof(*g.vcpu) * (size_t)g.nvcpus);
 	nbufs = BUFS_PER_VCPU * g.nvcpus;
 	if (!g.file || !g.vcpu) {
@@ -526,7 +595,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		if (i < g.nvcpus) {
 			g.vcpu[i].buf = b;
 			g.vcpu[i].pid = MTRACE_PID_UNKNOWN;
-			g.vcpu[i].last_vpage = NO_PAGE;
+			forget_pages(&g.vcpu[i]);
 		} else {
 			b->next = g.free;
 			g.free = b;

@@ -2487,9 +2487,94 @@ static void test_mtrace_version(void **state)
 	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "the target is aarch64"));
 	info = qemu_72();
-	info.system.max_vcpus = 65;
+	info.system.max_vcpus = 33;
 	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "65 vCPUs"));
+	assert_non_null(strstr(err, "33 vCPUs; from 1 to 32 are supported"));
+	info.system.max_vcpus = 32;
+	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), 0);
+}
+
+/* Instructions after which the plugin looks physical pages up again. */
+static void test_mtrace_insn(void **state)
+{
+	static const struct {
+		unsigned char bytes[8];
+		size_t len;
+		int changes;
+	} cases[] = {
+		{ { 0x0f, 0x01, 0x38 }, 3, 1 },		/* invlpg (%rax) */
+		{ { 0x0f, 0x01, 0x7c, 0x24, 0x08 }, 5, 1 }, /* invlpg 8(%rsp) */
+		{ { 0x0f, 0x22, 0xd8 }, 3, 1 },		/* mov %rax,%cr3 */
+		{ { 0x0f, 0x22, 0xe0 }, 3, 1 },		/* mov %rax,%cr4 */
+		{ { 0x44, 0x0f, 0x22, 0xc0 }, 4, 1 },	/* mov %rax,%cr8 */
+		{ { 0x66, 0x0f, 0x38, 0x82, 0x08 }, 5, 1 }, /* invpcid */
+		{ { 0x0f, 0x30 }, 2, 1 },		/* wrmsr */
+		{ { 0x0f, 0xaa }, 2, 1 },		/* rsm */
+		{ { 0x0f, 0x01, 0x30 }, 3, 1 },		/* lmsw (%rax) */
+		{ { 0x0f, 0x01, 0xfe }, 3, 1 },		/* invlpgb */
+		{ { 0x0f, 0x01, 0xff }, 3, 1 },		/* tlbsync */
+		{ { 0x0f, 0x20, 0xd8 }, 3, 0 },		/* mov %cr3,%rax */
+		{ { 0x0f, 0x01, 0xf8 }, 3, 0 },		/* swapgs */
+		{ { 0x0f, 0x01, 0xf9 }, 3, 0 },		/* rdtscp */
+		{ { 0x0f, 0x01, 0xd0 }, 3, 0 },		/* xgetbv */
+		{ { 0x0f, 0x32 }, 2, 0 },		/* rdmsr */
+		{ { 0x0f, 0x38, 0x80, 0x08 }, 4, 0 },	/* invept-like, not 82 */
+		{ { 0x65, 0x48, 0x8b, 0x04, 0x25 }, 5, 0 }, /* mov %gs:..,%rax */
+		{ { 0x48, 0x89, 0xc7 }, 3, 0 },		/* mov %rax,%rdi */
+		{ { 0x0f, 0x01 }, 2, 0 },		/* cut short */
+		{ { 0x0f }, 1, 0 },
+		{ { 0x66, 0x66 }, 2, 0 },
+		{ { 0 }, 0, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(mtrace_insn_changes_translation(cases[i].bytes,
+								 cases[i].len),
+				 cases[i].changes);
+}
+
+/* mtrace's rule, step by step, on a line of 2 vCPUs and one of 32. */
+static void test_mtrace_line_rule(void **state)
+{
+	static const struct {
+		unsigned int cpu;
+		int write;
+		uint64_t state_after;
+		int shared;
+	} two[] = {
+		{ 0, 0, 0x20, 0 },	/* first read: no transfer; 1 must write anew */
+		{ 1, 1, 0x11, 1 },	/* 0 read since 1 wrote (never) */
+		{ 0, 0, 0x30, 1 },	/* 1 wrote since 0 read */
+		{ 0, 0, 0x30, 0 },	/* again: nothing moved */
+		{ 1, 1, 0x11, 1 },	/* 0 read since 1 wrote */
+		{ 1, 1, 0x11, 0 },	/* 1's own line now */
+		{ 1, 0, 0x11, 0 },	/* 1 reads its own write */
+		{ 0, 1, 0x23, 1 },	/* 1 wrote since 0 wrote */
+		{ 1, 0, 0x31, 1 },	/* 0 wrote since 1 read */
+	};
+	uint64_t line = 0, all32 = 0xffffffffull;
+	size_t i;
+	int shared;
+
+	(void)state;
+	for (i = 0; i < sizeof(two) / sizeof(two[0]); i++) {
+		line = mtrace_line_next(line, two[i].cpu, two[i].write, 4, 3,
+					&shared);
+		assert_int_equal(line, two[i].state_after);
+		assert_int_equal(shared, two[i].shared);
+	}
+	/* 32 vCPUs: masks of 32 bits, the write mask in the high half. */
+	line = mtrace_line_next(0, 31, 0, 32, all32, &shared);
+	assert_int_equal(line, 0x7fffffffull << 32);
+	assert_int_equal(shared, 0);
+	line = mtrace_line_next(line, 0, 1, 32, all32, &shared);
+	assert_int_equal(shared, 1);
+	assert_int_equal(line, 0xfffffffeull << 32 | 0xfffffffeull);
+	line = mtrace_line_next(line, 31, 0, 32, all32, &shared);
+	assert_int_equal(shared, 1);
+	assert_int_equal(line, 0xffffffffull << 32 | 0x7ffffffeull);
 }
 
 static void test_mtrace_args(void **state)
@@ -2796,6 +2881,8 @@ int main(void)
 		cmocka_unit_test(test_capmap_grows_by_cells),
 		cmocka_unit_test(test_capmap_split_ranges),
 		cmocka_unit_test(test_mtrace_version),
+		cmocka_unit_test(test_mtrace_insn),
+		cmocka_unit_test(test_mtrace_line_rule),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
