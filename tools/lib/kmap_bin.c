@@ -244,8 +244,11 @@ static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 	return 0;
 }
 
-/* A record of a known type, whole at p, into rec's fields. 0 or -1. */
-static int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
+/*
+ * A record of a known type, whole at p, into rec's fields. 0 or -1.
+ * Inline in its one caller: a call per record cost a tenth of its time.
+ */
+static inline __attribute__((always_inline)) int decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 		  const unsigned char *p, struct kmap_bin_rec *rec)
 {
 	struct memorizer_rec_hdr h = *hp;
