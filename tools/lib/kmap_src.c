@@ -522,8 +522,8 @@ void kmap_src_close(struct kmap_src *s)
 	free(s);
 }
 
-static int push_acc(struct kmap_access **acc, size_t *n, size_t *cap,
-		    const struct kmap_access *a)
+static inline int push_acc(struct kmap_access **acc, size_t *n, size_t *cap,
+			   const struct kmap_access *a)
 {
 	if (*n >= MAX_ACCESSES)
 		return -2;
