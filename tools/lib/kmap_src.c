@@ -1074,10 +1074,13 @@ static int sweep_orphans(struct kmap_src *s, uint64_t offset)
 	s->since_sweep = 0;
 	for (i = 0; i < s->nent; i++) {
 		struct entry *e = &s->ent[i];
-		uint64_t *slot = kmap_map_find(&s->ids, e->o.id);
+		uint64_t *slot;
 
-		if (!slot || *slot != i || e->have_alloc ||
-		    e->first_offset + orphan_window(s) > offset)
+		/* Its fields first: a lookup per entry missed the cache. */
+		if (e->have_alloc || e->first_offset + orphan_window(s) > offset)
+			continue;
+		slot = kmap_map_find(&s->ids, e->o.id);
+		if (!slot || *slot != i)
 			continue;
 		s->orphans++;
 		s->orphan_records += held_records(e);
