@@ -81,6 +81,7 @@ struct kmap_src {
 	size_t *freelist;
 	size_t nfree, free_cap;
 	size_t emitted;			/* entry to recycle, or -1 */
+	size_t unallocated;		/* entries of ids without their ALLOC */
 	size_t last_ent;		/* the entry last looked up, or -1 */
 	int at_end;
 	size_t end_pos;
@@ -741,6 +742,7 @@ static struct entry *entry_find(struct kmap_src *s, uint64_t id, int *is_new)
 	s->ent[i].o.id = id;
 	s->ent[i].nacc = 0;
 	s->ent[i].have_alloc = 0;
+	s->unallocated++;
 	s->ent[i].nr_access = s->ent[i].nr_access_all = 0;
 	*is_new = 1;
 	s->last_ent = i;
@@ -1072,6 +1074,9 @@ static int sweep_orphans(struct kmap_src *s, uint64_t offset)
 	if (++s->since_sweep < ORPHAN_SWEEP || 2 * s->since_sweep < s->ids.len)
 		return 0;
 	s->since_sweep = 0;
+	/* None without an ALLOC: nothing to look at (every entry missed). */
+	if (!s->unallocated)
+		return 0;
 	for (i = 0; i < s->nent; i++) {
 		struct entry *e = &s->ent[i];
 		uint64_t *slot;
@@ -1092,6 +1097,7 @@ static int sweep_orphans(struct kmap_src *s, uint64_t offset)
 		}
 		*slot = e->first_offset;
 		kmap_map_del(&s->ids, e->o.id);
+		s->unallocated--;
 		e->nacc = 0;
 		release(s, i);
 	}
@@ -1160,6 +1166,7 @@ static int on_alloc(struct kmap_src *s, const struct kmap_bin_rec *r)
 			   e->o.free_jiffies, r->offset)))
 		return -1;
 	e->have_alloc = 1;
+	s->unallocated--;
 	e->alloc_offset = r->offset;
 	e->o.alloc_ip = r->u.alloc.call_site;
 	e->o.addr = r->u.alloc.addr;
