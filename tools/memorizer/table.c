@@ -448,6 +448,63 @@ static int shown_len(const struct col *col, const union cell *c, char *buf,
 	return fmt_cell(col, c, buf, len, 1);
 }
 
+/*
+ * Widen w[] to the cells of the first n rows. A number or hexadecimal
+ * column is as wide as its greatest value: those are compared, not
+ * formatted. 0, or -1 when out of memory.
+ */
+static int column_widths(const struct table *t, size_t n, int *w)
+{
+	uint64_t *max = calloc(t->ncols, sizeof(*max));
+	char buf[512];
+	size_t r;
+	int c;
+
+	if (!max)
+		return -1;
+	for (r = 0; r < n; r++)
+		for (c = 0; c < t->ncols; c++) {
+			const union cell *cell = &t->cells[r * t->ncols + c];
+			int l;
+
+			if (t->cols[c].type == COL_U64 ||
+			    t->cols[c].type == COL_HEX) {
+				if (cell->u > max[c])
+					max[c] = cell->u;
+				continue;
+			}
+			l = shown_len(&t->cols[c], cell, buf, sizeof(buf));
+			if (l > w[c])
+				w[c] = l;
+		}
+	for (c = 0; n && c < t->ncols; c++) {
+		union cell m = { .u = max[c] };
+
+		if (t->cols[c].type == COL_U64 || t->cols[c].type == COL_HEX) {
+			int l = shown_len(&t->cols[c], &m, buf, sizeof(buf));
+
+			if (l > w[c])
+				w[c] = l;
+		}
+	}
+	free(max);
+	return 0;
+}
+
+/*
+ * n spaces at p, eight at a time (up to 7 more written past them: the
+ * row buffer has ROW_SLACK bytes past its end); returns p + n.
+ */
+#define ROW_SLACK	8
+static inline char *spaces(char *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i += 8)
+		memcpy(p + i, "        ", 8);
+	return p + n;
+}
+
 /* A row's most bytes (wider than any real row: its cells are cut). */
 #define ROW_MAX	4096
 #define OUT_BUF	(64 * ROW_MAX)
@@ -480,6 +537,12 @@ static size_t print_row(const struct table *t, const union cell *row,
 			*p++ = ' ';
 			*p++ = ' ';
 		}
+		/* Most cells: a count, written in place, right-aligned. */
+		if (col->type == COL_U64 && dec_len(row[c].u) <= w[c]) {
+			p = spaces(p, w[c] - dec_len(row[c].u));
+			p = put_u64(p, row[c].u);
+			continue;
+		}
 		if (col->type == COL_U64)
 			l = (int)(put_u64(num, row[c].u) - num);
 		else if (col->type == COL_HEX)
@@ -492,10 +555,8 @@ static size_t print_row(const struct table *t, const union cell *row,
 		if (l > w[c])
 			l = w[c];
 		pad = w[c] - l;
-		if (!is_name(col)) {
-			memset(p, ' ', pad);
-			p += pad;
-		}
+		if (!is_name(col))
+			p = spaces(p, pad);
 		memcpy(p, s, l);
 		/* Only strings can hold one: figures are digits and signs. */
 		if (col->type == COL_STR) {
@@ -505,10 +566,8 @@ static size_t print_row(const struct table *t, const union cell *row,
 		} else {
 			p += l;
 		}
-		if (is_name(col) && (c == 0 || c < t->ncols - 1)) {
-			memset(p, ' ', pad);
-			p += pad;
-		}
+		if (is_name(col) && (c == 0 || c < t->ncols - 1))
+			p = spaces(p, pad);
 	}
 	*p++ = '\n';
 	return p - buf;
@@ -698,20 +757,16 @@ int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		return -1;
 	for (c = 0; c < t->ncols; c++)
 		w[c] = strlen(t->cols[c].name);
-	for (r = 0; r < n; r++)
-		for (c = 0; c < t->ncols; c++) {
-			int l = shown_len(&t->cols[c],
-					  &t->cells[r * t->ncols + c], buf,
-					  sizeof(buf));
-			if (l > w[c])
-				w[c] = l;
-		}
+	if (column_widths(t, n, w)) {
+		free(w);
+		return -1;
+	}
 	for (c = 0; c < t->ncols; c++)
 		fprintf(f, c ? "  %*s" : "%-*s",
 			c && is_name(&t->cols[c]) ? -w[c] : w[c],
 			t->cols[c].name);
 	fputc('\n', f);
-	out = malloc(OUT_BUF);
+	out = malloc(OUT_BUF + ROW_SLACK);
 	if (!out) {
 		free(w);
 		return -1;
