@@ -175,7 +175,17 @@ long kmap_rule_dups(const struct kmap_access *acc, size_t n,
 	struct dup_key *k;
 	size_t i, found = 0;
 
-	if (n < 2 || !any_dup(acc, n))
+	if (n < 2)
+		return 0;
+	/*
+	 * Strictly increasing (ip, pid), as a kmap's lines mostly come:
+	 * none repeats, seen in one pass (the hash set was 4% of a report).
+	 */
+	for (i = 1; i < n && (acc[i - 1].ip < acc[i].ip ||
+			      (acc[i - 1].ip == acc[i].ip &&
+			       acc[i - 1].pid < acc[i].pid)); i++)
+		;
+	if (i == n || !any_dup(acc, n))
 		return 0;
 	k = malloc(n * sizeof(*k));
 	if (!k)

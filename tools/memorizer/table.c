@@ -378,13 +378,19 @@ static int fmt_exact(double d, char *buf, size_t len)
  */
 static int fmt_2f(double d, char *buf, size_t len)
 {
-	double x = d * 100.0, f = floor(x), frac = x - f;
+	double x = d * 100.0, f, frac;
 	uint64_t v;
 	int n;
 
-	if (!(d >= 0 && d < 1e7) || fabs(frac - 0.5) < 1e-6 || len < 16)
+	if (!(d >= 0 && d < 1e7) || len < 16)
 		return snprintf(buf, len, "%.2f", d);
-	v = (uint64_t)f + (frac > 0.5);
+	/* floor(x): x is not negative and below 2^63 (no libm call). */
+	v = (uint64_t)x;
+	f = (double)v;
+	frac = x - f;
+	if (fabs(frac - 0.5) < 1e-6)
+		return snprintf(buf, len, "%.2f", d);
+	v += frac > 0.5;
 	n = (int)(put_u64(buf, v / 100) - buf);
 	buf[n++] = '.';
 	buf[n++] = '0' + v / 10 % 10;
