@@ -118,29 +118,15 @@ static int check_sizes(const uint16_t *rec_size, unsigned int nr_types,
 	return 0;
 }
 
-int kmap_records_next(struct kmap_records *in,
-		      const struct kmap_records_format *fmt,
-		      const uint16_t *rec_size, unsigned int nr_cpus,
-		      struct memorizer_rec_hdr *h, const unsigned char **body)
+int kmap_records_next_slow(struct kmap_records *in,
+			   const struct kmap_records_format *fmt,
+			   const uint16_t *rec_size, unsigned int nr_cpus,
+			   struct memorizer_rec_hdr *h,
+			   const unsigned char **body)
 {
 	const unsigned char *p;
 	size_t n, min;
 
-	/*
-	 * Most records: whole in the buffer, of a known type at the size
-	 * the header gives (which check_sizes() found right for it).
-	 */
-	if (in->end - in->start >= sizeof(*h)) {
-		p = in->buf + in->start;
-		memcpy(h, p, sizeof(*h));
-		if (h->type < MEMORIZER_REC_TYPES_MAX && h->size &&
-		    h->size == in->known_size[h->type] && h->cpu < nr_cpus &&
-		    in->end - in->start >= h->size) {
-			kmap_records_consume(in, h->size);
-			*body = p;
-			return 1;
-		}
-	}
 	for (;;) {
 		p = kmap_records_peek(in, sizeof(*h), &n);
 		if (!p) {

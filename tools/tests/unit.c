@@ -465,6 +465,42 @@ static void test_rules(void **state)
 	assert_string_equal(err, "live object 1020 (8 bytes) overlaps the live object at line 1 (1000, 64 bytes)");
 }
 
+/*
+ * kmap_rule_dups() in order (strictly increasing: answered in one pass)
+ * and out of it (the hash set, then a sort) finds as many repeats as
+ * there are counters past the first of each (ip, pid), counted here.
+ */
+static void test_rule_dups_orders(void **state)
+{
+	struct kmap_access acc[300];
+	size_t pairs[1][2], n, i, j, distinct;
+	unsigned int seed = 1, t;
+
+	(void)state;
+	for (t = 0; t < 2000; t++) {
+		n = 1 + t % 300;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			/* in order: each step 0 (a repeat, now and then) or up */
+			acc[i] = (struct kmap_access){
+				.ip = t % 3 == 0 ? (seed >> 8) % 64 :
+				      (i ? acc[i - 1].ip : 0) +
+				      ((seed >> 8) % (t % 3 == 1 ? 50 : 4) != 0),
+				.pid = t % 5 == 0 ? (seed >> 20) % 2 : 1,
+				.reads = 1,
+			};
+		}
+		for (i = 0, distinct = 0; i < n; i++) {
+			for (j = 0; j < i; j++)
+				if (acc[j].ip == acc[i].ip && acc[j].pid == acc[i].pid)
+					break;
+			distinct += j == i;
+		}
+		assert_int_equal(kmap_rule_dups(acc, n, pairs, 1),
+				 (long)(n - distinct));
+	}
+}
+
 static void test_reader_lines(void **state)
 {
 	static const char text[] =
@@ -2851,6 +2887,7 @@ int main(void)
 		cmocka_unit_test(test_reader_file_refill),
 		cmocka_unit_test(test_writer_roundtrip),
 		cmocka_unit_test(test_writer_numbers),
+		cmocka_unit_test(test_rule_dups_orders),
 		cmocka_unit_test(test_bin_header_checks),
 		cmocka_unit_test(test_bin_task_per_cpu),
 		cmocka_unit_test(test_bin_skip_and_grow),
