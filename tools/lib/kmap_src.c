@@ -11,6 +11,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "kmap_inline.h"
 #include "mtrace_log.h"
 
 #ifdef KMAP_ZSTD
@@ -792,49 +793,8 @@ static inline int key_less(const struct acc_key *x, const struct acc_key *y)
 	return x->ip < y->ip || (x->ip == y->ip && x->pid_idx < y->pid_idx);
 }
 
-/*
- * Sort k[0 .. n), through tmp of n: runs of 8 by insertion, then
- * merged pairwise, the comparisons inline. Returns where they are sorted:
- * k or tmp.
- */
-static struct acc_key *sort_keys(struct acc_key *k, struct acc_key *tmp,
-				 size_t n)
-{
-	struct acc_key *src = k, *dst = tmp, *t;
-	size_t i, j, w;
-
-	for (i = 0; i < n; i += 8) {
-		size_t end = i + 8 < n ? i + 8 : n;
-
-		for (j = i + 1; j < end; j++) {
-			struct acc_key v = k[j];
-			size_t q = j;
-
-			for (; q > i && key_less(&v, &k[q - 1]); q--)
-				k[q] = k[q - 1];
-			k[q] = v;
-		}
-	}
-	for (w = 8; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, lend = i + w < n ? i + w : n;
-			size_t r = lend, rend = i + 2 * w < n ? i + 2 * w : n;
-			size_t o = i;
-
-			while (l < lend && r < rend)
-				dst[o++] = key_less(&src[r], &src[l]) ?
-					   src[r++] : src[l++];
-			while (l < lend)
-				dst[o++] = src[l++];
-			while (r < rend)
-				dst[o++] = src[r++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	return src;
-}
+/* Sort k[0 .. n) through tmp: returns k or tmp, where they are. */
+KMAP_DEFINE_SORT(sort_keys, struct acc_key, key_less, 8)
 
 /* Merged counts stop at the top rather than wrap, as the kernel's do. */
 static uint64_t sat_add(uint64_t a, uint64_t b)

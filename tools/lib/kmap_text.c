@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kmap.h"
+#include "kmap_inline.h"
 
 #define BUF_SIZE	(256 * 1024)
 
@@ -674,45 +675,6 @@ static char *put_hex(char *p, uint64_t v)
 	return p + n;
 }
 
-/* Inline: a stream's text is mostly these, three an access line. */
-static inline __attribute__((always_inline)) char *put_dec(char *p,
-							   uint64_t v)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	static const uint64_t pow10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-		100000000000000000ULL, 1000000000000000000ULL,
-		10000000000000000000ULL,
-	};
-	int t, n;
-	char *q;
-
-	if (v < 10) {
-		*p = '0' + v;
-		return p + 1;
-	}
-	/* Digits: log10 from the bit length (1233 / 4096 ~ log10(2)). */
-	t = (64 - __builtin_clzll(v)) * 1233 >> 12;
-	n = t + 1 - (v < pow10[t]);
-	q = p + n;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, pairs + 2 * v, 2);
-	else
-		q[-1] = '0' + v;
-	return p + n;
-}
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 {
@@ -733,15 +695,15 @@ size_t kmap_format_object(char *line, const struct kmap_object *o)
 
 	p = put_hex(p, o->alloc_ip);
 	*p++ = ',';
-	p = put_dec(p, o->pid);
+	p = kmap_put_dec(p, o->pid);
 	*p++ = ',';
 	p = put_hex(p, o->addr);
 	*p++ = ',';
-	p = put_dec(p, o->size);
+	p = kmap_put_dec(p, o->size);
 	*p++ = ',';
-	p = put_dec(p, o->alloc_jiffies);
+	p = kmap_put_dec(p, o->alloc_jiffies);
 	*p++ = ',';
-	p = put_dec(p, o->free_jiffies);
+	p = kmap_put_dec(p, o->free_jiffies);
 	*p++ = ',';
 	p = put_hex(p, o->free_ip);
 	*p++ = ',';
@@ -763,16 +725,16 @@ static inline size_t format_access(char *line, const struct kmap_access *a,
 	*p++ = ' ';
 	p = put_hex(p, a->ip);
 	*p++ = ',';
-	p = put_dec(p, a->pid);
+	p = kmap_put_dec(p, a->pid);
 	*p++ = ',';
-	p = put_dec(p, a->writes);
+	p = kmap_put_dec(p, a->writes);
 	*p++ = ',';
-	p = put_dec(p, a->reads);
+	p = kmap_put_dec(p, a->reads);
 	if (offsets) {
 		*p++ = ',';
-		p = put_dec(p, a->offset);
+		p = kmap_put_dec(p, a->offset);
 		*p++ = ',';
-		p = put_dec(p, a->offset_end);
+		p = kmap_put_dec(p, a->offset_end);
 	}
 	*p++ = '\n';
 	return p - line;

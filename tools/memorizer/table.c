@@ -7,52 +7,8 @@
 #include <json.h>
 
 #include "kmap.h"
+#include "kmap_inline.h"
 #include "table.h"
-
-/*
- * The decimal digits of v (the bit length's log10, 1233 / 4096 ~ log10(2),
- * corrected by one comparison: a report prints millions of figures).
- */
-static int dec_len(uint64_t v)
-{
-	static const uint64_t pow10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-		100000000000000000ULL, 1000000000000000000ULL,
-		10000000000000000000ULL,
-	};
-	int t;
-
-	if (v < 10)
-		return 1;
-	t = (64 - __builtin_clzll(v)) * 1233 >> 12;
-	return t + 1 - (v < pow10[t]);
-}
-
-/* v in decimal at p (two digits a division); returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	int n = dec_len(v);
-	char *q = p + n;
-
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, pairs + 2 * v, 2);
-	else
-		q[-1] = '0' + v;
-	return p + n;
-}
 
 /* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
 static char *put_hex(char *p, uint64_t v)
@@ -239,55 +195,19 @@ static inline int key_less(const struct table_key *a,
 	return a->row < b->row;
 }
 
-/*
- * Sort keys as qsort(key_cmp) would (they are all distinct: by row), but
- * with the comparison inline: runs of 16 by insertion, merged pairwise
- * through a buffer of n. qsort's call per comparison was a third of the
- * time of a 190,000-row report's table. -1 when out of memory.
- */
+/* Sort keys as qsort(key_cmp) would (they are all distinct: by row). */
+KMAP_DEFINE_SORT(sort_keys, struct table_key, key_less, 16)
+
+/* -1 when out of memory. */
 static int merge_sort_keys(struct table_key *k, size_t n)
 {
-	struct table_key *src = k, *dst, *t, *tmp;
-	size_t i, j, w;
+	struct table_key *tmp = NULL, *sorted;
 
-	for (i = 0; i < n; i += 16) {
-		size_t end = i + 16 < n ? i + 16 : n;
-
-		for (j = i + 1; j < end; j++) {
-			struct table_key v = k[j];
-			size_t q = j;
-
-			for (; q > i && key_less(&v, &k[q - 1]); q--)
-				k[q] = k[q - 1];
-			k[q] = v;
-		}
-	}
-	if (n <= 16)
-		return 0;
-	tmp = malloc(n * sizeof(*tmp));
-	if (!tmp)
+	if (n > 16 && !(tmp = malloc(n * sizeof(*tmp))))
 		return -1;
-	dst = tmp;
-	for (w = 16; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, lend = i + w < n ? i + w : n;
-			size_t r = lend, rend = i + 2 * w < n ? i + 2 * w : n;
-			size_t o = i;
-
-			while (l < lend && r < rend)
-				dst[o++] = key_less(&src[r], &src[l]) ?
-					   src[r++] : src[l++];
-			while (l < lend)
-				dst[o++] = src[l++];
-			while (r < rend)
-				dst[o++] = src[r++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof(*k));
+	sorted = sort_keys(k, tmp, n);
+	if (sorted != k)
+		memcpy(k, sorted, n * sizeof(*k));
 	free(tmp);
 	return 0;
 }
@@ -391,7 +311,7 @@ static int fmt_2f(double d, char *buf, size_t len)
 	if (fabs(frac - 0.5) < 1e-6)
 		return snprintf(buf, len, "%.2f", d);
 	v += frac > 0.5;
-	n = (int)(put_u64(buf, v / 100) - buf);
+	n = (int)(kmap_put_dec(buf, v / 100) - buf);
 	buf[n++] = '.';
 	buf[n++] = '0' + v / 10 % 10;
 	buf[n++] = '0' + v % 10;
@@ -415,8 +335,8 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 	case COL_U64:
 		if (len < 21)
 			return snprintf(buf, len, "%llu", (unsigned long long)c->u);
-		*put_u64(buf, c->u) = 0;
-		return dec_len(c->u);
+		*kmap_put_dec(buf, c->u) = 0;
+		return kmap_dec_len(c->u);
 	case COL_HEX:
 		return (int)(put_hex(buf, c->u) - buf);
 	case COL_I64:
@@ -446,7 +366,7 @@ static int shown_len(const struct col *col, const union cell *c, char *buf,
 		     size_t len)
 {
 	if (col->type == COL_U64)
-		return dec_len(c->u);
+		return kmap_dec_len(c->u);
 	if (col->type == COL_HEX)
 		return c->u ? (67 - __builtin_clzll(c->u)) / 4 : 1;
 	if (col->type == COL_STR)
@@ -544,13 +464,13 @@ static size_t print_row(const struct table *t, const union cell *row,
 			*p++ = ' ';
 		}
 		/* Most cells: a count, written in place, right-aligned. */
-		if (col->type == COL_U64 && dec_len(row[c].u) <= w[c]) {
-			p = spaces(p, w[c] - dec_len(row[c].u));
-			p = put_u64(p, row[c].u);
+		if (col->type == COL_U64 && kmap_dec_len(row[c].u) <= w[c]) {
+			p = spaces(p, w[c] - kmap_dec_len(row[c].u));
+			p = kmap_put_dec(p, row[c].u);
 			continue;
 		}
 		if (col->type == COL_U64)
-			l = (int)(put_u64(num, row[c].u) - num);
+			l = (int)(kmap_put_dec(num, row[c].u) - num);
 		else if (col->type == COL_HEX)
 			l = (int)(put_hex(num, row[c].u) - num);
 		else if (col->type == COL_F64 || col->type == COL_I64 ||
