@@ -361,8 +361,8 @@ static int open_cpus_of(const char *dir, unsigned int nr_cpus,
  * few records each, all of them traced: 1,247,462 of 1,714,478 records
  * were lost to full 4 MiB rings under hackbench -g 2 -f 10 -l 20 (full
  * tracing, -smp 2). At nice -20 alone, 39,719 of 1,683,932; with the nap
- * below as well, 0 in two runs, 7,219 and 1,234 in two others with the
- * host busy, and none under the bench's stress-ng and tar.
+ * below as well, 7,219 and 1,234 in two runs and 0 in two more, and
+ * none under the bench's stress-ng and tar.
  */
 #define COLLECTOR_NICE	(-20)
 
