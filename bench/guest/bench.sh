@@ -9,7 +9,9 @@
 # memorizer_enabled_boot=no), alloc_only (memorizer_enabled=1, log_access
 # 0), full (1 + log_access 1), mode3 (the workload started by a shell that
 # wrote 3, log_access 1). Modes run in the order given; off must come first.
-# WORKLOADS: comma list of hackbench, stressng, tar. SIZE: quick or full.
+# WORKLOADS: comma list of hackbench, hackbench_long (hackbench with 50
+# times the loops: for the mtrace plugin's boots and their baseline),
+# stressng, tar. SIZE: quick or full.
 # Writes /out/times ("mode workload seconds" a line), /out/stats.MODE.WL
 # (memorizer/stats right after the run, before clearing; for people,
 # show_stats then as /out/show_stats.MODE.WL; stats as the run began, whose
@@ -25,9 +27,9 @@ export PATH=/usr/bin:/bin:/usr/sbin:/sbin
 # Sized for TCG, where KASAN alone makes hackbench -g 2 -l 50 take 26 s
 # and full tracing multiplies that again.
 case $size in
-quick)	hb_args="-g 2 -f 5 -l 20"
+quick)	hb_args="-g 2 -f 5 -l 20" hb_long_args="-g 2 -f 5 -l 1000"
 	sng_ops=100 ;;
-full)	hb_args="-g 2 -f 10 -l 20"
+full)	hb_args="-g 2 -f 10 -l 20" hb_long_args="-g 2 -f 10 -l 1000"
 	sng_ops=400 ;;
 *)	echo "bench: unknown size $size" >&2; exit 2 ;;
 esac
@@ -53,6 +55,8 @@ run_wl() {	# run_wl TIMEFILE WORKLOAD: the timed workload, output discarded
 	case $2 in
 	hackbench)
 		$btime "$1" hackbench $hb_args >/tmp/wl.out 2>&1 ;;
+	hackbench_long)
+		$btime "$1" hackbench $hb_long_args >/tmp/wl.out 2>&1 ;;
 	stressng)
 		args=
 		for s in $sng_stressors; do
