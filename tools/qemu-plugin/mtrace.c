@@ -150,6 +150,16 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * 0 once fd's data are on disk, or when fd is a pipe, a FIFO, a socket or
+ * a device such as /dev/null, which have nothing to sync (fsync(2): EINVAL
+ * or EROFS): a log read as it is written, through a FIFO, is a log too.
+ */
+static int sync_log(int fd)
+{
+	return fsync(fd) && errno != EINVAL && errno != EROFS ? -1 : 0;
+}
+
 static void *writer_main(void *arg)
 {
 	(void)arg;
@@ -667,7 +677,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	pthread_cond_signal(&g.full_cv);
 	pthread_mutex_unlock(&g.lock);
 	pthread_join(g.writer, NULL);
-	if (g.write_failed || fsync(g.fd) || close(g.fd)) {
+	if (g.write_failed || sync_log(g.fd) || close(g.fd)) {
 		snprintf(msg, sizeof(msg), "mtrace: %s: write error: %s\n",
 			 g.file, strerror(g.write_failed ? g.write_errno : errno));
 		fputs(msg, stderr);
