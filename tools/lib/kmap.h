@@ -245,9 +245,21 @@ struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
 int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		   struct kmap_access *acc);
 /*
- * Call fn with each line read (its newline included), as it is in the
- * input, once it parsed: a valid kmap is copied as read (memorizer text of
- * a text kmap), in the order its lines were read.
+ * The access lines that follow, up to room of them, into acc[]: as many
+ * as come before anything kmap_text_next() must judge itself (an object
+ * line, a line not well formed or of the other kind, the end of what is
+ * buffered), each as kmap_text_next() would return it. Returns how many
+ * (0: read the next line with kmap_text_next()); the last is line
+ * kmap_text_line(). For a reader of whole objects: a call per object
+ * rather than per line.
+ */
+size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
+			  size_t room);
+/*
+ * Call fn with the lines read (newlines included), as they are in the
+ * input, once they parsed: a valid kmap is copied as read (memorizer text
+ * of a text kmap), in the order its lines were read. A call is one line,
+ * or the access lines of one kmap_text_accesses() call.
  */
 typedef void (*kmap_tee_fn)(void *ctx, const char *line, size_t len);
 void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx);
@@ -579,6 +591,15 @@ int kmap_rule_object(const struct kmap_object *o, char *err);
  * (kmap_rule_offsets()).
  */
 int kmap_rule_access(const struct kmap_access *a, char *err);
+/*
+ * Whether kmap_rule_access() finds a right: inline, for readers that test
+ * millions of lines and want its message only for a line it refuses.
+ */
+static inline int kmap_access_ok(const struct kmap_access *a)
+{
+	return (a->reads || a->writes) && a->ip &&
+	       (a->offset < a->offset_end || !(a->offset | a->offset_end));
+}
 /*
  * A byte range of an access (a line's, an ACCESS record's): both 0 (none
  * known), or offset below offset_end (offset may be 0).

@@ -650,10 +650,22 @@ static int text_next(struct kmap_src *s)
 	s->have_pending = 0;
 	for (;;) {
 		/* Access lines straight into the array while it has room. */
-		struct kmap_access *slot = s->nacc < s->acc_cap ?
-					   &s->acc[s->nacc] : &a;
+		struct kmap_access *slot;
+		size_t room = s->acc_cap - s->nacc, n, i;
 		int rc;
 
+		/* Most of them: all of an object's in one call. */
+		if (room > MAX_ACCESSES - s->nacc)
+			room = MAX_ACCESSES - s->nacc;
+		n = kmap_text_accesses(s->tr, s->acc + s->nacc, room);
+		for (i = 0; i < n; i++)
+			if (!kmap_access_ok(&s->acc[s->nacc + i])) {
+				kmap_rule_access(&s->acc[s->nacc + i], what);
+				return text_rule_error(s,
+					kmap_text_line(s->tr) - n + 1 + i, what);
+			}
+		s->nacc += n;
+		slot = s->nacc < s->acc_cap ? &s->acc[s->nacc] : &a;
 		t = kmap_text_next(s->tr, pending(s), slot);
 		if (t != KMAP_LINE_ACCESS)
 			break;

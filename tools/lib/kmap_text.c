@@ -496,38 +496,42 @@ static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 }
 
 /*
- * The line's length (without its newline), or 0 when the slow path must;
- * an access line's fields (4 or 6) in *fields.
+ * An access line's length (without its newline), or 0 when the slow path
+ * must; its fields (4 or 6) in *fields. p[0] is a space.
  */
-static size_t fast_line(const char *line, struct kmap_object *obj,
-			struct kmap_access *acc, int *type,
-			unsigned int *fields)
+static inline size_t fast_access(const char *line, struct kmap_access *acc,
+				 unsigned int *fields)
 {
-	const unsigned char *p = (const unsigned char *)line, *c, *q;
+	const unsigned char *p = (const unsigned char *)line, *q;
 	uint64_t pid, off, end;
 
-	if (p[0] == ' ') {
-		if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
-		    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
-		    !(p = fast_dec(p, ',', &acc->writes)))
-			return 0;
-		/* kmap's 4 fields first, then kmap_offsets' 6. */
-		if ((q = fast_dec(p, '\n', &acc->reads))) {
-			acc->offset = acc->offset_end = 0;
-			*fields = 4;
-		} else if (!(p = fast_dec(p, ',', &acc->reads)) ||
-			   !(p = fast_dec(p, ',', &off)) || off > UINT32_MAX ||
-			   !(q = fast_dec(p, '\n', &end)) || end > UINT32_MAX) {
-			return 0;
-		} else {
-			acc->offset = (uint32_t)off;
-			acc->offset_end = (uint32_t)end;
-			*fields = 6;
-		}
-		acc->pid = (uint32_t)pid;
-		*type = KMAP_LINE_ACCESS;
-		return (const char *)q - 1 - line;
+	if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
+	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+	    !(p = fast_dec(p, ',', &acc->writes)))
+		return 0;
+	/* kmap's 4 fields first, then kmap_offsets' 6. */
+	if ((q = fast_dec(p, '\n', &acc->reads))) {
+		acc->offset = acc->offset_end = 0;
+		*fields = 4;
+	} else if (!(p = fast_dec(p, ',', &acc->reads)) ||
+		   !(p = fast_dec(p, ',', &off)) || off > UINT32_MAX ||
+		   !(q = fast_dec(p, '\n', &end)) || end > UINT32_MAX) {
+		return 0;
+	} else {
+		acc->offset = (uint32_t)off;
+		acc->offset_end = (uint32_t)end;
+		*fields = 6;
 	}
+	acc->pid = (uint32_t)pid;
+	return (const char *)q - 1 - line;
+}
+
+/* An object line's length (without its newline), or 0: the slow path. */
+static inline size_t fast_object(const char *line, struct kmap_object *obj)
+{
+	const unsigned char *p = (const unsigned char *)line, *c;
+	uint64_t pid;
+
 	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
 	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
 	    !(p = fast_hex(p, ',', &obj->addr)) ||
@@ -545,12 +549,51 @@ static size_t fast_line(const char *line, struct kmap_object *obj,
 	obj->comm[c - p] = 0;
 	obj->pid = (uint32_t)pid;
 	obj->has = 0;
-	*type = KMAP_LINE_OBJECT;
 	return (const char *)c - line;
 }
 
-int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
-		   struct kmap_access *acc)
+/* The line of len (newline excluded) at buf[start] is read. */
+static inline void consumed(struct kmap_text_reader *r, size_t len)
+{
+	r->line++;
+	r->start += len + 1;
+	r->offset += len + 1;
+}
+
+/*
+ * The fast path of kmap_text_next(), with KMAP_LINE_MAX bytes at
+ * buf[start]: the line's type, or 0 when the slow path must read it.
+ */
+static inline int next_fast(struct kmap_text_reader *r,
+			    struct kmap_object *obj, struct kmap_access *acc)
+{
+	const char *line = (r->mem ? r->mem : r->buf) + r->start;
+	unsigned int fields;
+	size_t len;
+	int type;
+
+	if (line[0] == ' ') {
+		len = fast_access(line, acc, &fields);
+		if (!len || !r->have_object || fields != r->acc_fields)
+			return 0;
+		type = KMAP_LINE_ACCESS;
+	} else {
+		len = fast_object(line, obj);
+		if (!len)
+			return 0;
+		r->have_object = 1;
+		type = KMAP_LINE_OBJECT;
+	}
+	if (r->tee)
+		r->tee(r->tee_ctx, line, len + 1);
+	consumed(r, len);
+	return type;
+}
+
+/* kmap_text_next() past its fast path: refills, and any line at all. */
+static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
+					       struct kmap_object *obj,
+					       struct kmap_access *acc)
 {
 	const char *base, *nl;
 	size_t len;
@@ -568,19 +611,9 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 			return -1;
 		}
 	}
-	if (r->end - r->start >= KMAP_LINE_MAX) {
-		len = fast_line(base + r->start, obj, acc, &type, &fields);
-		if (len && (type == KMAP_LINE_OBJECT ||
-			    (r->have_object && fields == r->acc_fields))) {
-			r->have_object = 1;
-			if (r->tee)
-				r->tee(r->tee_ctx, base + r->start, len + 1);
-			r->line++;
-			r->start += len + 1;
-			r->offset += len + 1;
-			return type;
-		}
-	}
+	if (r->end - r->start >= KMAP_LINE_MAX &&
+	    (type = next_fast(r, obj, acc)))
+		return type;
 	for (;;) {
 		size_t avail = r->end - r->start;
 
@@ -632,6 +665,41 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	r->start += len + 1;
 	r->offset += len + 1;
 	return type;
+}
+
+int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
+		   struct kmap_access *acc)
+{
+	int type;
+
+	if (!r->failed && r->end - r->start >= KMAP_LINE_MAX &&
+	    (type = next_fast(r, obj, acc)))
+		return type;
+	return next_slow(r, obj, acc);
+}
+
+size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
+			  size_t room)
+{
+	const char *base = r->mem ? r->mem : r->buf, *run = base + r->start;
+	unsigned int fields;
+	size_t n, len;
+
+	if (r->failed || !r->have_object)
+		return 0;
+	for (n = 0; n < room && r->end - r->start >= KMAP_LINE_MAX; n++) {
+		const char *line = base + r->start;
+
+		if (line[0] != ' ')
+			break;
+		len = fast_access(line, &acc[n], &fields);
+		if (!len || fields != r->acc_fields)
+			break;
+		consumed(r, len);
+	}
+	if (n && r->tee)
+		r->tee(r->tee_ctx, run, base + r->start - run);
+	return n;
 }
 
 int kmap_text_offsets(const struct kmap_text_reader *r)

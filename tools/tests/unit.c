@@ -406,6 +406,92 @@ static void test_reader_fast_path(void **state)
 	}
 }
 
+/* The bytes the tee was given, gathered. */
+struct tee_buf {
+	char buf[8192];
+	size_t len;
+	unsigned int calls;
+};
+
+static void tee_gather(void *ctx, const char *line, size_t len)
+{
+	struct tee_buf *t = ctx;
+
+	assert_true(t->len + len <= sizeof(t->buf));
+	memcpy(t->buf + t->len, line, len);
+	t->len += len;
+	t->calls++;
+}
+
+/*
+ * kmap_text_accesses(): the access lines kmap_text_next() would return,
+ * as many as fit, none past a line it must judge (here one not well
+ * formed, and an object line), the tee given them all as one run.
+ */
+static void test_reader_accesses(void **state)
+{
+	char buf[4096], err[KMAP_ERR_MAX];
+	struct kmap_text_reader *r, *r2;
+	struct kmap_access acc[64], a2;
+	struct kmap_object o;
+	struct tee_buf tee = { .len = 0 };
+	size_t n = 0, got, i, total = 0;
+
+	(void)state;
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			      "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n");
+	for (i = 0; i < 20; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "  ffffffff81%06zx,%zu,%zu,%zu\n", i * 97,
+				      i * 1000, i, i == 7 ? 1 : i * 12345);
+	/* The slow path's: not well formed (a leading zero). */
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			      "  ffffffff81000001,1,01,1\n");
+	while (n < sizeof(buf) - 128)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "ffffffff81000000,2,ffff888000002000,8,100,0,0,sh\n");
+	r = kmap_text_open_mem(buf, n, "t");
+	r2 = kmap_text_open_mem(buf, n, "t");
+	kmap_text_tee(r, tee_gather, &tee);
+	/* None before the first object line. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_next(r2, &o, &a2), KMAP_LINE_OBJECT);
+	/* The first access line sets the kind (4 fields): kmap_text_next's. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), KMAP_LINE_ACCESS);
+	total = 1;
+	got = kmap_text_accesses(r, acc + total, 5);
+	assert_int_equal(got, 5);
+	total += got;
+	assert_int_equal(kmap_text_line(r), 1 + total);
+	got = kmap_text_accesses(r, acc + total, 64 - total);
+	assert_int_equal(got, 14);
+	total += got;
+	assert_int_equal(kmap_text_line(r), 21);
+	for (i = 0; i < total; i++) {
+		assert_int_equal(kmap_text_next(r2, &o, &a2), KMAP_LINE_ACCESS);
+		assert_true(a2.ip == acc[i].ip && a2.pid == acc[i].pid &&
+			    a2.writes == acc[i].writes &&
+			    a2.reads == acc[i].reads &&
+			    a2.offset == acc[i].offset &&
+			    a2.offset_end == acc[i].offset_end);
+	}
+	assert_true(acc[19].ip == 0xffffffff81000000ull + 19 * 97 &&
+		    acc[19].pid == 19000 && acc[19].writes == 19 &&
+		    acc[19].reads == 19 * 12345);
+	/* The tee: the lines read, as they were; the accesses in 3 calls. */
+	assert_int_equal(tee.calls, 4);
+	assert_int_equal(tee.len, kmap_text_offset(r));
+	assert_memory_equal(tee.buf, buf, tee.len);
+	/* The line not well formed, then the object line: not taken. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), -1);
+	assert_int_equal(kmap_parse_line(buf + tee.len, 25, &o, &a2, err), 0);
+	kmap_text_close(r);
+	kmap_text_close(r2);
+}
+
 static void test_fopen_directory(void **state)
 {
 	char err[KMAP_ERR_MAX];
@@ -2878,6 +2964,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_reader_accesses),
 		cmocka_unit_test(test_src_offsets),
 		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
