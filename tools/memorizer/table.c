@@ -198,14 +198,66 @@ static inline int key_less(const struct table_key *a,
 /* Sort keys as qsort(key_cmp) would (they are all distinct: by row). */
 KMAP_DEFINE_SORT(sort_keys, struct table_key, key_less, 16)
 
-/* -1 when out of memory. */
-static int merge_sort_keys(struct table_key *k, size_t n)
+/*
+ * Sort k[0 .. n) through tmp (room for n), least significant byte first,
+ * only the bytes of k2 and k1 that differ between keys: stable, so keys
+ * equal in both stay in row order, as key_less() sorts them when rows
+ * come in order. A large table's keys differ in a few bytes of each (a
+ * count, a call site's low bytes): six passes, each a read and a write
+ * of the keys, rather than a merge sort's branches, a pass per doubling.
+ * Returns where the sorted keys are: k or tmp.
+ */
+static struct table_key *radix_sort_keys(struct table_key *k,
+					 struct table_key *tmp, size_t n)
+{
+	uint64_t diff1 = 0, diff2 = 0;
+	struct table_key *src = k, *dst = tmp, *t;
+	size_t i, count[256];
+	int b;
+
+	for (i = 1; i < n; i++) {
+		diff1 |= k[i].k1 ^ k[0].k1;
+		diff2 |= k[i].k2 ^ k[0].k2;
+	}
+	for (b = 0; b < 16; b++) {
+		uint64_t diff = b < 8 ? diff2 : diff1;
+		int shift = 8 * (b & 7);
+		size_t sum = 0;
+
+		if (!(diff >> shift & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[((b < 8 ? src[i].k2 : src[i].k1) >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[((b < 8 ? src[i].k2 : src[i].k1) >> shift) &
+				  0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/*
+ * Sort k[0 .. n), in row order (k[i].row < k[i + 1].row) when ordered:
+ * by radix when rows are (the ties' order), else by merging. -1 when out
+ * of memory.
+ */
+static int merge_sort_keys(struct table_key *k, size_t n, int ordered)
 {
 	struct table_key *tmp = NULL, *sorted;
 
 	if (n > 16 && !(tmp = malloc(n * sizeof(*tmp))))
 		return -1;
-	sorted = sort_keys(k, tmp, n);
+	sorted = ordered && n > 256 ? radix_sort_keys(k, tmp, n) :
+		 sort_keys(k, tmp, n);
 	if (sorted != k)
 		memcpy(k, sorted, n * sizeof(*k));
 	free(tmp);
@@ -214,11 +266,18 @@ static int merge_sort_keys(struct table_key *k, size_t n)
 
 void table_sort_keys(struct table_key *k, size_t n, size_t m)
 {
-	if (m < n)
+	size_t i;
+	int ordered = 1;
+
+	for (i = 1; i < n && ordered; i++)
+		ordered = k[i - 1].row < k[i].row;
+	if (m < n) {
 		select_keys(k, n, m);
-	else
+		ordered = 0;
+	} else {
 		m = n;
-	if (merge_sort_keys(k, m))
+	}
+	if (merge_sort_keys(k, m, ordered))
 		qsort(k, m, sizeof(*k), key_cmp);
 }
 
@@ -250,7 +309,7 @@ static int sort_by_keys(struct table *t, int col)
 		k[r] = (struct table_key){ table_cell_key(c, &row[col], 1),
 					  table_cell_key(first, &row[0], 0), r };
 	}
-	if (merge_sort_keys(k, t->nrows))
+	if (merge_sort_keys(k, t->nrows, 1))
 		qsort(k, t->nrows, sizeof(*k), key_cmp);
 	for (r = 0; r < t->nrows; r++)
 		memcpy(&cells[r * nc], &t->cells[k[r].row * nc],
@@ -375,19 +434,33 @@ static int shown_len(const struct col *col, const union cell *c, char *buf,
 }
 
 /*
+ * Whether a figure of d is shown with two decimals (fmt_shown()), its
+ * width growing with d: the greatest such figure of a column is its widest
+ * (not so for infinity, "inf").
+ */
+static int two_decimals(double d)
+{
+	return d >= 0.005 && !isinf(d);
+}
+
+/*
  * Widen w[] to the cells of the first n rows. A number or hexadecimal
- * column is as wide as its greatest value: those are compared, not
- * formatted. 0, or -1 when out of memory.
+ * column is as wide as its greatest value, and so is a column of figures
+ * shown with two decimals: those are compared, not formatted (the rest
+ * are). 0, or -1 when out of memory.
  */
 static int column_widths(const struct table *t, size_t n, int *w)
 {
-	uint64_t *max = calloc(t->ncols, sizeof(*max));
+	union cell *max = calloc(t->ncols, sizeof(*max));
 	char buf[512];
 	size_t r;
 	int c;
 
 	if (!max)
 		return -1;
+	for (c = 0; c < t->ncols; c++)
+		if (t->cols[c].type == COL_F64)
+			max[c].f = CELL_NONE;
 	for (r = 0; r < n; r++)
 		for (c = 0; c < t->ncols; c++) {
 			const union cell *cell = &t->cells[r * t->ncols + c];
@@ -395,8 +468,14 @@ static int column_widths(const struct table *t, size_t n, int *w)
 
 			if (t->cols[c].type == COL_U64 ||
 			    t->cols[c].type == COL_HEX) {
-				if (cell->u > max[c])
-					max[c] = cell->u;
+				if (cell->u > max[c].u)
+					max[c].u = cell->u;
+				continue;
+			}
+			if (t->cols[c].type == COL_F64 &&
+			    two_decimals(cell->f)) {
+				if (!(cell->f <= max[c].f))	/* NaN: none yet */
+					max[c].f = cell->f;
 				continue;
 			}
 			l = shown_len(&t->cols[c], cell, buf, sizeof(buf));
@@ -404,10 +483,9 @@ static int column_widths(const struct table *t, size_t n, int *w)
 				w[c] = l;
 		}
 	for (c = 0; n && c < t->ncols; c++) {
-		union cell m = { .u = max[c] };
-
-		if (t->cols[c].type == COL_U64 || t->cols[c].type == COL_HEX) {
-			int l = shown_len(&t->cols[c], &m, buf, sizeof(buf));
+		if (t->cols[c].type == COL_U64 || t->cols[c].type == COL_HEX ||
+		    (t->cols[c].type == COL_F64 && !isnan(max[c].f))) {
+			int l = shown_len(&t->cols[c], &max[c], buf, sizeof(buf));
 
 			if (l > w[c])
 				w[c] = l;
