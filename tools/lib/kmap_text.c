@@ -711,38 +711,15 @@ int kmap_text_offsets(const struct kmap_text_reader *r)
 
 /*
  * The writers below store whole words past the digits they return (at
- * most 20 bytes from p), which the line that follows overwrites: lines
- * are built in buffers of KMAP_LINE_MAX, far longer than any line.
+ * most 20 bytes from p: kmap_put_hex16()), which the line that follows
+ * overwrites: lines are built in buffers of KMAP_LINE_MAX, far longer
+ * than any line.
  */
 
-/* x's 8 hex digits, most significant first, as the bytes of a word. */
-static uint64_t hex_digits8(uint32_t x)
+static inline char *put_hex(char *p, uint64_t v)
 {
-	uint64_t v = x, letters;
-
-	/* One nibble per byte, nibble i in byte i... */
-	v = (v & 0xffff) | (v & 0xffff0000) << 16;
-	v = (v & 0x000000ff000000ffULL) | (v & 0x0000ff000000ff00ULL) << 8;
-	v = (v & 0x000f000f000f000fULL) | (v & 0x00f000f000f000f0ULL) << 4;
-	/* ... then the most significant first in memory, as ASCII. */
-	v = __builtin_bswap64(v);
-	letters = (v + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
-	return v + 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+	return kmap_put_hex16(p, v);
 }
-
-static char *put_hex(char *p, uint64_t v)
-{
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t hi, lo;
-
-	v <<= 4 * (16 - n);	/* the first digit to print at the top */
-	hi = hex_digits8(v >> 32);
-	lo = hex_digits8(v);
-	memcpy(p, &hi, 8);
-	memcpy(p + 8, &lo, 8);
-	return p + n;
-}
-
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 {

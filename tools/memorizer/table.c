@@ -10,17 +10,12 @@
 #include "kmap_inline.h"
 #include "table.h"
 
-/* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
+/* v in lowercase hexadecimal at p (17 bytes of room), NUL-ended; the end. */
 static char *put_hex(char *p, uint64_t v)
 {
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
-	p[n] = 0;
-	return p + n;
+	p = kmap_put_hex16(p, v);
+	*p = 0;
+	return p;
 }
 
 void table_init(struct table *t, const struct col *cols, int ncols)
