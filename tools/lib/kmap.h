@@ -381,6 +381,19 @@ kmap_bin_header(const struct kmap_bin_reader *r);
  */
 int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec);
 const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id);
+/*
+ * The ACCESS records that follow, of object id on cpu, up to room of them
+ * into acc[] (as struct kmap_access), while each would pass what
+ * kmap_bin_next(), kmap_rule_bin() and kmap_rule_bin_time() check of it
+ * (the last time on cpu is *ns) and its offset_end is within size_alloc;
+ * *ns is then the last one's time. Anything else (another type, object or
+ * CPU, a record a rule refuses or not whole in the buffer) is left to
+ * kmap_bin_next(). Returns how many. For a reader of whole objects: a
+ * call per run of an object's records rather than per record.
+ */
+size_t kmap_bin_accesses(struct kmap_bin_reader *r, uint64_t id, uint16_t cpu,
+			 uint64_t *ns, uint64_t size_alloc,
+			 struct kmap_access *acc, size_t room);
 uint64_t kmap_bin_offset(const struct kmap_bin_reader *r);
 uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r);
 const char *kmap_bin_error(const struct kmap_bin_reader *r);
@@ -592,13 +605,25 @@ int kmap_rule_object(const struct kmap_object *o, char *err);
  */
 int kmap_rule_access(const struct kmap_access *a, char *err);
 /*
- * Whether kmap_rule_access() finds a right: inline, for readers that test
+ * Whether kmap_rule_access() finds a right (kmap_offsets_ok(): what
+ * kmap_rule_offsets() finds right): inline, for readers that test
  * millions of lines and want its message only for a line it refuses.
  */
+static inline int kmap_offsets_ok(uint32_t offset, uint32_t offset_end)
+{
+	return offset < offset_end || !(offset | offset_end);
+}
 static inline int kmap_access_ok(const struct kmap_access *a)
 {
 	return (a->reads || a->writes) && a->ip &&
-	       (a->offset < a->offset_end || !(a->offset | a->offset_end));
+	       kmap_offsets_ok(a->offset, a->offset_end);
+}
+/* The same of an ACCESS record's counts and bytes, for kmap_rule_bin(). */
+static inline int kmap_access_rec_ok(uint64_t writes, uint64_t reads,
+				     uint32_t offset, uint32_t offset_end)
+{
+	return (writes | reads) && writes <= UINT32_MAX && reads <= UINT32_MAX &&
+	       kmap_offsets_ok(offset, offset_end);
 }
 /*
  * A byte range of an access (a line's, an ACCESS record's): both 0 (none

@@ -1251,6 +1251,49 @@ static int on_free(struct kmap_src *s, const struct kmap_bin_rec *r)
 	return 0;
 }
 
+/*
+ * After the ACCESS record r: the run of its object's ACCESS records that
+ * follows, read in one call (kmap_bin_accesses()) into its entry, as
+ * on_access() would each. Not for a freed object (one of them may
+ * complete it), nor once orphans are given up (their records are
+ * dropped); up to the record that may sweep for orphans, which goes the
+ * whole way. Any record it leaves is read the whole way, errors and all.
+ */
+static void more_accesses(struct kmap_src *s, struct kmap_bin_rec *r)
+{
+	size_t sweep = ORPHAN_SWEEP > (s->ids.len + 1) / 2 ?
+		       ORPHAN_SWEEP : (s->ids.len + 1) / 2;
+	size_t room, n;
+	char what[KMAP_ERR_MAX];
+	uint64_t ns = r->ns;
+	struct entry *e;
+
+	if (s->last_ent == (size_t)-1 || s->gone.len ||
+	    s->since_sweep + 1 >= sweep)
+		return;
+	e = &s->ent[s->last_ent];
+	if (e->o.id != r->u.access.id || kmap_object_freed(&e->o) ||
+	    e->nacc >= MAX_ACCESSES ||
+	    kmap_grow((void **)&e->acc, &e->cap, e->nacc + 16, sizeof(*e->acc)))
+		return;
+	room = e->cap - e->nacc;
+	if (room > MAX_ACCESSES - e->nacc)
+		room = MAX_ACCESSES - e->nacc;
+	if (room > sweep - 1 - s->since_sweep)
+		room = sweep - 1 - s->since_sweep;
+	n = kmap_bin_accesses(s->br, e->o.id, r->cpu, &ns,
+			      e->have_alloc ? e->o.size_alloc : UINT64_MAX,
+			      e->acc + e->nacc, room);
+	if (!n)
+		return;
+	e->nacc += n;
+	e->nr_access += n;
+	s->since_sweep += n;
+	/* The CPU's time is the run's last record's (no rule broken). */
+	r->ns = ns;
+	kmap_rule_bin_time(s->rules, r, what);
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
@@ -1291,6 +1334,8 @@ static int bin_next(struct kmap_src *s)
 			rc = 0;
 		if (rc)
 			return rc;
+		if (r.type == MEMORIZER_REC_ACCESS)
+			more_accesses(s, &r);
 		if (r.type == MEMORIZER_REC_LOST) {
 			s->lost += r.u.lost.records;
 			s->lost_frees += r.u.lost.frees;

@@ -855,6 +855,70 @@ static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
 	sput(s, &f, sizeof(f));
 }
 
+/*
+ * kmap_bin_accesses(): the run of one object's ACCESS records on one CPU,
+ * decoded as kmap_bin_next() decodes them, and none past a record it
+ * must leave: another object's, another CPU's, one earlier in time, one
+ * of no counts, one past the object's size_alloc, another type.
+ */
+static void test_bin_accesses(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	struct kmap_access acc[8];
+	uint64_t ns;
+	size_t i;
+
+	(void)state;
+	header(&s, 2);
+	alloc(&s, 0, 1, 0x1000, 7);
+	for (i = 0; i < 3; i++)
+		access_rec_off(&s, 0, 1, 0xffffffff81000010ull + i, 7, i, 1,
+			       (uint32_t)i, 8);
+	access_rec(&s, 0, 2, 0xffffffff81000020ull, 7, 1, 0);	/* object 2 */
+	access_rec(&s, 1, 1, 0xffffffff81000030ull, 7, 1, 0);	/* CPU 1 */
+	access_rec(&s, 0, 1, 0xffffffff81000040ull, 7, 0, 0);	/* no counts */
+	access_rec_off(&s, 0, 1, 0xffffffff81000050ull, 7, 1, 0, 8, 17);
+	access_rec(&s, 0, 1, 0xffffffff81000060ull, 7, 1, 0);
+	s.ns -= 3;	/* back in time */
+	access_rec(&s, 0, 1, 0xffffffff81000070ull, 7, 1, 0);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	r = kmap_bin_open_mem(s.b, s.len, "t");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);	/* ALLOC */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);	/* the first ACCESS */
+	ns = rec.ns;
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 1), 1);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc + 1, 8), 1);
+	assert_true(acc[1].ip == 0xffffffff81000012ull && acc[1].pid == 7 &&
+		    acc[1].writes == 2 && acc[1].reads == 1 &&
+		    acc[1].offset == 2 && acc[1].offset_end == 8);
+	assert_true(ns == rec.ns + 2);
+	/* Each record it leaves, kmap_bin_next() reads. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.id == 2);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.cpu == 1);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.reads == 0 && rec.u.access.writes == 0);
+	/* Past size_alloc 16, not past a greater one. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 17, acc, 8), 2);
+	assert_true(acc[1].ip == 0xffffffff81000060ull);
+	/* Time: not before the CPU's last. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.ip == 0xffffffff81000070ull && rec.ns < ns);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.type == MEMORIZER_REC_FREE);
+	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	kmap_bin_close(r);
+}
+
 static void test_bin_header_checks(void **state)
 {
 	struct sbuf s = { .len = 0 };
@@ -2976,6 +3040,7 @@ int main(void)
 		cmocka_unit_test(test_writer_numbers),
 		cmocka_unit_test(test_rule_dups_orders),
 		cmocka_unit_test(test_bin_header_checks),
+		cmocka_unit_test(test_bin_accesses),
 		cmocka_unit_test(test_bin_task_per_cpu),
 		cmocka_unit_test(test_bin_skip_and_grow),
 		cmocka_unit_test(test_bin_errors),
