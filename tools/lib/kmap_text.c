@@ -425,6 +425,7 @@ static inline int hex_digit(unsigned char c, unsigned int *d)
 #define ONES	0x0101010101010101ull
 #define HIGHS	0x8080808080808080ull
 
+#ifndef __SSE2__
 /*
  * Eight lowercase hex digits at p (the first the most significant), SWAR:
  * 0 with their value, or -1 when one of the bytes is not one.
@@ -449,6 +450,44 @@ static inline int hex8(const unsigned char *p, uint32_t *v)
 	*v = (uint32_t)d;
 	return 0;
 }
+#endif
+
+/*
+ * Sixteen lowercase hex digits at p: 0 with their value, or -1 when one
+ * of the bytes is not one. SSE2 (every x86-64): the 16 bytes checked and
+ * converted at once; elsewhere hex8() twice.
+ */
+static inline int hex16(const unsigned char *p, uint64_t *v)
+{
+#ifdef __SSE2__
+	__m128i c = _mm_loadu_si128((const __m128i *)p);
+	/* Signed compares: bytes >= 0x80 are below '0'. */
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
+	__m128i d;
+
+	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)
+		return -1;
+	d = _mm_sub_epi8(_mm_sub_epi8(c, _mm_set1_epi8('0')),
+			 _mm_and_si128(alpha, _mm_set1_epi8('a' - '0' - 10)));
+	/* Each pair of digits a byte (the first the high nibble)... */
+	d = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(d, 4),
+				       _mm_srli_epi16(d, 8)),
+			  _mm_set1_epi16(0xff));
+	/* ... the 8 of them a word, the most significant first in memory. */
+	*v = __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(d, d)));
+	return 0;
+#else
+	uint32_t hi, lo;
+
+	if (hex8(p, &hi) || hex8(p + 8, &lo))
+		return -1;
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+#endif
+}
 
 /* Lowercase hex, 1-16 digits, no leading zero, then sep. */
 static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
@@ -457,14 +496,10 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 	const unsigned char *s = p;
 	uint64_t x = 0;
 	unsigned int d;
-	uint32_t hi, lo;
 
 	/* Kernel addresses: 16 digits. */
-	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex8(p, &hi) &&
-	    !hex8(p + 8, &lo)) {
-		*v = (uint64_t)hi << 32 | lo;
+	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex16(p, v))
 		return p + 17;
-	}
 	while (p - s < 17 && hex_digit(*p, &d)) {
 		x = x << 4 | d;
 		p++;
