@@ -757,6 +757,11 @@ void kmap_map_init(struct kmap_map *m);
 uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
 /* key's value or NULL; never inserts. */
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
+/*
+ * Start fetching key's slot into the cache (a large map's lookups each
+ * miss it): for a caller that knows the key an item ahead.
+ */
+void kmap_map_prefetch(const struct kmap_map *m, uint64_t key);
 int kmap_map_del(struct kmap_map *m, uint64_t key);
 void kmap_map_free(struct kmap_map *m);
 /*

@@ -42,6 +42,12 @@ uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key)
 	return NULL;
 }
 
+void kmap_map_prefetch(const struct kmap_map *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[hash(key) & (m->cap - 1)]);
+}
+
 /* Put key (not in the table) in slots of cap (free slots: enough). */
 static struct kmap_slot *place(struct kmap_slot *slots, size_t cap,
 			       uint64_t key)
