@@ -723,13 +723,17 @@ static struct entry *entry_find(struct kmap_src *s, uint64_t id, int *is_new)
 {
 	uint64_t *slot;
 	size_t i;
+	int fresh;
 
-	slot = kmap_map_find(&s->ids, id);
-	if (slot) {
+	/* One lookup: its entry's index, or the slot a new one takes. */
+	slot = kmap_map_get(&s->ids, id, &fresh);
+	if (!slot)
+		goto oom;
+	if (!fresh) {
 		s->last_ent = *slot;
 		return &s->ent[*slot];
 	}
-	if (s->ids.len >= MAX_LIVE) {
+	if (s->ids.len > MAX_LIVE) {
 		snprintf(s->err, sizeof(s->err),
 			 "%s: byte %llu: more than %u objects live at once",
 			 s->name, (unsigned long long)kmap_bin_offset(s->br),
@@ -746,9 +750,6 @@ static struct entry *entry_find(struct kmap_src *s, uint64_t id, int *is_new)
 		s->ent[i].acc = NULL;
 		s->ent[i].cap = 0;
 	}
-	slot = kmap_map_get(&s->ids, id, NULL);
-	if (!slot)
-		goto oom;
 	*slot = i;
 	s->ent[i].first_offset = kmap_bin_offset(s->br);
 	memset(&s->ent[i].o, 0, sizeof(s->ent[i].o));
