@@ -533,6 +533,14 @@ struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
+ * For a reader that only sums an object's accesses (memorizer report):
+ * kmap_src_next() may hand them out in any order, not by (ip, pid) (a
+ * stream's repeated (ip, pid) counters are still merged, into the first
+ * one's place; the rest stay in the order read). Before the first
+ * kmap_src_next().
+ */
+void kmap_src_any_order(struct kmap_src *s);
+/*
  * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the
  * next call. Returns 1, 0 at the end, -1 on error (kmap_src_error()).
  * The object's has says which optional fields the input gave.

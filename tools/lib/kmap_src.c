@@ -98,6 +98,7 @@ struct kmap_src {
 	size_t tmp_cap;
 	struct acc_key *keys;		/* for sorting acc: 2 nacc */
 	size_t keys_cap;
+	int any_order;			/* kmap_src_any_order() */
 	char err[KMAP_ERR_MAX];
 };
 
@@ -873,6 +874,52 @@ static int sort_merge(struct kmap_src *s)
 	return 0;
 }
 
+void kmap_src_any_order(struct kmap_src *s)
+{
+	s->any_order = 1;
+}
+
+/*
+ * s->acc out of order, for kmap_src_any_order(): repeated (ip, pid)
+ * counters merged into the first one's place, through a hash set of
+ * indexes on the stack (a sort's branches, which way each comparison
+ * goes, mispredicted half the time: most of emit()'s time). For up to
+ * MERGE_MAX counters; 0, or -1 for more (then sorted).
+ */
+#define MERGE_MAX	512
+static int hash_merge(struct kmap_src *s)
+{
+	uint16_t set[4 * MERGE_MAX];
+	size_t n = s->nacc, i, j, bits = 6, mask;
+
+	if (n > MERGE_MAX)
+		return -1;
+	while ((1u << bits) < 4 * n)
+		bits++;
+	mask = ((size_t)1 << bits) - 1;
+	memset(set, 0xff, (mask + 1) * sizeof(set[0]));
+	for (i = j = 0; i < n; i++) {
+		const struct kmap_access *a = &s->acc[i];
+		size_t h = (size_t)(((a->ip ^ (uint64_t)a->pid << 40) *
+				     0x9e3779b97f4a7c15ull) >> (64 - bits));
+
+		for (; set[h] != 0xffff; h = (h + 1) & mask)
+			if (s->acc[set[h]].ip == a->ip &&
+			    s->acc[set[h]].pid == a->pid)
+				break;
+		if (set[h] != 0xffff) {
+			kmap_access_merge(&s->acc[set[h]], a);
+			continue;
+		}
+		set[h] = (uint16_t)j;
+		if (j != i)
+			s->acc[j] = *a;
+		j++;
+	}
+	s->nacc = j;
+	return 0;
+}
+
 /* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
 static int emit(struct kmap_src *s, size_t i)
 {
@@ -899,6 +946,8 @@ static int emit(struct kmap_src *s, size_t i)
 		return 1;
 	for (k = 1; k < s->nacc && !acc_less(&s->acc[k], &s->acc[k - 1]); k++)
 		;
+	if (k < s->nacc && s->any_order && !hash_merge(s))
+		return 1;
 	if (k < s->nacc)	/* out of order */
 		return sort_merge(s) ? emit_oom(s) : 1;
 	for (j = 0, k = 1; k < s->nacc; k++) {

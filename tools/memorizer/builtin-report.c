@@ -104,6 +104,13 @@ struct dim {
 	 * accesses (a large table's lookups each missed the cache).
 	 */
 	uint64_t (*key)(const struct kmap_object *o);
+	/*
+	 * Its rows come in the order of the accesses that make them, and
+	 * rows may tie by name (functions): the accesses are read in
+	 * (ip, pid) order for it; the others take them in any order
+	 * (kmap_src_any_order()).
+	 */
+	int ordered;
 };
 
 /* The row of key, zeroed when new; NULL when out of memory. */
@@ -497,12 +504,13 @@ static uint64_t callsite_key(const struct kmap_object *o)
 
 static const struct dim dims[] = {
 	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0, 0,
-	  callsite_key },
-	{ "cache", "bytes", add_cache, cache_cols, 0, 1, 1, NULL },
-	{ "kind", "bytes", add_kind, kind_cols, 0, 0, 1, NULL },
-	{ "function", "accesses", add_function, function_cols, 1, 0, 1, NULL },
-	{ "pid", "bytes", add_pid, pid_cols, 0, 0, 1, NULL },
-	{ "object", "size", add_obj, object_cols, 0, 0, 1, NULL },
+	  callsite_key, 0 },
+	{ "cache", "bytes", add_cache, cache_cols, 0, 1, 1, NULL, 0 },
+	{ "kind", "bytes", add_kind, kind_cols, 0, 0, 1, NULL, 0 },
+	{ "function", "accesses", add_function, function_cols, 1, 0, 1, NULL,
+	  1 },
+	{ "pid", "bytes", add_pid, pid_cols, 0, 0, 1, NULL, 0 },
+	{ "object", "size", add_obj, object_cols, 0, 0, 1, NULL, 0 },
 	{ 0 },
 };
 
@@ -514,7 +522,8 @@ static int add_html(struct report *rep, const struct kmap_object *o,
 	return html_add(rep->html, o, acc, nacc, reads, writes, rep->objno);
 }
 
-static const struct dim html_dim = { "html", NULL, add_html, NULL, 0, 0, 0, NULL };
+static const struct dim html_dim = { "html", NULL, add_html, NULL, 0, 0, 0, NULL,
+				     1 };
 
 static const struct dim *find_dim(const char *name)
 {
@@ -909,6 +918,8 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	rep.input = kmap_src_name(src);
+	if (!rep.dim->ordered)
+		kmap_src_any_order(src);
 	kmap_map_init(&rep.index);
 	rc = read_objects(src, add_to_report, &rep);
 	if (!rc)

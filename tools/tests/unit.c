@@ -1228,6 +1228,33 @@ static void test_src_sorts_counters(void **state)
 			reads -= a[i].reads;
 		assert_true(reads == 0);	/* nothing lost, nothing twice */
 		assert_true(distinct <= k);
+		/* In any order: the same counters, merged the same. */
+		{
+			struct kmap_access *sorted = malloc(n * sizeof(*sorted));
+			const struct kmap_access *b;
+			struct kmap_src *any;
+			size_t nb, x, y;
+
+			assert_non_null(sorted);
+			memcpy(sorted, a, n * sizeof(*sorted));
+			any = kmap_src_open(path, err);
+			assert_non_null(any);
+			kmap_src_any_order(any);
+			assert_int_equal(kmap_src_next(any, &o, &b, &nb), 1);
+			assert_int_equal(nb, n);
+			for (x = 0; x < nb; x++) {
+				for (y = 0; y < n; y++)
+					if (sorted[y].ip == b[x].ip &&
+					    sorted[y].pid == b[x].pid)
+						break;
+				assert_true(y < n);
+				assert_true(sorted[y].reads == b[x].reads &&
+					    sorted[y].writes == b[x].writes);
+				sorted[y].pid = UINT32_MAX;	/* once */
+			}
+			kmap_src_close(any);
+			free(sorted);
+		}
 		kmap_src_close(src);
 		unlink(path);
 	}
