@@ -716,24 +716,31 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
 			  size_t room)
 {
-	const char *base = r->mem ? r->mem : r->buf, *run = base + r->start;
-	unsigned int fields;
+	const char *base = r->mem ? r->mem : r->buf;
+	/*
+	 * Where the lines are, in locals: r's fields, stored through at each
+	 * line (acc's stores may alias them), cost more than the parsing.
+	 */
+	const char *run = base + r->start, *line = run;
+	const char *last = base + r->end - KMAP_LINE_MAX;
+	unsigned int fields, want = r->acc_fields;
 	size_t n, len;
 
-	if (r->failed || !r->have_object)
+	if (r->failed || !r->have_object || r->end - r->start < KMAP_LINE_MAX)
 		return 0;
-	for (n = 0; n < room && r->end - r->start >= KMAP_LINE_MAX; n++) {
-		const char *line = base + r->start;
-
+	for (n = 0; n < room && line <= last; n++) {
 		if (line[0] != ' ')
 			break;
 		len = fast_access(line, &acc[n], &fields);
-		if (!len || fields != r->acc_fields)
+		if (!len || fields != want)
 			break;
-		consumed(r, len);
+		line += len + 1;
 	}
+	r->line += n;
+	r->start += line - run;
+	r->offset += line - run;
 	if (n && r->tee)
-		r->tee(r->tee_ctx, run, base + r->start - run);
+		r->tee(r->tee_ctx, run, line - run);
 	return n;
 }
 
