@@ -649,6 +649,15 @@ int kmap_rule_offset_end(uint32_t offset_end, uint64_t size_alloc, char *err);
 int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
 			char *err);
 /*
+ * Whether a's (ip, pid) comes before b's: a kmap's order mostly, in which
+ * none can repeat (kmap_rule_dups() looks no further when all are so).
+ */
+static inline int kmap_access_before(const struct kmap_access *a,
+				     const struct kmap_access *b)
+{
+	return a->ip < b->ip || (a->ip == b->ip && a->pid < b->pid);
+}
+/*
  * No (ip, pid) twice under one object: the pairs of indexes into acc that
  * repeat one (up to max_pairs of them, each first < second); returns how
  * many there are, -1 when out of memory.

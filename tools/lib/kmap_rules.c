@@ -181,9 +181,7 @@ long kmap_rule_dups(const struct kmap_access *acc, size_t n,
 	 * Strictly increasing (ip, pid), as a kmap's lines mostly come:
 	 * none repeats, seen in one pass (the hash set was 4% of a report).
 	 */
-	for (i = 1; i < n && (acc[i - 1].ip < acc[i].ip ||
-			      (acc[i - 1].ip == acc[i].ip &&
-			       acc[i - 1].pid < acc[i].pid)); i++)
+	for (i = 1; i < n && kmap_access_before(&acc[i - 1], &acc[i]); i++)
 		;
 	if (i == n || !any_dup(acc, n))
 		return 0;

@@ -632,7 +632,7 @@ static int text_next(struct kmap_src *s)
 	struct kmap_access a;
 	unsigned long obj_line;
 	char what[KMAP_ERR_MAX];
-	int t;
+	int t, sorted = 1;	/* the accesses so far in (ip, pid) order */
 
 	if (!s->have_pending) {
 		t = kmap_text_next(s->tr, pending(s), &a);
@@ -659,12 +659,15 @@ static int text_next(struct kmap_src *s)
 		if (room > MAX_ACCESSES - s->nacc)
 			room = MAX_ACCESSES - s->nacc;
 		n = kmap_text_accesses(s->tr, s->acc + s->nacc, room);
-		for (i = 0; i < n; i++)
-			if (!kmap_access_ok(&s->acc[s->nacc + i])) {
-				kmap_rule_access(&s->acc[s->nacc + i], what);
-				return text_rule_error(s,
-					kmap_text_line(s->tr) - n + 1 + i, what);
+		for (i = s->nacc; i < s->nacc + n; i++) {
+			if (!kmap_access_ok(&s->acc[i])) {
+				kmap_rule_access(&s->acc[i], what);
+				return text_rule_error(s, kmap_text_line(s->tr) -
+						       n + 1 + (i - s->nacc), what);
 			}
+			sorted = sorted && (!i || kmap_access_before(&s->acc[i - 1],
+								     &s->acc[i]));
+		}
 		s->nacc += n;
 		slot = s->nacc < s->acc_cap ? &s->acc[s->nacc] : &a;
 		t = kmap_text_next(s->tr, pending(s), slot);
@@ -672,20 +675,22 @@ static int text_next(struct kmap_src *s)
 			break;
 		if (kmap_rule_access(slot, what) == KMAP_RULE_ERROR)
 			return text_rule_error(s, kmap_text_line(s->tr), what);
-		if (slot != &a) {
-			s->nacc++;
-			continue;
-		}
-		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
-		if (rc) {
+		if (slot == &a &&
+		    (rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a))) {
 			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
 				 kmap_text_line(s->tr),
 				 rc == -2 ? "more than 16777216 access lines for one object"
 					  : "out of memory");
 			return -1;
 		}
+		if (slot != &a)
+			s->nacc++;
+		sorted = sorted && (s->nacc < 2 ||
+				    kmap_access_before(&s->acc[s->nacc - 2],
+						       &s->acc[s->nacc - 1]));
 	}
-	if (text_dup_rule(s, obj_line))
+	/* In order, none repeats: the rule need not look (it would not). */
+	if (!sorted && text_dup_rule(s, obj_line))
 		return -1;
 	if (t == KMAP_LINE_OBJECT) {
 		s->pending_line = kmap_text_line(s->tr);
@@ -784,12 +789,6 @@ static int acc_cmp(const void *a, const void *b)
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
 	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static inline int acc_less(const struct kmap_access *x,
-			    const struct kmap_access *y)
-{
-	return x->ip < y->ip || (x->ip == y->ip && x->pid < y->pid);
 }
 
 /*
@@ -944,7 +943,7 @@ static int emit(struct kmap_src *s, size_t i)
 	}
 	if (s->nacc < 2)
 		return 1;
-	for (k = 1; k < s->nacc && !acc_less(&s->acc[k], &s->acc[k - 1]); k++)
+	for (k = 1; k < s->nacc && !kmap_access_before(&s->acc[k], &s->acc[k - 1]); k++)
 		;
 	if (k < s->nacc && s->any_order && !hash_merge(s))
 		return 1;
