@@ -569,6 +569,14 @@ int kmap_src_offsets(const struct kmap_src *s);
 /* For binary input: the stream header's hz, else 0. */
 unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
+/*
+ * Once kmap_src_next() returned 0 (the end): free the memory objects were
+ * assembled in (a stream's live objects, the most of it), for a reader
+ * that goes on to other work with s still open (memorizer report's table,
+ * which the memory can then go to). The functions above still answer;
+ * kmap_src_next() returns 0. Does nothing before the end.
+ */
+void kmap_src_release(struct kmap_src *s);
 void kmap_src_close(struct kmap_src *s);
 
 /*

@@ -99,6 +99,7 @@ struct kmap_src {
 	struct acc_key *keys;		/* for sorting acc: 2 nacc */
 	size_t keys_cap;
 	int any_order;			/* kmap_src_any_order() */
+	int ended;			/* kmap_src_next() returned 0 */
 	char err[KMAP_ERR_MAX];
 };
 
@@ -495,15 +496,11 @@ const char *kmap_src_error(const struct kmap_src *s)
 	return s->err;
 }
 
-void kmap_src_close(struct kmap_src *s)
+/* The memory objects are assembled in (kmap_src_release()). */
+static void free_objects(struct kmap_src *s)
 {
 	size_t i;
 
-	if (!s)
-		return;
-	kmap_text_close(s->tr);
-	kmap_bin_close(s->br);
-	kmap_mtrace_close(s->mr);
 	for (i = 0; i < s->nent; i++)
 		free(s->ent[i].acc);
 	free(s->ent);
@@ -512,9 +509,34 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->tmp);
 	free(s->keys);
 	free(s->live);
-	kmap_bin_rules_free(s->rules);
+	s->ent = NULL;
+	s->freelist = NULL;
+	s->acc = NULL;
+	s->tmp = NULL;
+	s->keys = NULL;
+	s->live = NULL;
+	s->nent = s->ent_cap = s->nfree = s->free_cap = 0;
+	s->nacc = s->acc_cap = s->tmp_cap = s->keys_cap = 0;
+	s->nlive = s->live_cap = 0;
 	kmap_map_free(&s->ids);
 	kmap_map_free(&s->gone);
+}
+
+void kmap_src_release(struct kmap_src *s)
+{
+	if (s->ended)
+		free_objects(s);
+}
+
+void kmap_src_close(struct kmap_src *s)
+{
+	if (!s)
+		return;
+	kmap_text_close(s->tr);
+	kmap_bin_close(s->br);
+	kmap_mtrace_close(s->mr);
+	free_objects(s);
+	kmap_bin_rules_free(s->rules);
 #ifdef KMAP_ZSTD
 	if (s->zd)
 		ZSTD_freeDStream(s->zd);
@@ -1420,8 +1442,10 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 			 s->name);
 		return -1;
 	}
+	if (s->ended)
+		return 0;
 	rc = s->tr ? text_next(s) : bin_next(s);
-
+	s->ended = rc == 0;
 	if (rc == 1) {
 		*obj = s->outp;
 		*acc = s->acc;
