@@ -346,29 +346,45 @@ static int fmt_exact(double d, char *buf, size_t len)
 }
 
 /*
- * "%.2f" of d. Without printf where d * 100 is far enough from a tie
- * (.5) that its rounding error (below 2^-22 for d < 10^7) cannot change
- * which way it rounds; printf's otherwise.
+ * d in hundredths, rounded as "%.2f" rounds: 0, or -1 where d * 100 is
+ * too near a tie (.5) for its rounding error (below 2^-22 for d < 10^7)
+ * not to change which way it rounds (printf's then).
  */
-static int fmt_2f(double d, char *buf, size_t len)
+static int hundredths(double d, uint64_t *v)
 {
 	double x = d * 100.0, f, frac;
+
+	if (!(d >= 0 && d < 1e7))
+		return -1;
+	/* floor(x): x is not negative and below 2^63 (no libm call). */
+	*v = (uint64_t)x;
+	f = (double)*v;
+	frac = x - f;
+	if (fabs(frac - 0.5) < 1e-6)
+		return -1;
+	*v += frac > 0.5;
+	return 0;
+}
+
+/* v hundredths as "%.2f" writes them at p, no NUL; returns the end. */
+static char *put_hundredths(char *p, uint64_t v)
+{
+	p = kmap_put_dec(p, v / 100);
+	*p++ = '.';
+	*p++ = '0' + v / 10 % 10;
+	*p++ = '0' + v % 10;
+	return p;
+}
+
+/* "%.2f" of d, without printf where hundredths() can. */
+static int fmt_2f(double d, char *buf, size_t len)
+{
 	uint64_t v;
 	int n;
 
-	if (!(d >= 0 && d < 1e7) || len < 16)
+	if (len < 16 || hundredths(d, &v))
 		return snprintf(buf, len, "%.2f", d);
-	/* floor(x): x is not negative and below 2^63 (no libm call). */
-	v = (uint64_t)x;
-	f = (double)v;
-	frac = x - f;
-	if (fabs(frac - 0.5) < 1e-6)
-		return snprintf(buf, len, "%.2f", d);
-	v += frac > 0.5;
-	n = (int)(kmap_put_dec(buf, v / 100) - buf);
-	buf[n++] = '.';
-	buf[n++] = '0' + v / 10 % 10;
-	buf[n++] = '0' + v % 10;
+	n = (int)(put_hundredths(buf, v) - buf);
 	buf[n] = 0;
 	return n;
 }
@@ -519,6 +535,7 @@ static size_t print_row(const struct table *t, const union cell *row,
 			const int *w, FILE *f, char *buf, size_t len)
 {
 	char num[512], *p = buf + len, *e = p + ROW_MAX;
+	uint64_t v;
 	int c, l, pad;
 
 	for (c = 0; c < t->ncols; c++) {
@@ -540,6 +557,14 @@ static size_t print_row(const struct table *t, const union cell *row,
 		if (col->type == COL_U64 && kmap_dec_len(row[c].u) <= w[c]) {
 			p = spaces(p, w[c] - kmap_dec_len(row[c].u));
 			p = kmap_put_dec(p, row[c].u);
+			continue;
+		}
+		/* And a figure of two decimals (fmt_shown()'s). */
+		if (col->type == COL_F64 && two_decimals(row[c].f) &&
+		    !hundredths(row[c].f, &v) &&
+		    kmap_dec_len(v / 100) + 3 <= w[c]) {
+			p = spaces(p, w[c] - kmap_dec_len(v / 100) - 3);
+			p = put_hundredths(p, v);
 			continue;
 		}
 		if (col->type == COL_U64)
