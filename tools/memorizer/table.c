@@ -813,10 +813,10 @@ void table_free(struct table *t)
 	size_t r;
 	int c;
 
-	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++)
-			if (t->cols[c].type == COL_STR)
-				free(t->cells[r * t->ncols + c].s);
+	/* Column by column: most tables have no strings to free. */
+	for (c = 0; c < t->ncols; c++)
+		for (r = 0; t->cols[c].type == COL_STR && r < t->nrows; r++)
+			free(t->cells[r * t->ncols + c].s);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }
