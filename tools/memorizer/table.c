@@ -37,6 +37,12 @@ union cell *table_row(struct table *t)
 	return row;
 }
 
+int table_reserve(struct table *t, size_t n)
+{
+	return kmap_grow((void **)&t->cells, &t->cap, n,
+			 t->ncols * sizeof(*t->cells));
+}
+
 int cell_str(union cell *c, const char *s)
 {
 	c->s = strdup(s);
