@@ -299,6 +299,16 @@ size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
 /* The same, as kmap_offsets writes it: ",offset,offset_end" appended. */
 size_t kmap_format_access_offsets(char *line, const struct kmap_access *a);
+/*
+ * The lines of acc[0 .. n) into buf, room bytes, each as
+ * kmap_format_access() (or, offsets set, kmap_format_access_offsets())
+ * writes it, as many as find KMAP_LINE_MAX bytes left for them (all of an
+ * object's, a call rather than one a line); how many in *done. Returns
+ * the bytes written.
+ */
+size_t kmap_format_accesses(char *buf, size_t room,
+			    const struct kmap_access *acc, size_t n,
+			    int offsets, size_t *done);
 int kmap_write_access_offsets(FILE *f, const struct kmap_access *a);
 /*
  * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas

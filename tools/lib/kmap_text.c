@@ -837,6 +837,20 @@ size_t kmap_format_access_offsets(char *line, const struct kmap_access *a)
 	return format_access(line, a, 1);
 }
 
+size_t kmap_format_accesses(char *buf, size_t room,
+			    const struct kmap_access *acc, size_t n,
+			    int offsets, size_t *done)
+{
+	char *p = buf;
+	size_t i;
+
+	for (i = 0; i < n && (size_t)(buf + room - p) >= KMAP_LINE_MAX; i++)
+		p += offsets ? format_access(p, &acc[i], 1) :
+			       format_access(p, &acc[i], 0);
+	*done = i;
+	return p - buf;
+}
+
 int kmap_write_object(FILE *f, const struct kmap_object *o)
 {
 	char line[KMAP_LINE_MAX];

@@ -152,7 +152,7 @@ static int run(int argc, char **argv)
 	const struct kmap_access *acc;
 	struct kmap_src *src;
 	char err[KMAP_ERR_MAX];
-	size_t nacc, i;
+	size_t nacc, i, done;
 	struct output out;
 	struct copy copy = { .out = &out };
 	struct progress pg;
@@ -223,13 +223,13 @@ static int run(int argc, char **argv)
 		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(&out, buf, &len))
 			break;
 		len += kmap_format_object(buf + len, o);
-		for (i = 0; i < nacc; i++) {
+		for (i = 0; i < nacc; i += done) {
 			if (len > BUF_SIZE - KMAP_LINE_MAX &&
 			    flush(&out, buf, &len))
 				break;
-			len += offsets ?
-			       kmap_format_access_offsets(buf + len, &acc[i]) :
-			       kmap_format_access(buf + len, &acc[i]);
+			len += kmap_format_accesses(buf + len, BUF_SIZE - len,
+						    acc + i, nacc - i, offsets,
+						    &done);
 		}
 		if (i < nacc)
 			break;
