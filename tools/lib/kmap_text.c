@@ -802,9 +802,22 @@ size_t kmap_format_object(char *line, const struct kmap_object *o)
 	return p - line;
 }
 
-/* An access line, with ",offset,offset_end" (kmap_offsets) or not. */
+/*
+ * A pid as written last, "PID," (at most 8 bytes: below KMAP_PID_MAX):
+ * an object's lines mostly have one pid, written once then copied.
+ */
+struct pid_text {
+	uint32_t pid;
+	unsigned int len;
+	char text[16];
+};
+
+/*
+ * An access line, with ",offset,offset_end" (kmap_offsets) or not; its
+ * pid from pt when pt has it (pt NULL: none kept).
+ */
 static inline size_t format_access(char *line, const struct kmap_access *a,
-				   int offsets)
+				   int offsets, struct pid_text *pt)
 {
 	char *p = line;
 
@@ -812,8 +825,18 @@ static inline size_t format_access(char *line, const struct kmap_access *a,
 	*p++ = ' ';
 	p = put_hex(p, a->ip);
 	*p++ = ',';
-	p = kmap_put_dec(p, a->pid);
-	*p++ = ',';
+	if (pt && a->pid < KMAP_PID_MAX) {
+		if (a->pid != pt->pid) {
+			pt->pid = a->pid;
+			pt->len = kmap_put_dec(pt->text, a->pid) - pt->text;
+			pt->text[pt->len++] = ',';
+		}
+		memcpy(p, pt->text, 8);
+		p += pt->len;
+	} else {
+		p = kmap_put_dec(p, a->pid);
+		*p++ = ',';
+	}
 	p = kmap_put_dec(p, a->writes);
 	*p++ = ',';
 	p = kmap_put_dec(p, a->reads);
@@ -829,24 +852,25 @@ static inline size_t format_access(char *line, const struct kmap_access *a,
 
 size_t kmap_format_access(char *line, const struct kmap_access *a)
 {
-	return format_access(line, a, 0);
+	return format_access(line, a, 0, NULL);
 }
 
 size_t kmap_format_access_offsets(char *line, const struct kmap_access *a)
 {
-	return format_access(line, a, 1);
+	return format_access(line, a, 1, NULL);
 }
 
 size_t kmap_format_accesses(char *buf, size_t room,
 			    const struct kmap_access *acc, size_t n,
 			    int offsets, size_t *done)
 {
+	struct pid_text pt = { .pid = UINT32_MAX };
 	char *p = buf;
 	size_t i;
 
 	for (i = 0; i < n && (size_t)(buf + room - p) >= KMAP_LINE_MAX; i++)
-		p += offsets ? format_access(p, &acc[i], 1) :
-			       format_access(p, &acc[i], 0);
+		p += offsets ? format_access(p, &acc[i], 1, &pt) :
+			       format_access(p, &acc[i], 0, &pt);
 	*done = i;
 	return p - buf;
 }
@@ -862,7 +886,7 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 static int write_access(FILE *f, const struct kmap_access *a, int offsets)
 {
 	char line[KMAP_LINE_MAX];
-	size_t n = format_access(line, a, offsets);
+	size_t n = format_access(line, a, offsets, NULL);
 
 	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
 }

@@ -710,6 +710,48 @@ static void test_writer_roundtrip(void **state)
  * hexadecimal 0, 0xf, 0x10, ... 2^64 - 1; decimal 0, 9, 10, 99, 100, ...
  * 2^64 - 1 (the writer counts digits from the bit length).
  */
+/*
+ * kmap_format_accesses(): the lines kmap_format_access() and
+ * kmap_format_access_offsets() write, one by one, whatever the pids (a
+ * pid written once is copied to the lines after it with the same).
+ */
+static void test_writer_accesses(void **state)
+{
+	static const uint32_t pids[] = { 7, 7, 7, 12345, 7, 0, 0, 4194303,
+					 4194303, 1, 99, 100 };
+	struct kmap_access acc[12];
+	char bulk[16384], one[16384];
+	const char *nl;
+	size_t i, n, len, done, last;
+	int offsets;
+
+	(void)state;
+	for (i = 0; i < 12; i++)
+		acc[i] = (struct kmap_access){ 0xffffffff81000000ull + i * 4097,
+			pids[i], i * 1000003, UINT64_MAX - i, (uint32_t)i,
+			(uint32_t)i * 7 + 1 };
+	for (offsets = 0; offsets < 2; offsets++) {
+		for (i = 0, n = 0; i < 12; i++)
+			n += offsets ? kmap_format_access_offsets(one + n, &acc[i]) :
+				       kmap_format_access(one + n, &acc[i]);
+		len = kmap_format_accesses(bulk, sizeof(bulk), acc, 12, offsets,
+					   &done);
+		assert_int_equal(done, 12);
+		assert_int_equal(len, n);
+		assert_memory_equal(bulk, one, n);
+		/* As many as have KMAP_LINE_MAX bytes left. */
+		len = kmap_format_accesses(bulk, KMAP_LINE_MAX + 100, acc,
+					   12, offsets, &done);
+		assert_true(done >= 1 && done < 12);
+		/* The last line began with KMAP_LINE_MAX left; no more now. */
+		nl = memrchr(bulk, '\n', len - 1);
+		last = nl ? (size_t)(nl - bulk) + 1 : 0;
+		assert_true(KMAP_LINE_MAX + 100 - last >= KMAP_LINE_MAX);
+		assert_true(KMAP_LINE_MAX + 100 - len < KMAP_LINE_MAX);
+		assert_memory_equal(bulk, one, len);
+	}
+}
+
 static void test_writer_numbers(void **state)
 {
 	char line[KMAP_LINE_MAX], want[KMAP_LINE_MAX];
@@ -3065,6 +3107,7 @@ int main(void)
 		cmocka_unit_test(test_reader_file_refill),
 		cmocka_unit_test(test_writer_roundtrip),
 		cmocka_unit_test(test_writer_numbers),
+		cmocka_unit_test(test_writer_accesses),
 		cmocka_unit_test(test_rule_dups_orders),
 		cmocka_unit_test(test_bin_header_checks),
 		cmocka_unit_test(test_bin_accesses),
