@@ -245,9 +245,21 @@ struct kmap_text_reader *kmap_text_open_mem(const void *buf, size_t len,
 int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 		   struct kmap_access *acc);
 /*
- * Call fn with each line read (its newline included), as it is in the
- * input, once it parsed: a valid kmap is copied as read (memorizer text of
- * a text kmap), in the order its lines were read.
+ * The access lines that follow, up to room of them, into acc[]: as many
+ * as come before anything kmap_text_next() must judge itself (an object
+ * line, a line not well formed or of the other kind, the end of what is
+ * buffered), each as kmap_text_next() would return it. Returns how many
+ * (0: read the next line with kmap_text_next()); the last is line
+ * kmap_text_line(). For a reader of whole objects: a call per object
+ * rather than per line.
+ */
+size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
+			  size_t room);
+/*
+ * Call fn with the lines read (newlines included), as they are in the
+ * input, once they parsed: a valid kmap is copied as read (memorizer text
+ * of a text kmap), in the order its lines were read. A call is one line,
+ * or the access lines of one kmap_text_accesses() call.
  */
 typedef void (*kmap_tee_fn)(void *ctx, const char *line, size_t len);
 void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx);
@@ -287,6 +299,16 @@ size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
 /* The same, as kmap_offsets writes it: ",offset,offset_end" appended. */
 size_t kmap_format_access_offsets(char *line, const struct kmap_access *a);
+/*
+ * The lines of acc[0 .. n) into buf, room bytes, each as
+ * kmap_format_access() (or, offsets set, kmap_format_access_offsets())
+ * writes it, as many as find KMAP_LINE_MAX bytes left for them (all of an
+ * object's, a call rather than one a line); how many in *done. Returns
+ * the bytes written.
+ */
+size_t kmap_format_accesses(char *buf, size_t room,
+			    const struct kmap_access *acc, size_t n,
+			    int offsets, size_t *done);
 int kmap_write_access_offsets(FILE *f, const struct kmap_access *a);
 /*
  * Copy comm into out (KMAP_COMM_MAX bytes) as the kmap writes it: commas
@@ -369,6 +391,19 @@ kmap_bin_header(const struct kmap_bin_reader *r);
  */
 int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec);
 const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id);
+/*
+ * The ACCESS records that follow, of object id on cpu, up to room of them
+ * into acc[] (as struct kmap_access), while each would pass what
+ * kmap_bin_next(), kmap_rule_bin() and kmap_rule_bin_time() check of it
+ * (the last time on cpu is *ns) and its offset_end is within size_alloc;
+ * *ns is then the last one's time. Anything else (another type, object or
+ * CPU, a record a rule refuses or not whole in the buffer) is left to
+ * kmap_bin_next(). Returns how many. For a reader of whole objects: a
+ * call per run of an object's records rather than per record.
+ */
+size_t kmap_bin_accesses(struct kmap_bin_reader *r, uint64_t id, uint16_t cpu,
+			 uint64_t *ns, uint64_t size_alloc,
+			 struct kmap_access *acc, size_t room);
 uint64_t kmap_bin_offset(const struct kmap_bin_reader *r);
 uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r);
 const char *kmap_bin_error(const struct kmap_bin_reader *r);
@@ -508,6 +543,14 @@ struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
+ * For a reader that only sums an object's accesses (memorizer report):
+ * kmap_src_next() may hand them out in any order, not by (ip, pid) (a
+ * stream's repeated (ip, pid) counters are still merged, into the first
+ * one's place; the rest stay in the order read). Before the first
+ * kmap_src_next().
+ */
+void kmap_src_any_order(struct kmap_src *s);
+/*
  * The next object and its accesses (*acc[0 .. *nacc - 1]); valid until the
  * next call. Returns 1, 0 at the end, -1 on error (kmap_src_error()).
  * The object's has says which optional fields the input gave.
@@ -536,6 +579,14 @@ int kmap_src_offsets(const struct kmap_src *s);
 /* For binary input: the stream header's hz, else 0. */
 unsigned int kmap_src_hz(const struct kmap_src *s);
 const char *kmap_src_error(const struct kmap_src *s);
+/*
+ * Once kmap_src_next() returned 0 (the end): free the memory objects were
+ * assembled in (a stream's live objects, the most of it), for a reader
+ * that goes on to other work with s still open (memorizer report's table,
+ * which the memory can then go to). The functions above still answer;
+ * kmap_src_next() returns 0. Does nothing before the end.
+ */
+void kmap_src_release(struct kmap_src *s);
 void kmap_src_close(struct kmap_src *s);
 
 /*
@@ -580,6 +631,27 @@ int kmap_rule_object(const struct kmap_object *o, char *err);
  */
 int kmap_rule_access(const struct kmap_access *a, char *err);
 /*
+ * Whether kmap_rule_access() finds a right (kmap_offsets_ok(): what
+ * kmap_rule_offsets() finds right): inline, for readers that test
+ * millions of lines and want its message only for a line it refuses.
+ */
+static inline int kmap_offsets_ok(uint32_t offset, uint32_t offset_end)
+{
+	return offset < offset_end || !(offset | offset_end);
+}
+static inline int kmap_access_ok(const struct kmap_access *a)
+{
+	return (a->reads || a->writes) && a->ip &&
+	       kmap_offsets_ok(a->offset, a->offset_end);
+}
+/* The same of an ACCESS record's counts and bytes, for kmap_rule_bin(). */
+static inline int kmap_access_rec_ok(uint64_t writes, uint64_t reads,
+				     uint32_t offset, uint32_t offset_end)
+{
+	return (writes | reads) && writes <= UINT32_MAX && reads <= UINT32_MAX &&
+	       kmap_offsets_ok(offset, offset_end);
+}
+/*
  * A byte range of an access (a line's, an ACCESS record's): both 0 (none
  * known), or offset below offset_end (offset may be 0).
  */
@@ -594,6 +666,15 @@ int kmap_rule_offset_end(uint32_t offset_end, uint64_t size_alloc, char *err);
 /* free_jiffies, when set, is not before alloc_jiffies. */
 int kmap_rule_free_time(uint64_t alloc_jiffies, uint64_t free_jiffies,
 			char *err);
+/*
+ * Whether a's (ip, pid) comes before b's: a kmap's order mostly, in which
+ * none can repeat (kmap_rule_dups() looks no further when all are so).
+ */
+static inline int kmap_access_before(const struct kmap_access *a,
+				     const struct kmap_access *b)
+{
+	return a->ip < b->ip || (a->ip == b->ip && a->pid < b->pid);
+}
 /*
  * No (ip, pid) twice under one object: the pairs of indexes into acc that
  * repeat one (up to max_pairs of them, each first < second); returns how
@@ -711,6 +792,11 @@ void kmap_map_init(struct kmap_map *m);
 uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new);
 /* key's value or NULL; never inserts. */
 uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key);
+/*
+ * Start fetching key's slot into the cache (a large map's lookups each
+ * miss it): for a caller that knows the key an item ahead.
+ */
+void kmap_map_prefetch(const struct kmap_map *m, uint64_t key);
 int kmap_map_del(struct kmap_map *m, uint64_t key);
 void kmap_map_free(struct kmap_map *m);
 /*

@@ -235,9 +235,14 @@ const char *kmap_bin_cache_name(const struct kmap_bin_reader *r, uint32_t id)
 	return slot ? r->names[*slot] : NULL;
 }
 
+static inline int pid_ok(int32_t pid)
+{
+	return pid >= 0 && (uint32_t)pid < KMAP_PID_MAX;
+}
+
 static int check_pid(struct kmap_bin_reader *r, int32_t pid)
 {
-	if (pid < 0 || (uint32_t)pid >= KMAP_PID_MAX) {
+	if (!pid_ok(pid)) {
 		set_err(r, r->in.offset, "pid %d out of range", pid);
 		return -1;
 	}
@@ -413,4 +418,51 @@ int kmap_bin_next(struct kmap_bin_reader *r, struct kmap_bin_rec *rec)
 		return -1;
 	r->in.offset += h.size;
 	return 1;
+}
+
+size_t kmap_bin_accesses(struct kmap_bin_reader *r, uint64_t id, uint16_t cpu,
+			 uint64_t *ns, uint64_t size_alloc,
+			 struct kmap_access *acc, size_t room)
+{
+	struct kmap_records *in = &r->in;
+	size_t size = in->known_size[MEMORIZER_REC_ACCESS], n;
+	int offsets = r->hdr.version >= KMAP_STREAM_VERSION_OFFSETS;
+	uint64_t t = *ns;
+
+	if (in->failed || !in->have_header || !size)
+		return 0;
+	for (n = 0; n < room && in->end - in->start >= size; n++) {
+		const unsigned char *p = in->buf + in->start;
+		struct memorizer_rec_hdr h;
+		uint64_t rid, wr[2];
+		uint32_t off = 0, end = 0;
+		int32_t pid;
+
+		memcpy(&h, p, sizeof(h));
+		if (h.type != MEMORIZER_REC_ACCESS || h.size != size ||
+		    h.cpu != cpu || h.ns < t)
+			break;
+		ACCESS_FIELD(rid, id, p);
+		ACCESS_FIELD(pid, pid, p);
+		memcpy(wr, p + offsetof(struct memorizer_rec_access, writes), 16);
+		if (offsets) {
+			ACCESS_FIELD(off, offset, p);
+			ACCESS_FIELD(end, offset_end, p);
+		}
+		if (rid != id || !pid_ok(pid) ||
+		    !kmap_access_rec_ok(wr[0], wr[1], off, end) ||
+		    end > size_alloc)
+			break;
+		ACCESS_FIELD(acc[n].ip, ip, p);
+		acc[n].pid = (uint32_t)pid;
+		acc[n].writes = wr[0];
+		acc[n].reads = wr[1];
+		acc[n].offset = off;
+		acc[n].offset_end = end;
+		t = h.ns;
+		kmap_records_consume(in, size);
+		in->offset += size;
+	}
+	*ns = t;
+	return n;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inline helpers the library and the tools share where a call per item
- * showed in their profiles: decimal output and sorting of small keys.
+ * showed in their profiles: decimal and hexadecimal output and sorting of
+ * small keys.
  */
 #ifndef KMAP_INLINE_H
 #define KMAP_INLINE_H
@@ -9,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /*
  * The decimal digits of v: the bit length's log10 (1233 / 4096 ~ log10(2)),
@@ -59,6 +63,60 @@ static inline __attribute__((always_inline)) char *kmap_put_dec(char *p,
 		memcpy(q - 2, pairs + 2 * v, 2);
 	else
 		q[-1] = '0' + v;
+	return p + n;
+}
+
+/*
+ * v in lowercase hexadecimal at p, without leading zeros, no NUL; returns
+ * the end. Always stores 16 bytes at p (the digits, then whatever): p
+ * needs room for them. SSE2 (every x86-64) spreads the 16 nibbles to
+ * bytes at once; elsewhere two words of 8 digits each.
+ */
+static inline __attribute__((always_inline)) char *kmap_put_hex16(char *p,
+								  uint64_t v)
+{
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+
+	v <<= 4 * (16 - n);	/* the first digit to print at the top */
+#ifdef __SSE2__
+	{
+		const __m128i low = _mm_set1_epi8(0x0f);
+		__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+		/* Each byte's high nibble, then its low one: 16 digits. */
+		__m128i d = _mm_unpacklo_epi8(
+			_mm_and_si128(_mm_srli_epi16(x, 4), low),
+			_mm_and_si128(x, low));
+		__m128i letter = _mm_cmpgt_epi8(d, _mm_set1_epi8(9));
+
+		d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+		d = _mm_add_epi8(d, _mm_and_si128(letter,
+						  _mm_set1_epi8('a' - '0' - 10)));
+		_mm_storeu_si128((__m128i *)p, d);
+	}
+#else
+	{
+		uint64_t w[2], letters;
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			/* 8 digits: one nibble per byte, nibble i in byte i... */
+			uint64_t x = (uint32_t)(v >> (32 - 32 * i));
+
+			x = (x & 0xffff) | (x & 0xffff0000) << 16;
+			x = (x & 0x000000ff000000ffULL) |
+			    (x & 0x0000ff000000ff00ULL) << 8;
+			x = (x & 0x000f000f000f000fULL) |
+			    (x & 0x00f000f000f000f0ULL) << 4;
+			/* ... the most significant first in memory, ASCII. */
+			x = __builtin_bswap64(x);
+			letters = (x + 0x0606060606060606ULL) >> 4 &
+				  0x0101010101010101ULL;
+			w[i] = x + 0x3030303030303030ULL +
+			       letters * ('a' - '0' - 10);
+		}
+		memcpy(p, w, 16);
+	}
+#endif
 	return p + n;
 }
 

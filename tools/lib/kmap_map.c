@@ -42,6 +42,12 @@ uint64_t *kmap_map_find(const struct kmap_map *m, uint64_t key)
 	return NULL;
 }
 
+void kmap_map_prefetch(const struct kmap_map *m, uint64_t key)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[hash(key) & (m->cap - 1)]);
+}
+
 /* Put key (not in the table) in slots of cap (free slots: enough). */
 static struct kmap_slot *place(struct kmap_slot *slots, size_t cap,
 			       uint64_t key)
@@ -74,24 +80,41 @@ static int grow(struct kmap_map *m)
 
 uint64_t *kmap_map_get(struct kmap_map *m, uint64_t key, int *is_new)
 {
-	uint64_t *v = kmap_map_find(m, key);
-	struct kmap_slot *s;
+	struct kmap_slot *s = NULL;
+	size_t i, mask = m->cap - 1;
 
-	if (is_new)
-		*is_new = !v;
-	if (v)
-		return v;
-	m->len++;
 	if (key == KMAP_MAP_FREE) {
-		m->has_free_key = 1;
-		m->free_key_val = 0;
+		if (is_new)
+			*is_new = !m->has_free_key;
+		if (!m->has_free_key) {
+			m->len++;
+			m->has_free_key = 1;
+			m->free_key_val = 0;
+		}
 		return &m->free_key_val;
 	}
-	if (m->len * 4 > m->cap * 3 && grow(m)) {
-		m->len--;
-		return NULL;
+	/* One probe: key's slot, or the free one it would take. */
+	if (m->cap) {
+		for (i = hash(key) & mask; m->slots[i].key != KMAP_MAP_FREE;
+		     i = (i + 1) & mask)
+			if (m->slots[i].key == key) {
+				if (is_new)
+					*is_new = 0;
+				return &m->slots[i].val;
+			}
+		s = &m->slots[i];
 	}
-	s = place(m->slots, m->cap, key);
+	if (is_new)
+		*is_new = 1;
+	m->len++;
+	if (m->len * 4 > m->cap * 3) {
+		if (grow(m)) {
+			m->len--;
+			return NULL;
+		}
+		s = place(m->slots, m->cap, key);
+	}
+	s->key = key;
 	s->val = 0;
 	return &s->val;
 }

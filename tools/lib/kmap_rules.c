@@ -104,7 +104,7 @@ int kmap_rule_access(const struct kmap_access *a, char *err)
 
 int kmap_rule_offsets(uint32_t offset, uint32_t offset_end, char *err)
 {
-	if (offset >= offset_end && (offset || offset_end))
+	if (!kmap_offsets_ok(offset, offset_end))
 		return problem(err, KMAP_RULE_ERROR,
 			       "offset %u, offset_end %u: not a range (offset below offset_end, or both 0 when not known)",
 			       offset, offset_end);
@@ -181,9 +181,7 @@ long kmap_rule_dups(const struct kmap_access *acc, size_t n,
 	 * Strictly increasing (ip, pid), as a kmap's lines mostly come:
 	 * none repeats, seen in one pass (the hash set was 4% of a report).
 	 */
-	for (i = 1; i < n && (acc[i - 1].ip < acc[i].ip ||
-			      (acc[i - 1].ip == acc[i].ip &&
-			       acc[i - 1].pid < acc[i].pid)); i++)
+	for (i = 1; i < n && kmap_access_before(&acc[i - 1], &acc[i]); i++)
 		;
 	if (i == n || !any_dup(acc, n))
 		return 0;
@@ -470,6 +468,9 @@ int kmap_rule_bin_time(struct kmap_bin_rules *st,
 
 static int rule_access_rec(const struct kmap_bin_rec *rec, char *err)
 {
+	if (kmap_access_rec_ok(rec->u.access.writes, rec->u.access.reads,
+			       rec->u.access.offset, rec->u.access.offset_end))
+		return KMAP_RULE_OK;
 	if (!rec->u.access.reads && !rec->u.access.writes)
 		return problem(err, KMAP_RULE_ERROR,
 			       "ACCESS record with no reads and no writes");

@@ -98,6 +98,8 @@ struct kmap_src {
 	size_t tmp_cap;
 	struct acc_key *keys;		/* for sorting acc: 2 nacc */
 	size_t keys_cap;
+	int any_order;			/* kmap_src_any_order() */
+	int ended;			/* kmap_src_next() returned 0 */
 	char err[KMAP_ERR_MAX];
 };
 
@@ -494,15 +496,11 @@ const char *kmap_src_error(const struct kmap_src *s)
 	return s->err;
 }
 
-void kmap_src_close(struct kmap_src *s)
+/* The memory objects are assembled in (kmap_src_release()). */
+static void free_objects(struct kmap_src *s)
 {
 	size_t i;
 
-	if (!s)
-		return;
-	kmap_text_close(s->tr);
-	kmap_bin_close(s->br);
-	kmap_mtrace_close(s->mr);
 	for (i = 0; i < s->nent; i++)
 		free(s->ent[i].acc);
 	free(s->ent);
@@ -511,9 +509,34 @@ void kmap_src_close(struct kmap_src *s)
 	free(s->tmp);
 	free(s->keys);
 	free(s->live);
-	kmap_bin_rules_free(s->rules);
+	s->ent = NULL;
+	s->freelist = NULL;
+	s->acc = NULL;
+	s->tmp = NULL;
+	s->keys = NULL;
+	s->live = NULL;
+	s->nent = s->ent_cap = s->nfree = s->free_cap = 0;
+	s->nacc = s->acc_cap = s->tmp_cap = s->keys_cap = 0;
+	s->nlive = s->live_cap = 0;
 	kmap_map_free(&s->ids);
 	kmap_map_free(&s->gone);
+}
+
+void kmap_src_release(struct kmap_src *s)
+{
+	if (s->ended)
+		free_objects(s);
+}
+
+void kmap_src_close(struct kmap_src *s)
+{
+	if (!s)
+		return;
+	kmap_text_close(s->tr);
+	kmap_bin_close(s->br);
+	kmap_mtrace_close(s->mr);
+	free_objects(s);
+	kmap_bin_rules_free(s->rules);
 #ifdef KMAP_ZSTD
 	if (s->zd)
 		ZSTD_freeDStream(s->zd);
@@ -631,7 +654,7 @@ static int text_next(struct kmap_src *s)
 	struct kmap_access a;
 	unsigned long obj_line;
 	char what[KMAP_ERR_MAX];
-	int t;
+	int t, sorted = 1;	/* the accesses so far in (ip, pid) order */
 
 	if (!s->have_pending) {
 		t = kmap_text_next(s->tr, pending(s), &a);
@@ -650,29 +673,46 @@ static int text_next(struct kmap_src *s)
 	s->have_pending = 0;
 	for (;;) {
 		/* Access lines straight into the array while it has room. */
-		struct kmap_access *slot = s->nacc < s->acc_cap ?
-					   &s->acc[s->nacc] : &a;
+		struct kmap_access *slot;
+		size_t room = s->acc_cap - s->nacc, n, i;
 		int rc;
 
+		/* Most of them: all of an object's in one call. */
+		if (room > MAX_ACCESSES - s->nacc)
+			room = MAX_ACCESSES - s->nacc;
+		n = kmap_text_accesses(s->tr, s->acc + s->nacc, room);
+		for (i = s->nacc; i < s->nacc + n; i++) {
+			if (!kmap_access_ok(&s->acc[i])) {
+				kmap_rule_access(&s->acc[i], what);
+				return text_rule_error(s, kmap_text_line(s->tr) -
+						       n + 1 + (i - s->nacc), what);
+			}
+			sorted = sorted && (!i || kmap_access_before(&s->acc[i - 1],
+								     &s->acc[i]));
+		}
+		s->nacc += n;
+		slot = s->nacc < s->acc_cap ? &s->acc[s->nacc] : &a;
 		t = kmap_text_next(s->tr, pending(s), slot);
 		if (t != KMAP_LINE_ACCESS)
 			break;
 		if (kmap_rule_access(slot, what) == KMAP_RULE_ERROR)
 			return text_rule_error(s, kmap_text_line(s->tr), what);
-		if (slot != &a) {
-			s->nacc++;
-			continue;
-		}
-		rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a);
-		if (rc) {
+		if (slot == &a &&
+		    (rc = push_acc(&s->acc, &s->nacc, &s->acc_cap, &a))) {
 			snprintf(s->err, sizeof(s->err), "%s:%lu: %s", s->name,
 				 kmap_text_line(s->tr),
 				 rc == -2 ? "more than 16777216 access lines for one object"
 					  : "out of memory");
 			return -1;
 		}
+		if (slot != &a)
+			s->nacc++;
+		sorted = sorted && (s->nacc < 2 ||
+				    kmap_access_before(&s->acc[s->nacc - 2],
+						       &s->acc[s->nacc - 1]));
 	}
-	if (text_dup_rule(s, obj_line))
+	/* In order, none repeats: the rule need not look (it would not). */
+	if (!sorted && text_dup_rule(s, obj_line))
 		return -1;
 	if (t == KMAP_LINE_OBJECT) {
 		s->pending_line = kmap_text_line(s->tr);
@@ -711,13 +751,17 @@ static struct entry *entry_find(struct kmap_src *s, uint64_t id, int *is_new)
 {
 	uint64_t *slot;
 	size_t i;
+	int fresh;
 
-	slot = kmap_map_find(&s->ids, id);
-	if (slot) {
+	/* One lookup: its entry's index, or the slot a new one takes. */
+	slot = kmap_map_get(&s->ids, id, &fresh);
+	if (!slot)
+		goto oom;
+	if (!fresh) {
 		s->last_ent = *slot;
 		return &s->ent[*slot];
 	}
-	if (s->ids.len >= MAX_LIVE) {
+	if (s->ids.len > MAX_LIVE) {
 		snprintf(s->err, sizeof(s->err),
 			 "%s: byte %llu: more than %u objects live at once",
 			 s->name, (unsigned long long)kmap_bin_offset(s->br),
@@ -734,9 +778,6 @@ static struct entry *entry_find(struct kmap_src *s, uint64_t id, int *is_new)
 		s->ent[i].acc = NULL;
 		s->ent[i].cap = 0;
 	}
-	slot = kmap_map_get(&s->ids, id, NULL);
-	if (!slot)
-		goto oom;
 	*slot = i;
 	s->ent[i].first_offset = kmap_bin_offset(s->br);
 	memset(&s->ent[i].o, 0, sizeof(s->ent[i].o));
@@ -770,12 +811,6 @@ static int acc_cmp(const void *a, const void *b)
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
 	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static inline int acc_less(const struct kmap_access *x,
-			    const struct kmap_access *y)
-{
-	return x->ip < y->ip || (x->ip == y->ip && x->pid < y->pid);
 }
 
 /*
@@ -860,6 +895,52 @@ static int sort_merge(struct kmap_src *s)
 	return 0;
 }
 
+void kmap_src_any_order(struct kmap_src *s)
+{
+	s->any_order = 1;
+}
+
+/*
+ * s->acc out of order, for kmap_src_any_order(): repeated (ip, pid)
+ * counters merged into the first one's place, through a hash set of
+ * indexes on the stack (a sort's branches, which way each comparison
+ * goes, mispredicted half the time: most of emit()'s time). For up to
+ * MERGE_MAX counters; 0, or -1 for more (then sorted).
+ */
+#define MERGE_MAX	512
+static int hash_merge(struct kmap_src *s)
+{
+	uint16_t set[4 * MERGE_MAX];
+	size_t n = s->nacc, i, j, bits = 6, mask;
+
+	if (n > MERGE_MAX)
+		return -1;
+	while ((1u << bits) < 4 * n)
+		bits++;
+	mask = ((size_t)1 << bits) - 1;
+	memset(set, 0xff, (mask + 1) * sizeof(set[0]));
+	for (i = j = 0; i < n; i++) {
+		const struct kmap_access *a = &s->acc[i];
+		size_t h = (size_t)(((a->ip ^ (uint64_t)a->pid << 40) *
+				     0x9e3779b97f4a7c15ull) >> (64 - bits));
+
+		for (; set[h] != 0xffff; h = (h + 1) & mask)
+			if (s->acc[set[h]].ip == a->ip &&
+			    s->acc[set[h]].pid == a->pid)
+				break;
+		if (set[h] != 0xffff) {
+			kmap_access_merge(&s->acc[set[h]], a);
+			continue;
+		}
+		set[h] = (uint16_t)j;
+		if (j != i)
+			s->acc[j] = *a;
+		j++;
+	}
+	s->nacc = j;
+	return 0;
+}
+
 /* Hand entry i out: merge repeated (ip, pid) counters, resolve the cache. */
 static int emit(struct kmap_src *s, size_t i)
 {
@@ -884,8 +965,10 @@ static int emit(struct kmap_src *s, size_t i)
 	}
 	if (s->nacc < 2)
 		return 1;
-	for (k = 1; k < s->nacc && !acc_less(&s->acc[k], &s->acc[k - 1]); k++)
+	for (k = 1; k < s->nacc && !kmap_access_before(&s->acc[k], &s->acc[k - 1]); k++)
 		;
+	if (k < s->nacc && s->any_order && !hash_merge(s))
+		return 1;
 	if (k < s->nacc)	/* out of order */
 		return sort_merge(s) ? emit_oom(s) : 1;
 	for (j = 0, k = 1; k < s->nacc; k++) {
@@ -1239,6 +1322,49 @@ static int on_free(struct kmap_src *s, const struct kmap_bin_rec *r)
 	return 0;
 }
 
+/*
+ * After the ACCESS record r: the run of its object's ACCESS records that
+ * follows, read in one call (kmap_bin_accesses()) into its entry, as
+ * on_access() would each. Not for a freed object (one of them may
+ * complete it), nor once orphans are given up (their records are
+ * dropped); up to the record that may sweep for orphans, which goes the
+ * whole way. Any record it leaves is read the whole way, errors and all.
+ */
+static void more_accesses(struct kmap_src *s, struct kmap_bin_rec *r)
+{
+	size_t sweep = ORPHAN_SWEEP > (s->ids.len + 1) / 2 ?
+		       ORPHAN_SWEEP : (s->ids.len + 1) / 2;
+	size_t room, n;
+	char what[KMAP_ERR_MAX];
+	uint64_t ns = r->ns;
+	struct entry *e;
+
+	if (s->last_ent == (size_t)-1 || s->gone.len ||
+	    s->since_sweep + 1 >= sweep)
+		return;
+	e = &s->ent[s->last_ent];
+	if (e->o.id != r->u.access.id || kmap_object_freed(&e->o) ||
+	    e->nacc >= MAX_ACCESSES ||
+	    kmap_grow((void **)&e->acc, &e->cap, e->nacc + 16, sizeof(*e->acc)))
+		return;
+	room = e->cap - e->nacc;
+	if (room > MAX_ACCESSES - e->nacc)
+		room = MAX_ACCESSES - e->nacc;
+	if (room > sweep - 1 - s->since_sweep)
+		room = sweep - 1 - s->since_sweep;
+	n = kmap_bin_accesses(s->br, e->o.id, r->cpu, &ns,
+			      e->have_alloc ? e->o.size_alloc : UINT64_MAX,
+			      e->acc + e->nacc, room);
+	if (!n)
+		return;
+	e->nacc += n;
+	e->nr_access += n;
+	s->since_sweep += n;
+	/* The CPU's time is the run's last record's (no rule broken). */
+	r->ns = ns;
+	kmap_rule_bin_time(s->rules, r, what);
+}
+
 static int bin_next(struct kmap_src *s)
 {
 	struct kmap_bin_rec r;
@@ -1279,6 +1405,8 @@ static int bin_next(struct kmap_src *s)
 			rc = 0;
 		if (rc)
 			return rc;
+		if (r.type == MEMORIZER_REC_ACCESS)
+			more_accesses(s, &r);
 		if (r.type == MEMORIZER_REC_LOST) {
 			s->lost += r.u.lost.records;
 			s->lost_frees += r.u.lost.frees;
@@ -1314,8 +1442,10 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 			 s->name);
 		return -1;
 	}
+	if (s->ended)
+		return 0;
 	rc = s->tr ? text_next(s) : bin_next(s);
-
+	s->ended = rc == 0;
 	if (rc == 1) {
 		*obj = s->outp;
 		*acc = s->acc;

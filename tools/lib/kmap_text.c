@@ -425,6 +425,7 @@ static inline int hex_digit(unsigned char c, unsigned int *d)
 #define ONES	0x0101010101010101ull
 #define HIGHS	0x8080808080808080ull
 
+#ifndef __SSE2__
 /*
  * Eight lowercase hex digits at p (the first the most significant), SWAR:
  * 0 with their value, or -1 when one of the bytes is not one.
@@ -449,6 +450,44 @@ static inline int hex8(const unsigned char *p, uint32_t *v)
 	*v = (uint32_t)d;
 	return 0;
 }
+#endif
+
+/*
+ * Sixteen lowercase hex digits at p: 0 with their value, or -1 when one
+ * of the bytes is not one. SSE2 (every x86-64): the 16 bytes checked and
+ * converted at once; elsewhere hex8() twice.
+ */
+static inline int hex16(const unsigned char *p, uint64_t *v)
+{
+#ifdef __SSE2__
+	__m128i c = _mm_loadu_si128((const __m128i *)p);
+	/* Signed compares: bytes >= 0x80 are below '0'. */
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
+	__m128i d;
+
+	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)
+		return -1;
+	d = _mm_sub_epi8(_mm_sub_epi8(c, _mm_set1_epi8('0')),
+			 _mm_and_si128(alpha, _mm_set1_epi8('a' - '0' - 10)));
+	/* Each pair of digits a byte (the first the high nibble)... */
+	d = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(d, 4),
+				       _mm_srli_epi16(d, 8)),
+			  _mm_set1_epi16(0xff));
+	/* ... the 8 of them a word, the most significant first in memory. */
+	*v = __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(d, d)));
+	return 0;
+#else
+	uint32_t hi, lo;
+
+	if (hex8(p, &hi) || hex8(p + 8, &lo))
+		return -1;
+	*v = (uint64_t)hi << 32 | lo;
+	return 0;
+#endif
+}
 
 /* Lowercase hex, 1-16 digits, no leading zero, then sep. */
 static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
@@ -457,14 +496,10 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 	const unsigned char *s = p;
 	uint64_t x = 0;
 	unsigned int d;
-	uint32_t hi, lo;
 
 	/* Kernel addresses: 16 digits. */
-	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex8(p, &hi) &&
-	    !hex8(p + 8, &lo)) {
-		*v = (uint64_t)hi << 32 | lo;
+	if (p[16] == (unsigned char)sep && p[0] != '0' && !hex16(p, v))
 		return p + 17;
-	}
 	while (p - s < 17 && hex_digit(*p, &d)) {
 		x = x << 4 | d;
 		p++;
@@ -496,38 +531,42 @@ static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 }
 
 /*
- * The line's length (without its newline), or 0 when the slow path must;
- * an access line's fields (4 or 6) in *fields.
+ * An access line's length (without its newline), or 0 when the slow path
+ * must; its fields (4 or 6) in *fields. p[0] is a space.
  */
-static size_t fast_line(const char *line, struct kmap_object *obj,
-			struct kmap_access *acc, int *type,
-			unsigned int *fields)
+static inline size_t fast_access(const char *line, struct kmap_access *acc,
+				 unsigned int *fields)
 {
-	const unsigned char *p = (const unsigned char *)line, *c, *q;
+	const unsigned char *p = (const unsigned char *)line, *q;
 	uint64_t pid, off, end;
 
-	if (p[0] == ' ') {
-		if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
-		    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
-		    !(p = fast_dec(p, ',', &acc->writes)))
-			return 0;
-		/* kmap's 4 fields first, then kmap_offsets' 6. */
-		if ((q = fast_dec(p, '\n', &acc->reads))) {
-			acc->offset = acc->offset_end = 0;
-			*fields = 4;
-		} else if (!(p = fast_dec(p, ',', &acc->reads)) ||
-			   !(p = fast_dec(p, ',', &off)) || off > UINT32_MAX ||
-			   !(q = fast_dec(p, '\n', &end)) || end > UINT32_MAX) {
-			return 0;
-		} else {
-			acc->offset = (uint32_t)off;
-			acc->offset_end = (uint32_t)end;
-			*fields = 6;
-		}
-		acc->pid = (uint32_t)pid;
-		*type = KMAP_LINE_ACCESS;
-		return (const char *)q - 1 - line;
+	if (p[1] != ' ' || !(p = fast_hex(p + 2, ',', &acc->ip)) ||
+	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
+	    !(p = fast_dec(p, ',', &acc->writes)))
+		return 0;
+	/* kmap's 4 fields first, then kmap_offsets' 6. */
+	if ((q = fast_dec(p, '\n', &acc->reads))) {
+		acc->offset = acc->offset_end = 0;
+		*fields = 4;
+	} else if (!(p = fast_dec(p, ',', &acc->reads)) ||
+		   !(p = fast_dec(p, ',', &off)) || off > UINT32_MAX ||
+		   !(q = fast_dec(p, '\n', &end)) || end > UINT32_MAX) {
+		return 0;
+	} else {
+		acc->offset = (uint32_t)off;
+		acc->offset_end = (uint32_t)end;
+		*fields = 6;
 	}
+	acc->pid = (uint32_t)pid;
+	return (const char *)q - 1 - line;
+}
+
+/* An object line's length (without its newline), or 0: the slow path. */
+static inline size_t fast_object(const char *line, struct kmap_object *obj)
+{
+	const unsigned char *p = (const unsigned char *)line, *c;
+	uint64_t pid;
+
 	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
 	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
 	    !(p = fast_hex(p, ',', &obj->addr)) ||
@@ -545,12 +584,51 @@ static size_t fast_line(const char *line, struct kmap_object *obj,
 	obj->comm[c - p] = 0;
 	obj->pid = (uint32_t)pid;
 	obj->has = 0;
-	*type = KMAP_LINE_OBJECT;
 	return (const char *)c - line;
 }
 
-int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
-		   struct kmap_access *acc)
+/* The line of len (newline excluded) at buf[start] is read. */
+static inline void consumed(struct kmap_text_reader *r, size_t len)
+{
+	r->line++;
+	r->start += len + 1;
+	r->offset += len + 1;
+}
+
+/*
+ * The fast path of kmap_text_next(), with KMAP_LINE_MAX bytes at
+ * buf[start]: the line's type, or 0 when the slow path must read it.
+ */
+static inline int next_fast(struct kmap_text_reader *r,
+			    struct kmap_object *obj, struct kmap_access *acc)
+{
+	const char *line = (r->mem ? r->mem : r->buf) + r->start;
+	unsigned int fields;
+	size_t len;
+	int type;
+
+	if (line[0] == ' ') {
+		len = fast_access(line, acc, &fields);
+		if (!len || !r->have_object || fields != r->acc_fields)
+			return 0;
+		type = KMAP_LINE_ACCESS;
+	} else {
+		len = fast_object(line, obj);
+		if (!len)
+			return 0;
+		r->have_object = 1;
+		type = KMAP_LINE_OBJECT;
+	}
+	if (r->tee)
+		r->tee(r->tee_ctx, line, len + 1);
+	consumed(r, len);
+	return type;
+}
+
+/* kmap_text_next() past its fast path: refills, and any line at all. */
+static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
+					       struct kmap_object *obj,
+					       struct kmap_access *acc)
 {
 	const char *base, *nl;
 	size_t len;
@@ -568,19 +646,9 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 			return -1;
 		}
 	}
-	if (r->end - r->start >= KMAP_LINE_MAX) {
-		len = fast_line(base + r->start, obj, acc, &type, &fields);
-		if (len && (type == KMAP_LINE_OBJECT ||
-			    (r->have_object && fields == r->acc_fields))) {
-			r->have_object = 1;
-			if (r->tee)
-				r->tee(r->tee_ctx, base + r->start, len + 1);
-			r->line++;
-			r->start += len + 1;
-			r->offset += len + 1;
-			return type;
-		}
-	}
+	if (r->end - r->start >= KMAP_LINE_MAX &&
+	    (type = next_fast(r, obj, acc)))
+		return type;
 	for (;;) {
 		size_t avail = r->end - r->start;
 
@@ -634,6 +702,48 @@ int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
 	return type;
 }
 
+int kmap_text_next(struct kmap_text_reader *r, struct kmap_object *obj,
+		   struct kmap_access *acc)
+{
+	int type;
+
+	if (!r->failed && r->end - r->start >= KMAP_LINE_MAX &&
+	    (type = next_fast(r, obj, acc)))
+		return type;
+	return next_slow(r, obj, acc);
+}
+
+size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
+			  size_t room)
+{
+	const char *base = r->mem ? r->mem : r->buf;
+	/*
+	 * Where the lines are, in locals: r's fields, stored through at each
+	 * line (acc's stores may alias them), cost more than the parsing.
+	 */
+	const char *run = base + r->start, *line = run;
+	const char *last = base + r->end - KMAP_LINE_MAX;
+	unsigned int fields, want = r->acc_fields;
+	size_t n, len;
+
+	if (r->failed || !r->have_object || r->end - r->start < KMAP_LINE_MAX)
+		return 0;
+	for (n = 0; n < room && line <= last; n++) {
+		if (line[0] != ' ')
+			break;
+		len = fast_access(line, &acc[n], &fields);
+		if (!len || fields != want)
+			break;
+		line += len + 1;
+	}
+	r->line += n;
+	r->start += line - run;
+	r->offset += line - run;
+	if (n && r->tee)
+		r->tee(r->tee_ctx, run, line - run);
+	return n;
+}
+
 int kmap_text_offsets(const struct kmap_text_reader *r)
 {
 	return r->acc_fields ? r->acc_fields == 6 : -1;
@@ -643,38 +753,15 @@ int kmap_text_offsets(const struct kmap_text_reader *r)
 
 /*
  * The writers below store whole words past the digits they return (at
- * most 20 bytes from p), which the line that follows overwrites: lines
- * are built in buffers of KMAP_LINE_MAX, far longer than any line.
+ * most 20 bytes from p: kmap_put_hex16()), which the line that follows
+ * overwrites: lines are built in buffers of KMAP_LINE_MAX, far longer
+ * than any line.
  */
 
-/* x's 8 hex digits, most significant first, as the bytes of a word. */
-static uint64_t hex_digits8(uint32_t x)
+static inline char *put_hex(char *p, uint64_t v)
 {
-	uint64_t v = x, letters;
-
-	/* One nibble per byte, nibble i in byte i... */
-	v = (v & 0xffff) | (v & 0xffff0000) << 16;
-	v = (v & 0x000000ff000000ffULL) | (v & 0x0000ff000000ff00ULL) << 8;
-	v = (v & 0x000f000f000f000fULL) | (v & 0x00f000f000f000f0ULL) << 4;
-	/* ... then the most significant first in memory, as ASCII. */
-	v = __builtin_bswap64(v);
-	letters = (v + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
-	return v + 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+	return kmap_put_hex16(p, v);
 }
-
-static char *put_hex(char *p, uint64_t v)
-{
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	uint64_t hi, lo;
-
-	v <<= 4 * (16 - n);	/* the first digit to print at the top */
-	hi = hex_digits8(v >> 32);
-	lo = hex_digits8(v);
-	memcpy(p, &hi, 8);
-	memcpy(p + 8, &lo, 8);
-	return p + n;
-}
-
 
 void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 {
@@ -715,9 +802,22 @@ size_t kmap_format_object(char *line, const struct kmap_object *o)
 	return p - line;
 }
 
-/* An access line, with ",offset,offset_end" (kmap_offsets) or not. */
+/*
+ * A pid as written last, "PID," (at most 8 bytes: below KMAP_PID_MAX):
+ * an object's lines mostly have one pid, written once then copied.
+ */
+struct pid_text {
+	uint32_t pid;
+	unsigned int len;
+	char text[16];
+};
+
+/*
+ * An access line, with ",offset,offset_end" (kmap_offsets) or not; its
+ * pid from pt when pt has it (pt NULL: none kept).
+ */
 static inline size_t format_access(char *line, const struct kmap_access *a,
-				   int offsets)
+				   int offsets, struct pid_text *pt)
 {
 	char *p = line;
 
@@ -725,8 +825,18 @@ static inline size_t format_access(char *line, const struct kmap_access *a,
 	*p++ = ' ';
 	p = put_hex(p, a->ip);
 	*p++ = ',';
-	p = kmap_put_dec(p, a->pid);
-	*p++ = ',';
+	if (pt && a->pid < KMAP_PID_MAX) {
+		if (a->pid != pt->pid) {
+			pt->pid = a->pid;
+			pt->len = kmap_put_dec(pt->text, a->pid) - pt->text;
+			pt->text[pt->len++] = ',';
+		}
+		memcpy(p, pt->text, 8);
+		p += pt->len;
+	} else {
+		p = kmap_put_dec(p, a->pid);
+		*p++ = ',';
+	}
 	p = kmap_put_dec(p, a->writes);
 	*p++ = ',';
 	p = kmap_put_dec(p, a->reads);
@@ -742,12 +852,27 @@ static inline size_t format_access(char *line, const struct kmap_access *a,
 
 size_t kmap_format_access(char *line, const struct kmap_access *a)
 {
-	return format_access(line, a, 0);
+	return format_access(line, a, 0, NULL);
 }
 
 size_t kmap_format_access_offsets(char *line, const struct kmap_access *a)
 {
-	return format_access(line, a, 1);
+	return format_access(line, a, 1, NULL);
+}
+
+size_t kmap_format_accesses(char *buf, size_t room,
+			    const struct kmap_access *acc, size_t n,
+			    int offsets, size_t *done)
+{
+	struct pid_text pt = { .pid = UINT32_MAX };
+	char *p = buf;
+	size_t i;
+
+	for (i = 0; i < n && (size_t)(buf + room - p) >= KMAP_LINE_MAX; i++)
+		p += offsets ? format_access(p, &acc[i], 1, &pt) :
+			       format_access(p, &acc[i], 0, &pt);
+	*done = i;
+	return p - buf;
 }
 
 int kmap_write_object(FILE *f, const struct kmap_object *o)
@@ -761,7 +886,7 @@ int kmap_write_object(FILE *f, const struct kmap_object *o)
 static int write_access(FILE *f, const struct kmap_access *a, int offsets)
 {
 	char line[KMAP_LINE_MAX];
-	size_t n = format_access(line, a, offsets);
+	size_t n = format_access(line, a, offsets, NULL);
 
 	return fwrite_unlocked(line, 1, n, f) == n ? 0 : -1;
 }

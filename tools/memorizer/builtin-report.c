@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <json.h>
 
@@ -34,18 +37,22 @@ static const struct opt opts[] = {
 	{ 0 },
 };
 
-/* One group's figures. Each field means one thing in every view. */
+/*
+ * One group's figures. Each field means one thing in every view. Those
+ * of a few views only are in struct about: 112 bytes, not 144, for the
+ * 190,000 rows of a large --by callsite (each of their pages faulted in).
+ */
 struct row {
 	uint64_t key;
 	uint64_t objects, live, bytes, bytes_alloc, life_sum, life_n;
 	uint64_t reads, writes, never_read, never_written, cross_cpu;
-	uint64_t mismatch, missed, sites, touched, last_obj;
-	uint32_t pid;
+	uint64_t mismatch, missed;
 };
 
 /*
  * What a group is, beside its figures (for the views that name groups or
- * show objects: apart, so that the figures of many groups stay small).
+ * show objects: apart, so that the figures of many groups stay small),
+ * and the figures of those views alone.
  */
 struct about {
 	uint64_t comm_jiffies;		/* of the object comm came from */
@@ -53,6 +60,10 @@ struct about {
 	char name[40];
 	/* --by object: the object itself. */
 	uint64_t id, addr, alloc_ip, alloc_jiffies, free_jiffies;
+	/* --by function and object: sites; --by pid: touched, pid (object). */
+	uint64_t sites, touched;
+	uint64_t last_obj;		/* the last object counted (function, pid) */
+	uint32_t pid;
 };
 
 struct report {
@@ -67,6 +78,10 @@ struct report {
 	uint64_t objno;			/* objects read so far */
 	struct totals tot;
 	struct html *html;		/* --html: the page's figures */
+	/* dim->key: the object read last, filed after the next is read. */
+	struct kmap_object held;
+	uint64_t held_reads, held_writes;
+	int holding;
 };
 
 /*
@@ -93,6 +108,20 @@ struct dim {
 	const struct column *cols;	/* ended by a zeroed entry */
 	int needs_symbols, needs_kind;
 	int about;			/* its rows have a struct about */
+	/*
+	 * The one row an object goes under, when the object alone says
+	 * it (else NULL): its row's slot is then fetched while the next
+	 * object is read, and add() files it after that, without its
+	 * accesses (a large table's lookups each missed the cache).
+	 */
+	uint64_t (*key)(const struct kmap_object *o);
+	/*
+	 * Its rows come in the order of the accesses that make them, and
+	 * rows may tie by name (functions): the accesses are read in
+	 * (ip, pid) order for it; the others take them in any order
+	 * (kmap_src_any_order()).
+	 */
+	int ordered;
 };
 
 /* The row of key, zeroed when new; NULL when out of memory. */
@@ -109,11 +138,11 @@ static struct row *row_get(struct report *rep, uint64_t key)
 			      sizeof(*rep->about)))
 			return NULL;	/* the row stays, zeroed, unnamed */
 		memset(&rep->about[i], 0, sizeof(rep->about[i]));
+		rep->about[i].last_obj = UINT64_MAX;
 	}
 	if (is_new) {
 		memset(&rep->rows[i], 0, sizeof(rep->rows[i]));
 		rep->rows[i].key = key;
-		rep->rows[i].last_obj = UINT64_MAX;
 	}
 	return &rep->rows[i];
 }
@@ -273,21 +302,23 @@ static int add_function(struct report *rep, const struct kmap_object *o,
 		uint64_t start;
 		const char *fn = kmap_sym_function(rep->sym, acc[i].ip, &start);
 		struct row *a = row_get(rep, fn ? start : acc[i].ip);
+		struct about *ab;
 		char *name;
 
 		if (!a)
 			return -1;
-		name = about(rep, a)->name;
+		ab = about(rep, a);
+		name = ab->name;
 		if (!name[0] && fn)
-			snprintf(name, sizeof(about(rep, a)->name), "%s", fn);
+			snprintf(name, sizeof(ab->name), "%s", fn);
 		else if (!name[0])
-			snprintf(name, sizeof(about(rep, a)->name), "%llx",
+			snprintf(name, sizeof(ab->name), "%llx",
 				 (unsigned long long)acc[i].ip);
-		a->sites++;
+		ab->sites++;
 		a->reads += acc[i].reads;
 		a->writes += acc[i].writes;
-		if (a->last_obj != rep->objno) {
-			a->last_obj = rep->objno;
+		if (ab->last_obj != rep->objno) {
+			ab->last_obj = rep->objno;
 			a->objects++;
 			a->bytes += o->size;
 		}
@@ -307,9 +338,9 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 	(void)reads, (void)writes;
 	if (!r)
 		return -1;
-	r->pid = o->pid;
-	/* A pid's newest command: the one after its exec. */
 	ab = about(rep, r);
+	ab->pid = o->pid;
+	/* A pid's newest command: the one after its exec. */
 	if (!ab->comm[0] || o->alloc_jiffies > ab->comm_jiffies) {
 		snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
 		ab->comm_jiffies = o->alloc_jiffies;
@@ -320,12 +351,13 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 
 		if (!a)
 			return -1;
-		a->pid = acc[i].pid;
+		ab = about(rep, a);
+		ab->pid = acc[i].pid;
 		a->reads += acc[i].reads;
 		a->writes += acc[i].writes;
-		if (a->last_obj != rep->objno) {
-			a->last_obj = rep->objno;
-			a->touched++;
+		if (ab->last_obj != rep->objno) {
+			ab->last_obj = rep->objno;
+			ab->touched++;
 		}
 	}
 	return 0;
@@ -347,9 +379,9 @@ static int add_obj(struct report *rep, const struct kmap_object *o,
 	if (!r)
 		return -1;
 	add_object(r, o, reads, writes);
-	r->pid = o->pid;
-	r->sites = nacc;
 	ab = about(rep, r);
+	ab->pid = o->pid;
+	ab->sites = nacc;
 	ab->id = id;
 	snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
 	ab->addr = o->addr;
@@ -391,7 +423,7 @@ GET(name, cell_str(c, about(rep, r)->name))
 GET(comm, cell_str(c, about(rep, r)->comm))
 GET(addr, c->u = about(rep, r)->addr)
 GET(id, c->u = about(rep, r)->id)
-GET(pid, c->u = r->pid)
+GET(pid, c->u = about(rep, r)->pid)
 GET(objects, c->u = r->objects)
 GET(live, c->u = r->live)
 GET(bytes, c->u = r->bytes)
@@ -408,8 +440,8 @@ GET(never_written, c->u = r->never_written)
 GET(missed, c->u = r->missed)
 GET(cross_cpu, c->u = r->cross_cpu)
 GET(mismatch, c->u = r->mismatch)
-GET(sites, c->u = r->sites)
-GET(touched, c->u = r->touched)
+GET(sites, c->u = about(rep, r)->sites)
+GET(touched, c->u = about(rep, r)->touched)
 GET(alloc_jiffies, c->u = about(rep, r)->alloc_jiffies)
 GET(free_jiffies, c->u = about(rep, r)->free_jiffies)
 #undef GET
@@ -479,13 +511,20 @@ static const struct column object_cols[] = {
 	{ 0 },
 };
 
+static uint64_t callsite_key(const struct kmap_object *o)
+{
+	return o->alloc_ip;
+}
+
 static const struct dim dims[] = {
-	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0, 0 },
-	{ "cache", "bytes", add_cache, cache_cols, 0, 1, 1 },
-	{ "kind", "bytes", add_kind, kind_cols, 0, 0, 1 },
-	{ "function", "accesses", add_function, function_cols, 1, 0, 1 },
-	{ "pid", "bytes", add_pid, pid_cols, 0, 0, 1 },
-	{ "object", "size", add_obj, object_cols, 0, 0, 1 },
+	{ "callsite", "bytes", add_callsite, callsite_cols, 0, 0, 0,
+	  callsite_key, 0 },
+	{ "cache", "bytes", add_cache, cache_cols, 0, 1, 1, NULL, 0 },
+	{ "kind", "bytes", add_kind, kind_cols, 0, 0, 1, NULL, 0 },
+	{ "function", "accesses", add_function, function_cols, 1, 0, 1, NULL,
+	  1 },
+	{ "pid", "bytes", add_pid, pid_cols, 0, 0, 1, NULL, 0 },
+	{ "object", "size", add_obj, object_cols, 0, 0, 1, NULL, 0 },
 	{ 0 },
 };
 
@@ -497,7 +536,8 @@ static int add_html(struct report *rep, const struct kmap_object *o,
 	return html_add(rep->html, o, acc, nacc, reads, writes, rep->objno);
 }
 
-static const struct dim html_dim = { "html", NULL, add_html, NULL, 0, 0, 0 };
+static const struct dim html_dim = { "html", NULL, add_html, NULL, 0, 0, 0, NULL,
+				     1 };
 
 static const struct dim *find_dim(const char *name)
 {
@@ -507,6 +547,20 @@ static const struct dim *find_dim(const char *name)
 		if (!strcmp(d->name, name))
 			return d;
 	return NULL;
+}
+
+/* File the object held (dim->key), if any; -1 with a message. */
+static int file_held(struct report *rep)
+{
+	if (!rep->holding)
+		return 0;
+	rep->holding = 0;
+	if (rep->dim->add(rep, &rep->held, NULL, 0, rep->held_reads,
+			  rep->held_writes)) {
+		error("out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 /* File one object under its rows and the totals; -1 with a message. */
@@ -527,7 +581,15 @@ static int add_to_report(void *ctx, const struct kmap_object *o,
 		writes += acc[i].writes;
 	}
 	add_totals(&rep->tot, o, nacc, reads, writes);
-	if (rep->dim->add(rep, o, acc, nacc, reads, writes)) {
+	if (rep->dim->key) {
+		kmap_map_prefetch(&rep->index, rep->dim->key(o));
+		if (file_held(rep))
+			return -1;
+		rep->held = *o;
+		rep->held_reads = reads;
+		rep->held_writes = writes;
+		rep->holding = 1;
+	} else if (rep->dim->add(rep, o, acc, nacc, reads, writes)) {
 		error("out of memory");
 		return -1;
 	}
@@ -582,6 +644,10 @@ static int add_rows_sorted(struct report *rep, struct table *t,
 					   table_cell_key(&t->cols[0], &b, 0), r };
 	}
 	table_sort_keys(k, rep->n, m);
+	if (table_reserve(t, m)) {
+		free(k);
+		return -1;
+	}
 	for (r = 0; r < m && !rc; r++) {
 		/*
 		 * The rows in sorted order are all over the array: each
@@ -764,6 +830,19 @@ static int run(int argc, char **argv)
 	struct output out;
 	int rc, idx, failed, formats = 0;
 
+#ifdef M_TRIM_THRESHOLD
+	/*
+	 * Memory freed (the source's, after reading; a map's old slots as
+	 * it grows) is taken again, from the heap, rather than given back
+	 * and faulted in anew: page faults were a fifth of a report of a
+	 * stream. Arrays of more than 4 MiB (the rows, the table's cells)
+	 * are mapped apart, and grow by remapping, not copying: 32 MiB
+	 * (glibc's greatest) left the cells to a heap too cut up to hold
+	 * them, 2,600 page faults more.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 	optparse_init(&p, &cmd_report, argc, argv);
 	while ((idx = opt_next(&p)) >= 0) {
 		shaped |= opt_is(&p, idx, "by") || opt_is(&p, idx, "sort") ||
@@ -870,8 +949,13 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	rep.input = kmap_src_name(src);
+	if (!rep.dim->ordered)
+		kmap_src_any_order(src);
 	kmap_map_init(&rep.index);
 	rc = read_objects(src, add_to_report, &rep);
+	if (!rc)
+		rc = file_held(&rep);
+	kmap_src_release(src);		/* its memory: the table's now */
 	if (!rc && html)
 		rc = html_write(rep.html, &rep.tot, src, out.f);
 	else if (!rc)

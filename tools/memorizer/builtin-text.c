@@ -33,8 +33,8 @@ struct copy {
 	char *buf;		/* grows to hold one object's lines */
 	size_t cap, len;	/* bytes in buf */
 	size_t done;		/* of them, the objects handed out's */
-	size_t last;		/* the last line's length */
-	size_t lines;		/* lines in buf after done */
+	size_t obj_at;		/* where the last object line starts */
+	size_t objs;		/* object lines in buf after done */
 	int failed;
 };
 
@@ -49,10 +49,12 @@ static int copy_flush(struct copy *c)
 		return -1;
 	memmove(c->buf, c->buf + c->done, rest);
 	c->len = rest;
+	c->obj_at = c->obj_at > c->done ? c->obj_at - c->done : 0;
 	c->done = 0;
 	return 0;
 }
 
+/* A line, or a run of access lines (libkmap's tee). */
 static void copy_line(void *ctx, const char *line, size_t n)
 {
 	struct copy *c = ctx;
@@ -66,10 +68,12 @@ static void copy_line(void *ctx, const char *line, size_t n)
 		c->failed = -1;		/* out of memory */
 	if (c->failed)
 		return;
+	if (line[0] != ' ') {
+		c->obj_at = c->len;
+		c->objs++;
+	}
 	memcpy(c->buf + c->len, line, n);
 	c->len += n;
-	c->last = n;
-	c->lines++;
 }
 
 /*
@@ -82,17 +86,17 @@ static int copy_stop(struct copy *c)
 {
 	int rc = copy_flush(c);
 
-	c->len = c->done = c->lines = 0;
+	c->len = c->done = c->objs = 0;
 	return rc;
 }
 
-/* An object of nacc access lines handed out: its lines are done. */
-static void copy_done(struct copy *c, size_t nacc)
+/* An object handed out: its lines are done, not the next one's read. */
+static void copy_done(struct copy *c)
 {
-	int ahead = c->lines > nacc + 1;	/* the next object's line */
+	int ahead = c->objs > 1;	/* the next object's line */
 
-	c->done = c->len - (ahead ? c->last : 0);
-	c->lines = ahead;
+	c->done = ahead ? c->obj_at : c->len;
+	c->objs = ahead;
 }
 
 /*
@@ -148,7 +152,7 @@ static int run(int argc, char **argv)
 	const struct kmap_access *acc;
 	struct kmap_src *src;
 	char err[KMAP_ERR_MAX];
-	size_t nacc, i;
+	size_t nacc, i, done;
 	struct output out;
 	struct copy copy = { .out = &out };
 	struct progress pg;
@@ -210,7 +214,7 @@ static int run(int argc, char **argv)
 			}
 		}
 		if (copying) {
-			copy_done(&copy, nacc);
+			copy_done(&copy);
 			if (copy.failed)
 				break;
 			continue;
@@ -219,13 +223,13 @@ static int run(int argc, char **argv)
 		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(&out, buf, &len))
 			break;
 		len += kmap_format_object(buf + len, o);
-		for (i = 0; i < nacc; i++) {
+		for (i = 0; i < nacc; i += done) {
 			if (len > BUF_SIZE - KMAP_LINE_MAX &&
 			    flush(&out, buf, &len))
 				break;
-			len += offsets ?
-			       kmap_format_access_offsets(buf + len, &acc[i]) :
-			       kmap_format_access(buf + len, &acc[i]);
+			len += kmap_format_accesses(buf + len, BUF_SIZE - len,
+						    acc + i, nacc - i, offsets,
+						    &done);
 		}
 		if (i < nacc)
 			break;

@@ -10,17 +10,12 @@
 #include "kmap_inline.h"
 #include "table.h"
 
-/* v in lowercase hexadecimal at p, NUL-ended; returns the end. */
+/* v in lowercase hexadecimal at p (17 bytes of room), NUL-ended; the end. */
 static char *put_hex(char *p, uint64_t v)
 {
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	}
-	p[n] = 0;
-	return p + n;
+	p = kmap_put_hex16(p, v);
+	*p = 0;
+	return p;
 }
 
 void table_init(struct table *t, const struct col *cols, int ncols)
@@ -40,6 +35,12 @@ union cell *table_row(struct table *t)
 	row = &t->cells[t->nrows++ * t->ncols];
 	memset(row, 0, t->ncols * sizeof(*row));
 	return row;
+}
+
+int table_reserve(struct table *t, size_t n)
+{
+	return kmap_grow((void **)&t->cells, &t->cap, n,
+			 t->ncols * sizeof(*t->cells));
 }
 
 int cell_str(union cell *c, const char *s)
@@ -198,14 +199,66 @@ static inline int key_less(const struct table_key *a,
 /* Sort keys as qsort(key_cmp) would (they are all distinct: by row). */
 KMAP_DEFINE_SORT(sort_keys, struct table_key, key_less, 16)
 
-/* -1 when out of memory. */
-static int merge_sort_keys(struct table_key *k, size_t n)
+/*
+ * Sort k[0 .. n) through tmp (room for n), least significant byte first,
+ * only the bytes of k2 and k1 that differ between keys: stable, so keys
+ * equal in both stay in row order, as key_less() sorts them when rows
+ * come in order. A large table's keys differ in a few bytes of each (a
+ * count, a call site's low bytes): six passes, each a read and a write
+ * of the keys, rather than a merge sort's branches, a pass per doubling.
+ * Returns where the sorted keys are: k or tmp.
+ */
+static struct table_key *radix_sort_keys(struct table_key *k,
+					 struct table_key *tmp, size_t n)
+{
+	uint64_t diff1 = 0, diff2 = 0;
+	struct table_key *src = k, *dst = tmp, *t;
+	size_t i, count[256];
+	int b;
+
+	for (i = 1; i < n; i++) {
+		diff1 |= k[i].k1 ^ k[0].k1;
+		diff2 |= k[i].k2 ^ k[0].k2;
+	}
+	for (b = 0; b < 16; b++) {
+		uint64_t diff = b < 8 ? diff2 : diff1;
+		int shift = 8 * (b & 7);
+		size_t sum = 0;
+
+		if (!(diff >> shift & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[((b < 8 ? src[i].k2 : src[i].k1) >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[((b < 8 ? src[i].k2 : src[i].k1) >> shift) &
+				  0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/*
+ * Sort k[0 .. n), in row order (k[i].row < k[i + 1].row) when ordered:
+ * by radix when rows are (the ties' order), else by merging. -1 when out
+ * of memory.
+ */
+static int merge_sort_keys(struct table_key *k, size_t n, int ordered)
 {
 	struct table_key *tmp = NULL, *sorted;
 
 	if (n > 16 && !(tmp = malloc(n * sizeof(*tmp))))
 		return -1;
-	sorted = sort_keys(k, tmp, n);
+	sorted = ordered && n > 256 ? radix_sort_keys(k, tmp, n) :
+		 sort_keys(k, tmp, n);
 	if (sorted != k)
 		memcpy(k, sorted, n * sizeof(*k));
 	free(tmp);
@@ -214,11 +267,18 @@ static int merge_sort_keys(struct table_key *k, size_t n)
 
 void table_sort_keys(struct table_key *k, size_t n, size_t m)
 {
-	if (m < n)
+	size_t i;
+	int ordered = 1;
+
+	for (i = 1; i < n && ordered; i++)
+		ordered = k[i - 1].row < k[i].row;
+	if (m < n) {
 		select_keys(k, n, m);
-	else
+		ordered = 0;
+	} else {
 		m = n;
-	if (merge_sort_keys(k, m))
+	}
+	if (merge_sort_keys(k, m, ordered))
 		qsort(k, m, sizeof(*k), key_cmp);
 }
 
@@ -250,7 +310,7 @@ static int sort_by_keys(struct table *t, int col)
 		k[r] = (struct table_key){ table_cell_key(c, &row[col], 1),
 					  table_cell_key(first, &row[0], 0), r };
 	}
-	if (merge_sort_keys(k, t->nrows))
+	if (merge_sort_keys(k, t->nrows, 1))
 		qsort(k, t->nrows, sizeof(*k), key_cmp);
 	for (r = 0; r < t->nrows; r++)
 		memcpy(&cells[r * nc], &t->cells[k[r].row * nc],
@@ -292,29 +352,45 @@ static int fmt_exact(double d, char *buf, size_t len)
 }
 
 /*
- * "%.2f" of d. Without printf where d * 100 is far enough from a tie
- * (.5) that its rounding error (below 2^-22 for d < 10^7) cannot change
- * which way it rounds; printf's otherwise.
+ * d in hundredths, rounded as "%.2f" rounds: 0, or -1 where d * 100 is
+ * too near a tie (.5) for its rounding error (below 2^-22 for d < 10^7)
+ * not to change which way it rounds (printf's then).
  */
-static int fmt_2f(double d, char *buf, size_t len)
+static int hundredths(double d, uint64_t *v)
 {
 	double x = d * 100.0, f, frac;
+
+	if (!(d >= 0 && d < 1e7))
+		return -1;
+	/* floor(x): x is not negative and below 2^63 (no libm call). */
+	*v = (uint64_t)x;
+	f = (double)*v;
+	frac = x - f;
+	if (fabs(frac - 0.5) < 1e-6)
+		return -1;
+	*v += frac > 0.5;
+	return 0;
+}
+
+/* v hundredths as "%.2f" writes them at p, no NUL; returns the end. */
+static char *put_hundredths(char *p, uint64_t v)
+{
+	p = kmap_put_dec(p, v / 100);
+	*p++ = '.';
+	*p++ = '0' + v / 10 % 10;
+	*p++ = '0' + v % 10;
+	return p;
+}
+
+/* "%.2f" of d, without printf where hundredths() can. */
+static int fmt_2f(double d, char *buf, size_t len)
+{
 	uint64_t v;
 	int n;
 
-	if (!(d >= 0 && d < 1e7) || len < 16)
+	if (len < 16 || hundredths(d, &v))
 		return snprintf(buf, len, "%.2f", d);
-	/* floor(x): x is not negative and below 2^63 (no libm call). */
-	v = (uint64_t)x;
-	f = (double)v;
-	frac = x - f;
-	if (fabs(frac - 0.5) < 1e-6)
-		return snprintf(buf, len, "%.2f", d);
-	v += frac > 0.5;
-	n = (int)(kmap_put_dec(buf, v / 100) - buf);
-	buf[n++] = '.';
-	buf[n++] = '0' + v / 10 % 10;
-	buf[n++] = '0' + v % 10;
+	n = (int)(put_hundredths(buf, v) - buf);
 	buf[n] = 0;
 	return n;
 }
@@ -375,19 +451,33 @@ static int shown_len(const struct col *col, const union cell *c, char *buf,
 }
 
 /*
+ * Whether a figure of d is shown with two decimals (fmt_shown()), its
+ * width growing with d: the greatest such figure of a column is its widest
+ * (not so for infinity, "inf").
+ */
+static int two_decimals(double d)
+{
+	return d >= 0.005 && !isinf(d);
+}
+
+/*
  * Widen w[] to the cells of the first n rows. A number or hexadecimal
- * column is as wide as its greatest value: those are compared, not
- * formatted. 0, or -1 when out of memory.
+ * column is as wide as its greatest value, and so is a column of figures
+ * shown with two decimals: those are compared, not formatted (the rest
+ * are). 0, or -1 when out of memory.
  */
 static int column_widths(const struct table *t, size_t n, int *w)
 {
-	uint64_t *max = calloc(t->ncols, sizeof(*max));
+	union cell *max = calloc(t->ncols, sizeof(*max));
 	char buf[512];
 	size_t r;
 	int c;
 
 	if (!max)
 		return -1;
+	for (c = 0; c < t->ncols; c++)
+		if (t->cols[c].type == COL_F64)
+			max[c].f = CELL_NONE;
 	for (r = 0; r < n; r++)
 		for (c = 0; c < t->ncols; c++) {
 			const union cell *cell = &t->cells[r * t->ncols + c];
@@ -395,8 +485,14 @@ static int column_widths(const struct table *t, size_t n, int *w)
 
 			if (t->cols[c].type == COL_U64 ||
 			    t->cols[c].type == COL_HEX) {
-				if (cell->u > max[c])
-					max[c] = cell->u;
+				if (cell->u > max[c].u)
+					max[c].u = cell->u;
+				continue;
+			}
+			if (t->cols[c].type == COL_F64 &&
+			    two_decimals(cell->f)) {
+				if (!(cell->f <= max[c].f))	/* NaN: none yet */
+					max[c].f = cell->f;
 				continue;
 			}
 			l = shown_len(&t->cols[c], cell, buf, sizeof(buf));
@@ -404,10 +500,9 @@ static int column_widths(const struct table *t, size_t n, int *w)
 				w[c] = l;
 		}
 	for (c = 0; n && c < t->ncols; c++) {
-		union cell m = { .u = max[c] };
-
-		if (t->cols[c].type == COL_U64 || t->cols[c].type == COL_HEX) {
-			int l = shown_len(&t->cols[c], &m, buf, sizeof(buf));
+		if (t->cols[c].type == COL_U64 || t->cols[c].type == COL_HEX ||
+		    (t->cols[c].type == COL_F64 && !isnan(max[c].f))) {
+			int l = shown_len(&t->cols[c], &max[c], buf, sizeof(buf));
 
 			if (l > w[c])
 				w[c] = l;
@@ -446,6 +541,7 @@ static size_t print_row(const struct table *t, const union cell *row,
 			const int *w, FILE *f, char *buf, size_t len)
 {
 	char num[512], *p = buf + len, *e = p + ROW_MAX;
+	uint64_t v;
 	int c, l, pad;
 
 	for (c = 0; c < t->ncols; c++) {
@@ -467,6 +563,14 @@ static size_t print_row(const struct table *t, const union cell *row,
 		if (col->type == COL_U64 && kmap_dec_len(row[c].u) <= w[c]) {
 			p = spaces(p, w[c] - kmap_dec_len(row[c].u));
 			p = kmap_put_dec(p, row[c].u);
+			continue;
+		}
+		/* And a figure of two decimals (fmt_shown()'s). */
+		if (col->type == COL_F64 && two_decimals(row[c].f) &&
+		    !hundredths(row[c].f, &v) &&
+		    kmap_dec_len(v / 100) + 3 <= w[c]) {
+			p = spaces(p, w[c] - kmap_dec_len(v / 100) - 3);
+			p = put_hundredths(p, v);
 			continue;
 		}
 		if (col->type == COL_U64)
@@ -715,10 +819,10 @@ void table_free(struct table *t)
 	size_t r;
 	int c;
 
-	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++)
-			if (t->cols[c].type == COL_STR)
-				free(t->cells[r * t->ncols + c].s);
+	/* Column by column: most tables have no strings to free. */
+	for (c = 0; c < t->ncols; c++)
+		for (r = 0; t->cols[c].type == COL_STR && r < t->nrows; r++)
+			free(t->cells[r * t->ncols + c].s);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }

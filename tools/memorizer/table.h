@@ -39,6 +39,8 @@ struct table {
 void table_init(struct table *t, const struct col *cols, int ncols);
 /* A new zeroed row; NULL when out of memory. */
 union cell *table_row(struct table *t);
+/* Room for n rows in all, made at once (a table of known size); -1: OOM. */
+int table_reserve(struct table *t, size_t n);
 /* Set a string cell (copied); -1 when out of memory. */
 int cell_str(union cell *c, const char *s);
 int table_col(const struct table *t, const char *name);

@@ -406,6 +406,92 @@ static void test_reader_fast_path(void **state)
 	}
 }
 
+/* The bytes the tee was given, gathered. */
+struct tee_buf {
+	char buf[8192];
+	size_t len;
+	unsigned int calls;
+};
+
+static void tee_gather(void *ctx, const char *line, size_t len)
+{
+	struct tee_buf *t = ctx;
+
+	assert_true(t->len + len <= sizeof(t->buf));
+	memcpy(t->buf + t->len, line, len);
+	t->len += len;
+	t->calls++;
+}
+
+/*
+ * kmap_text_accesses(): the access lines kmap_text_next() would return,
+ * as many as fit, none past a line it must judge (here one not well
+ * formed, and an object line), the tee given them all as one run.
+ */
+static void test_reader_accesses(void **state)
+{
+	char buf[4096], err[KMAP_ERR_MAX];
+	struct kmap_text_reader *r, *r2;
+	struct kmap_access acc[64], a2;
+	struct kmap_object o;
+	struct tee_buf tee = { .len = 0 };
+	size_t n = 0, got, i, total = 0;
+
+	(void)state;
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			      "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n");
+	for (i = 0; i < 20; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "  ffffffff81%06zx,%zu,%zu,%zu\n", i * 97,
+				      i * 1000, i, i == 7 ? 1 : i * 12345);
+	/* The slow path's: not well formed (a leading zero). */
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+			      "  ffffffff81000001,1,01,1\n");
+	while (n < sizeof(buf) - 128)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "ffffffff81000000,2,ffff888000002000,8,100,0,0,sh\n");
+	r = kmap_text_open_mem(buf, n, "t");
+	r2 = kmap_text_open_mem(buf, n, "t");
+	kmap_text_tee(r, tee_gather, &tee);
+	/* None before the first object line. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_next(r2, &o, &a2), KMAP_LINE_OBJECT);
+	/* The first access line sets the kind (4 fields): kmap_text_next's. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), KMAP_LINE_ACCESS);
+	total = 1;
+	got = kmap_text_accesses(r, acc + total, 5);
+	assert_int_equal(got, 5);
+	total += got;
+	assert_int_equal(kmap_text_line(r), 1 + total);
+	got = kmap_text_accesses(r, acc + total, 64 - total);
+	assert_int_equal(got, 14);
+	total += got;
+	assert_int_equal(kmap_text_line(r), 21);
+	for (i = 0; i < total; i++) {
+		assert_int_equal(kmap_text_next(r2, &o, &a2), KMAP_LINE_ACCESS);
+		assert_true(a2.ip == acc[i].ip && a2.pid == acc[i].pid &&
+			    a2.writes == acc[i].writes &&
+			    a2.reads == acc[i].reads &&
+			    a2.offset == acc[i].offset &&
+			    a2.offset_end == acc[i].offset_end);
+	}
+	assert_true(acc[19].ip == 0xffffffff81000000ull + 19 * 97 &&
+		    acc[19].pid == 19000 && acc[19].writes == 19 &&
+		    acc[19].reads == 19 * 12345);
+	/* The tee: the lines read, as they were; the accesses in 3 calls. */
+	assert_int_equal(tee.calls, 4);
+	assert_int_equal(tee.len, kmap_text_offset(r));
+	assert_memory_equal(tee.buf, buf, tee.len);
+	/* The line not well formed, then the object line: not taken. */
+	assert_int_equal(kmap_text_accesses(r, acc, 64), 0);
+	assert_int_equal(kmap_text_next(r, &o, &acc[0]), -1);
+	assert_int_equal(kmap_parse_line(buf + tee.len, 25, &o, &a2, err), 0);
+	kmap_text_close(r);
+	kmap_text_close(r2);
+}
+
 static void test_fopen_directory(void **state)
 {
 	char err[KMAP_ERR_MAX];
@@ -624,6 +710,48 @@ static void test_writer_roundtrip(void **state)
  * hexadecimal 0, 0xf, 0x10, ... 2^64 - 1; decimal 0, 9, 10, 99, 100, ...
  * 2^64 - 1 (the writer counts digits from the bit length).
  */
+/*
+ * kmap_format_accesses(): the lines kmap_format_access() and
+ * kmap_format_access_offsets() write, one by one, whatever the pids (a
+ * pid written once is copied to the lines after it with the same).
+ */
+static void test_writer_accesses(void **state)
+{
+	static const uint32_t pids[] = { 7, 7, 7, 12345, 7, 0, 0, 4194303,
+					 4194303, 1, 99, 100 };
+	struct kmap_access acc[12];
+	char bulk[16384], one[16384];
+	const char *nl;
+	size_t i, n, len, done, last;
+	int offsets;
+
+	(void)state;
+	for (i = 0; i < 12; i++)
+		acc[i] = (struct kmap_access){ 0xffffffff81000000ull + i * 4097,
+			pids[i], i * 1000003, UINT64_MAX - i, (uint32_t)i,
+			(uint32_t)i * 7 + 1 };
+	for (offsets = 0; offsets < 2; offsets++) {
+		for (i = 0, n = 0; i < 12; i++)
+			n += offsets ? kmap_format_access_offsets(one + n, &acc[i]) :
+				       kmap_format_access(one + n, &acc[i]);
+		len = kmap_format_accesses(bulk, sizeof(bulk), acc, 12, offsets,
+					   &done);
+		assert_int_equal(done, 12);
+		assert_int_equal(len, n);
+		assert_memory_equal(bulk, one, n);
+		/* As many as have KMAP_LINE_MAX bytes left. */
+		len = kmap_format_accesses(bulk, KMAP_LINE_MAX + 100, acc,
+					   12, offsets, &done);
+		assert_true(done >= 1 && done < 12);
+		/* The last line began with KMAP_LINE_MAX left; no more now. */
+		nl = memrchr(bulk, '\n', len - 1);
+		last = nl ? (size_t)(nl - bulk) + 1 : 0;
+		assert_true(KMAP_LINE_MAX + 100 - last >= KMAP_LINE_MAX);
+		assert_true(KMAP_LINE_MAX + 100 - len < KMAP_LINE_MAX);
+		assert_memory_equal(bulk, one, len);
+	}
+}
+
 static void test_writer_numbers(void **state)
 {
 	char line[KMAP_LINE_MAX], want[KMAP_LINE_MAX];
@@ -767,6 +895,70 @@ static void free_rec(struct sbuf *s, int cpu, uint64_t id, int api)
 	f.jiffies = 2000 + id;
 	f.api = api;
 	sput(s, &f, sizeof(f));
+}
+
+/*
+ * kmap_bin_accesses(): the run of one object's ACCESS records on one CPU,
+ * decoded as kmap_bin_next() decodes them, and none past a record it
+ * must leave: another object's, another CPU's, one earlier in time, one
+ * of no counts, one past the object's size_alloc, another type.
+ */
+static void test_bin_accesses(void **state)
+{
+	struct sbuf s = { .len = 0 };
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	struct kmap_access acc[8];
+	uint64_t ns;
+	size_t i;
+
+	(void)state;
+	header(&s, 2);
+	alloc(&s, 0, 1, 0x1000, 7);
+	for (i = 0; i < 3; i++)
+		access_rec_off(&s, 0, 1, 0xffffffff81000010ull + i, 7, i, 1,
+			       (uint32_t)i, 8);
+	access_rec(&s, 0, 2, 0xffffffff81000020ull, 7, 1, 0);	/* object 2 */
+	access_rec(&s, 1, 1, 0xffffffff81000030ull, 7, 1, 0);	/* CPU 1 */
+	access_rec(&s, 0, 1, 0xffffffff81000040ull, 7, 0, 0);	/* no counts */
+	access_rec_off(&s, 0, 1, 0xffffffff81000050ull, 7, 1, 0, 8, 17);
+	access_rec(&s, 0, 1, 0xffffffff81000060ull, 7, 1, 0);
+	s.ns -= 3;	/* back in time */
+	access_rec(&s, 0, 1, 0xffffffff81000070ull, 7, 1, 0);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	r = kmap_bin_open_mem(s.b, s.len, "t");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);	/* ALLOC */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);	/* the first ACCESS */
+	ns = rec.ns;
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 1), 1);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc + 1, 8), 1);
+	assert_true(acc[1].ip == 0xffffffff81000012ull && acc[1].pid == 7 &&
+		    acc[1].writes == 2 && acc[1].reads == 1 &&
+		    acc[1].offset == 2 && acc[1].offset_end == 8);
+	assert_true(ns == rec.ns + 2);
+	/* Each record it leaves, kmap_bin_next() reads. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.id == 2);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.cpu == 1);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.reads == 0 && rec.u.access.writes == 0);
+	/* Past size_alloc 16, not past a greater one. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 17, acc, 8), 2);
+	assert_true(acc[1].ip == 0xffffffff81000060ull);
+	/* Time: not before the CPU's last. */
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.u.access.ip == 0xffffffff81000070ull && rec.ns < ns);
+	assert_int_equal(kmap_bin_accesses(r, 1, 0, &ns, 16, acc, 8), 0);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_true(rec.type == MEMORIZER_REC_FREE);
+	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	kmap_bin_close(r);
 }
 
 static void test_bin_header_checks(void **state)
@@ -1078,6 +1270,33 @@ static void test_src_sorts_counters(void **state)
 			reads -= a[i].reads;
 		assert_true(reads == 0);	/* nothing lost, nothing twice */
 		assert_true(distinct <= k);
+		/* In any order: the same counters, merged the same. */
+		{
+			struct kmap_access *sorted = malloc(n * sizeof(*sorted));
+			const struct kmap_access *b;
+			struct kmap_src *any;
+			size_t nb, x, y;
+
+			assert_non_null(sorted);
+			memcpy(sorted, a, n * sizeof(*sorted));
+			any = kmap_src_open(path, err);
+			assert_non_null(any);
+			kmap_src_any_order(any);
+			assert_int_equal(kmap_src_next(any, &o, &b, &nb), 1);
+			assert_int_equal(nb, n);
+			for (x = 0; x < nb; x++) {
+				for (y = 0; y < n; y++)
+					if (sorted[y].ip == b[x].ip &&
+					    sorted[y].pid == b[x].pid)
+						break;
+				assert_true(y < n);
+				assert_true(sorted[y].reads == b[x].reads &&
+					    sorted[y].writes == b[x].writes);
+				sorted[y].pid = UINT32_MAX;	/* once */
+			}
+			kmap_src_close(any);
+			free(sorted);
+		}
 		kmap_src_close(src);
 		unlink(path);
 	}
@@ -2878,6 +3097,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_reader_accesses),
 		cmocka_unit_test(test_src_offsets),
 		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
@@ -2887,8 +3107,10 @@ int main(void)
 		cmocka_unit_test(test_reader_file_refill),
 		cmocka_unit_test(test_writer_roundtrip),
 		cmocka_unit_test(test_writer_numbers),
+		cmocka_unit_test(test_writer_accesses),
 		cmocka_unit_test(test_rule_dups_orders),
 		cmocka_unit_test(test_bin_header_checks),
+		cmocka_unit_test(test_bin_accesses),
 		cmocka_unit_test(test_bin_task_per_cpu),
 		cmocka_unit_test(test_bin_skip_and_grow),
 		cmocka_unit_test(test_bin_errors),
