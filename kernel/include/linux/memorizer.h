@@ -30,7 +30,11 @@ void __memorizer_vfree(const void *addr, unsigned long ip);
 void __memorizer_page_alloc(unsigned long res, bool is_addr);
 void __memorizer_krealloc(const void *p, size_t size);
 
-/* A load or store KASAN checked: @size bytes at @addr, by the code at @ip. */
+/*
+ * A load or store KASAN checked and found valid: @size bytes at @addr, by
+ * the code at @ip. Called last, so that KASAN's __asan_loadN() and the
+ * like tail-call it and save no register for it.
+ */
 static __always_inline void memorizer_access(const void *addr, size_t size,
 					     bool write, unsigned long ip)
 {
