@@ -511,20 +511,25 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 	return p + 1;
 }
 
-/* Decimal, 1-19 digits (no overflow possible), no leading zero, then sep. */
+/*
+ * Decimal, 1-19 digits (no overflow possible), no leading zero, then sep.
+ * The loop tests a digit and the bound, nothing else: a line's numbers
+ * are most of its bytes.
+ */
 static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 					    uint64_t *v)
 {
-	const unsigned char *s = p;
-	uint64_t x = 0;
-	unsigned int d;
+	const unsigned char *stop = p + 20;	/* a 20th digit: not sep, refused */
+	uint64_t x = (uint64_t)*p - '0', d = 0;
 
-	while (p - s < 20 && (d = *p - '0') <= 9) {
+	if (x > 9)
+		return NULL;
+	if (x == 0)	/* "0" alone */
+		return p[1] == (unsigned char)sep ? (*v = 0, p + 2) : NULL;
+	while (++p != stop && (d = (uint64_t)*p - '0') <= 9)
 		x = x * 10 + d;
-		p++;
-	}
-	if (*p != (unsigned char)sep || p == s || p - s > 19 ||
-	    (*s == '0' && p - s > 1))
+	/* The byte that stopped it, as d (no copy of it kept in the loop). */
+	if (d != (uint64_t)(unsigned char)sep - '0')
 		return NULL;
 	*v = x;
 	return p + 1;
