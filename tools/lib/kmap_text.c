@@ -513,22 +513,35 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 
 /*
  * Decimal, 1-19 digits (no overflow possible), no leading zero, then sep.
- * The loop tests a digit and the bound, nothing else: a line's numbers
- * are most of its bytes.
+ * Two digits a turn, each tested and nothing else (a line's numbers are
+ * most of its bytes); the byte that stops it is tested as its d, the
+ * separator's value less '0'.
  */
 static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 					    uint64_t *v)
 {
-	const unsigned char *stop = p + 20;	/* a 20th digit: not sep, refused */
-	uint64_t x = (uint64_t)*p - '0', d = 0;
+	const unsigned char *stop = p + 19;	/* the 20th byte: sep */
+	uint64_t x = (uint64_t)*p - '1', d, e;
 
-	if (x > 9)
-		return NULL;
-	if (x == 0)	/* "0" alone */
-		return p[1] == (unsigned char)sep ? (*v = 0, p + 2) : NULL;
-	while (++p != stop && (d = (uint64_t)*p - '0') <= 9)
-		x = x * 10 + d;
-	/* The byte that stopped it, as d (no copy of it kept in the loop). */
+	if (x > 8)	/* not 1-9: "0" alone, or no number */
+		return *p == '0' && p[1] == (unsigned char)sep ?
+		       (*v = 0, p + 2) : NULL;
+	x++;
+	for (p++; p != stop; p += 2) {
+		d = (uint64_t)p[0] - '0';
+		if (d > 9)
+			goto end;
+		e = (uint64_t)p[1] - '0';
+		if (e > 9) {
+			x = x * 10 + d;
+			d = e;
+			p++;
+			goto end;
+		}
+		x = x * 100 + d * 10 + e;
+	}
+	d = (uint64_t)*p - '0';
+end:
 	if (d != (uint64_t)(unsigned char)sep - '0')
 		return NULL;
 	*v = x;
