@@ -403,6 +403,22 @@ static int fmt_shown(double d, char *buf, size_t len)
 	return fmt_2f(d, buf, len);
 }
 
+/*
+ * s into buf as snprintf(buf, len, "%s", s) puts it, without printf: a
+ * cell without a value ("-") is in many rows (every row of live objects
+ * alone has no avg_lifetime).
+ */
+static int fmt_const(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), m = len && n >= len ? len - 1 : n;
+
+	if (len) {
+		memcpy(buf, s, m);
+		buf[m] = 0;
+	}
+	return (int)n;
+}
+
 /* A cell as text (human: for the table, else for CSV and JSON). */
 static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 		    size_t len, int human)
@@ -420,11 +436,11 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 				(long long)c->i);
 	case COL_F64:
 		if (isnan(c->f))
-			return snprintf(buf, len, "%s", human ? "-" : "");
+			return fmt_const(buf, len, human ? "-" : "");
 		return human ? fmt_shown(c->f, buf, len) : fmt_exact(c->f, buf, len);
 	case COL_U64_OPT:
 		if (c->u == CELL_U64_NONE)
-			return snprintf(buf, len, "%s", human ? "-" : "");
+			return fmt_const(buf, len, human ? "-" : "");
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
