@@ -16,6 +16,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "kmap_inline.h"
 #include "kmap_types.h"
 #include "mtrace-plugin.h"
 
@@ -500,6 +501,39 @@ static void test_reader_accesses(void **state)
 	assert_int_equal(kmap_parse_line(buf + tee.len, 25, &o, &a2, err), 0);
 	kmap_text_close(r);
 	kmap_text_close(r2);
+}
+
+/*
+ * kmap_put_dec(): printf's digits, and no byte past them, for every value
+ * up to 20,000 (its paths of 1-2 and 3-4 digits) and at each power of 10.
+ */
+static void check_put_dec(uint64_t v)
+{
+	char want[32], got[32];
+	int n = snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+
+	memset(got, 'x', sizeof(got));
+	assert_int_equal(kmap_put_dec(got, v) - got, n);
+	assert_int_equal(kmap_dec_len(v), n);
+	assert_memory_equal(got, want, (size_t)n);
+	assert_int_equal(got[n], 'x');
+}
+
+static void test_put_dec(void **state)
+{
+	uint64_t v, p;
+
+	(void)state;
+	for (v = 0; v <= 20000; v++)
+		check_put_dec(v);
+	for (p = 10; p <= 10000000000000000000ull; p *= 10) {
+		check_put_dec(p - 1);
+		check_put_dec(p);
+		check_put_dec(p + 1);
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	check_put_dec(UINT64_MAX);
 }
 
 static void test_fopen_directory(void **state)
@@ -3108,6 +3142,7 @@ int main(void)
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
 		cmocka_unit_test(test_reader_accesses),
+		cmocka_unit_test(test_put_dec),
 		cmocka_unit_test(test_src_offsets),
 		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
