@@ -461,11 +461,15 @@ static inline int hex16(const unsigned char *p, uint64_t *v)
 {
 #ifdef __SSE2__
 	__m128i c = _mm_loadu_si128((const __m128i *)p);
-	/* Signed compares: bytes >= 0x80 are below '0'. */
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
-	__m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
+	/*
+	 * A range [lo, hi] in one signed compare: c + (127 - hi) takes hi to
+	 * 127, every byte above hi past it (negative), every byte below lo
+	 * to at most lo + 126 - hi (wrapping, the bytes above 0x80 too).
+	 */
+	__m128i digit = _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(127 - '9')),
+				       _mm_set1_epi8(127 - '9' + '0' - 1));
+	__m128i alpha = _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(127 - 'f')),
+				       _mm_set1_epi8(127 - 'f' + 'a' - 1));
 	__m128i d;
 
 	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)

@@ -417,6 +417,46 @@ static void test_reader_fast_path(void **state)
 	}
 }
 
+/*
+ * Every byte (but the newline) in a 16-digit hex field, at its first and
+ * its last digit: the fast path takes the line when kmap_parse_line()
+ * does, with the same value.
+ */
+static void test_reader_hex_bytes(void **state)
+{
+	char line[64], buf[2048], err[KMAP_ERR_MAX];
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	int b, at;
+
+	(void)state;
+	for (at = 0; at < 2; at++)
+		for (b = 1; b < 256; b++) {
+			struct kmap_text_reader *r;
+			size_t n;
+			int t, t2;
+
+			if (b == '\n')
+				continue;
+			snprintf(line, sizeof(line), "  ffffffff81000010,1,0,1");
+			line[at ? 17 : 2] = (char)b;
+			n = (size_t)snprintf(buf, sizeof(buf), "%s\n%s\n",
+					     "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh",
+					     line);
+			while (n < sizeof(buf) - 32)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+						      "  ffffffff81000020,1,0,1\n");
+			r = kmap_text_open_mem(buf, n, "t");
+			assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+			t = kmap_text_next(r, &o, &a);
+			t2 = kmap_parse_line(line, strlen(line), &o2, &a2, err);
+			assert_int_equal(t < 0 ? 0 : t, t2);
+			if (t == KMAP_LINE_ACCESS)
+				assert_true(a.ip == a2.ip);
+			kmap_text_close(r);
+		}
+}
+
 /* The bytes the tee was given, gathered. */
 struct tee_buf {
 	char buf[8192];
@@ -3141,6 +3181,7 @@ int main(void)
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_reader_hex_bytes),
 		cmocka_unit_test(test_reader_accesses),
 		cmocka_unit_test(test_put_dec),
 		cmocka_unit_test(test_src_offsets),
