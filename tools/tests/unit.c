@@ -320,6 +320,35 @@ static void test_grow_intern(void **state)
 }
 
 /*
+ * line (no newline) read by the reader's fast path (an object line
+ * before it, KMAP_LINE_MAX bytes after it) into *o or *a, and by
+ * kmap_parse_line() into *o2 or *a2: the same type (0 for neither), which
+ * it returns.
+ */
+static int fast_and_slow(const char *line, struct kmap_object *o,
+			 struct kmap_access *a, struct kmap_object *o2,
+			 struct kmap_access *a2)
+{
+	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	char buf[2048], err[KMAP_ERR_MAX];
+	struct kmap_text_reader *r;
+	size_t n;
+	int t, t2;
+
+	n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, line);
+	while (n < sizeof(buf) - 32)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "  ffffffff81000020,1,0,1\n");
+	r = kmap_text_open_mem(buf, n, "t");
+	assert_int_equal(kmap_text_next(r, o, a), KMAP_LINE_OBJECT);
+	t = kmap_text_next(r, o, a);
+	t2 = kmap_parse_line(line, strlen(line), o2, a2, err);
+	assert_int_equal(t < 0 ? 0 : t, t2);
+	kmap_text_close(r);
+	return t2;
+}
+
+/*
  * The reader's fast path (a line with KMAP_LINE_MAX bytes after it) takes
  * exactly what kmap_parse_line() takes, with the same fields, and leaves
  * every other line to it.
@@ -386,26 +415,14 @@ static void test_reader_fast_path(void **state)
 		"  123456789abcdef0,1,0,1",
 		"  123456789abcdef0a,1,0,1",
 	};
-	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
-	char buf[2048], err[KMAP_ERR_MAX];
 	struct kmap_object o, o2;
 	struct kmap_access a, a2;
-	size_t i, n;
+	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		struct kmap_text_reader *r;
-		int t, t2;
+		int t = fast_and_slow(lines[i], &o, &a, &o2, &a2);
 
-		n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, lines[i]);
-		while (n < sizeof(buf) - 32)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "  ffffffff81000020,1,0,1\n");
-		r = kmap_text_open_mem(buf, n, "t");
-		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
-		t = kmap_text_next(r, &o, &a);
-		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
-		assert_int_equal(t < 0 ? 0 : t, t2);
 		if (!strncmp(lines[i], "123456789abcdef0,", 17))
 			assert_true(o.alloc_ip == 0x123456789abcdef0ull &&
 				    o.addr == 0xfedcba9876543210ull);
@@ -420,7 +437,6 @@ static void test_reader_fast_path(void **state)
 			assert_true(a.ip == a2.ip && a.pid == a2.pid &&
 				    a.reads == a2.reads && a.writes == a2.writes);
 		}
-		kmap_text_close(r);
 	}
 }
 
@@ -431,7 +447,7 @@ static void test_reader_fast_path(void **state)
  */
 static void test_reader_hex_bytes(void **state)
 {
-	char line[64], buf[2048], err[KMAP_ERR_MAX];
+	char line[64];
 	struct kmap_object o, o2;
 	struct kmap_access a, a2;
 	int b, at;
@@ -439,28 +455,13 @@ static void test_reader_hex_bytes(void **state)
 	(void)state;
 	for (at = 0; at < 2; at++)
 		for (b = 1; b < 256; b++) {
-			struct kmap_text_reader *r;
-			size_t n;
-			int t, t2;
-
 			if (b == '\n')
 				continue;
 			snprintf(line, sizeof(line), "  ffffffff81000010,1,0,1");
 			line[at ? 17 : 2] = (char)b;
-			n = (size_t)snprintf(buf, sizeof(buf), "%s\n%s\n",
-					     "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh",
-					     line);
-			while (n < sizeof(buf) - 32)
-				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-						      "  ffffffff81000020,1,0,1\n");
-			r = kmap_text_open_mem(buf, n, "t");
-			assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
-			t = kmap_text_next(r, &o, &a);
-			t2 = kmap_parse_line(line, strlen(line), &o2, &a2, err);
-			assert_int_equal(t < 0 ? 0 : t, t2);
-			if (t == KMAP_LINE_ACCESS)
+			if (fast_and_slow(line, &o, &a, &o2, &a2) ==
+			    KMAP_LINE_ACCESS)
 				assert_true(a.ip == a2.ip);
-			kmap_text_close(r);
 		}
 }
 
