@@ -875,10 +875,13 @@ struct pid_text {
 
 /*
  * An access line, with ",offset,offset_end" (kmap_offsets) or not; its
- * pid from pt when pt has it (pt NULL: none kept).
+ * pid from pt when pt has it (pt NULL: none kept). Inline always: gcc
+ * called it from kmap_format_accesses()' loop, the call and its
+ * arguments a sixteenth of memorizer text of a stream.
  */
-static inline size_t format_access(char *line, const struct kmap_access *a,
-				   int offsets, struct pid_text *pt)
+static inline __attribute__((always_inline)) size_t
+format_access(char *line, const struct kmap_access *a, int offsets,
+	      struct pid_text *pt)
 {
 	char *p = line;
 
