@@ -469,11 +469,12 @@ static int shown_len(const struct col *col, const union cell *c, char *buf,
 /*
  * Whether a figure of d is shown with two decimals (fmt_shown()), its
  * width growing with d: the greatest such figure of a column is its widest
- * (not so for infinity, "inf").
+ * (not so for infinity, "inf"). 0 is ("0.00", the narrowest): a lifetime
+ * within one jiffy, a count of none, in many rows.
  */
 static int two_decimals(double d)
 {
-	return d >= 0.005 && !isinf(d);
+	return (d >= 0.005 || d == 0) && !isinf(d);
 }
 
 /*
