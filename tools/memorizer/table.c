@@ -530,15 +530,17 @@ static int column_widths(const struct table *t, size_t n, int *w)
 }
 
 /*
- * n spaces at p, eight at a time (up to 7 more written past them: the
- * row buffer has ROW_SLACK bytes past its end); returns p + n.
+ * n spaces at p: 16 at once (most pads, no loop), past them eight at a
+ * time (up to 16 bytes written past p + n, 15 past the room checked for
+ * the cell: the row buffer has ROW_SLACK bytes past its end); returns p + n.
  */
-#define ROW_SLACK	8
+#define ROW_SLACK	16
 static inline char *spaces(char *p, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i += 8)
+	memcpy(p, "                ", 16);
+	for (i = 16; i < n; i += 8)
 		memcpy(p + i, "        ", 8);
 	return p + n;
 }
