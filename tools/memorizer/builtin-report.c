@@ -389,12 +389,13 @@ static int add_obj(struct report *rep, const struct kmap_object *o,
 	ab->pid = o->pid;
 	ab->sites = nacc;
 	ab->id = id;
-	snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
+	/* Two names an object: copied, not through snprintf. */
+	str_copy(ab->comm, sizeof(ab->comm), o->comm);
 	ab->addr = o->addr;
 	ab->alloc_ip = o->alloc_ip;
 	ab->alloc_jiffies = o->alloc_jiffies;
 	ab->free_jiffies = o->free_jiffies;
-	snprintf(ab->name, sizeof(ab->name), "%s",
+	str_copy(ab->name, sizeof(ab->name),
 		 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
 		 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
 	return 0;

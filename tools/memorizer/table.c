@@ -404,11 +404,11 @@ static int fmt_shown(double d, char *buf, size_t len)
 }
 
 /*
- * s into buf as snprintf(buf, len, "%s", s) puts it, without printf: a
- * cell without a value ("-") is in many rows (every row of live objects
- * alone has no avg_lifetime).
+ * Without printf: a cell without a value ("-") is in many rows (every
+ * row of live objects alone has no avg_lifetime), and report copies two
+ * names an object.
  */
-static int fmt_const(char *buf, size_t len, const char *s)
+int str_copy(char *buf, size_t len, const char *s)
 {
 	size_t n = strlen(s), m = len && n >= len ? len - 1 : n;
 
@@ -436,11 +436,11 @@ static int fmt_cell(const struct col *col, const union cell *c, char *buf,
 				(long long)c->i);
 	case COL_F64:
 		if (isnan(c->f))
-			return fmt_const(buf, len, human ? "-" : "");
+			return str_copy(buf, len, human ? "-" : "");
 		return human ? fmt_shown(c->f, buf, len) : fmt_exact(c->f, buf, len);
 	case COL_U64_OPT:
 		if (c->u == CELL_U64_NONE)
-			return fmt_const(buf, len, human ? "-" : "");
+			return str_copy(buf, len, human ? "-" : "");
 		return snprintf(buf, len, "%llu", (unsigned long long)c->u);
 	default:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
