@@ -52,6 +52,20 @@ static inline __attribute__((always_inline)) char *kmap_put_dec(char *p,
 		*p = '0' + v;
 		return p + 1;
 	}
+	/* Most counts (an access line's): up to 4 digits, no length asked. */
+	if (v < 100) {
+		memcpy(p, pairs + 2 * v, 2);
+		return p + 2;
+	}
+	if (v < 10000) {
+		unsigned int hi = (unsigned int)v / 100, lo = (unsigned int)v % 100;
+		int three = hi < 10;
+
+		/* Of 3: hi's pair from its digit, lo's over the byte after. */
+		memcpy(p, pairs + 2 * hi + three, 2);
+		memcpy(p + 2 - three, pairs + 2 * lo, 2);
+		return p + 4 - three;
+	}
 	n = kmap_dec_len(v);
 	q = p + n;
 	while (v >= 100) {

@@ -51,6 +51,12 @@ static const struct kmap_kind *found_kind(const char *comm)
 	return NULL;
 }
 
+/* comm is word: its first byte tested first (a strcmp call an object). */
+static int comm_is(const char *comm, const char *word)
+{
+	return comm[0] == word[0] && !strcmp(comm, word);
+}
+
 /*
  * Seed 000: "Not all free_ip's could be obtained correctly and therefore
  * some of these will be 0", so a freed object may have free_ip 0; nothing
@@ -64,7 +70,7 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 		return problem(err, KMAP_RULE_ERROR, "alloc_ip is 0");
 	if (kmap_rule_free_time(o->alloc_jiffies, o->free_jiffies, err))
 		return KMAP_RULE_ERROR;
-	if ((!strcmp(o->comm, "hardirq") || !strcmp(o->comm, "softirq")) &&
+	if ((comm_is(o->comm, "hardirq") || comm_is(o->comm, "softirq")) &&
 	    o->pid != 0)
 		return problem(err, KMAP_RULE_ERROR,
 			       "%s allocation with pid %u (interrupt context has pid 0)",

@@ -461,11 +461,15 @@ static inline int hex16(const unsigned char *p, uint64_t *v)
 {
 #ifdef __SSE2__
 	__m128i c = _mm_loadu_si128((const __m128i *)p);
-	/* Signed compares: bytes >= 0x80 are below '0'. */
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
-	__m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
+	/*
+	 * A range [lo, hi] in one signed compare: c + (127 - hi) takes hi to
+	 * 127, every byte above hi past it (negative), every byte below lo
+	 * to at most lo + 126 - hi (wrapping, the bytes above 0x80 too).
+	 */
+	__m128i digit = _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(127 - '9')),
+				       _mm_set1_epi8(127 - '9' + '0' - 1));
+	__m128i alpha = _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(127 - 'f')),
+				       _mm_set1_epi8(127 - 'f' + 'a' - 1));
 	__m128i d;
 
 	if (_mm_movemask_epi8(_mm_or_si128(digit, alpha)) != 0xffff)
@@ -511,20 +515,38 @@ static inline const unsigned char *fast_hex(const unsigned char *p, char sep,
 	return p + 1;
 }
 
-/* Decimal, 1-19 digits (no overflow possible), no leading zero, then sep. */
+/*
+ * Decimal, 1-19 digits (no overflow possible), no leading zero, then sep.
+ * Two digits a turn, each tested and nothing else (a line's numbers are
+ * most of its bytes); the byte that stops it is tested as its d, the
+ * separator's value less '0'.
+ */
 static inline const unsigned char *fast_dec(const unsigned char *p, char sep,
 					    uint64_t *v)
 {
-	const unsigned char *s = p;
-	uint64_t x = 0;
-	unsigned int d;
+	const unsigned char *stop = p + 19;	/* the 20th byte: sep */
+	uint64_t x = (uint64_t)*p - '1', d, e;
 
-	while (p - s < 20 && (d = *p - '0') <= 9) {
-		x = x * 10 + d;
-		p++;
+	if (x > 8)	/* not 1-9: "0" alone, or no number */
+		return *p == '0' && p[1] == (unsigned char)sep ?
+		       (*v = 0, p + 2) : NULL;
+	x++;
+	for (p++; p != stop; p += 2) {
+		d = (uint64_t)p[0] - '0';
+		if (d > 9)
+			goto end;
+		e = (uint64_t)p[1] - '0';
+		if (e > 9) {
+			x = x * 10 + d;
+			d = e;
+			p++;
+			goto end;
+		}
+		x = x * 100 + d * 10 + e;
 	}
-	if (*p != (unsigned char)sep || p == s || p - s > 19 ||
-	    (*s == '0' && p - s > 1))
+	d = (uint64_t)*p - '0';
+end:
+	if (d != (uint64_t)(unsigned char)sep - '0')
 		return NULL;
 	*v = x;
 	return p + 1;
@@ -561,11 +583,54 @@ static inline size_t fast_access(const char *line, struct kmap_access *acc,
 	return (const char *)q - 1 - line;
 }
 
+/*
+ * The comm at p, up to the line's newline, into comm[] (NUL-terminated):
+ * its length, or 0 when the slow path must (none, a control byte, DEL, a
+ * comma, KMAP_COMM_MAX bytes or more). SSE2: a comm of up to 15 bytes
+ * found and copied at once (zeros after it), not a byte a turn.
+ */
+static inline size_t fast_comm(const unsigned char *p, char *comm)
+{
+	const unsigned char *c;
+
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	/* Below 0x20: a range in one signed compare, as in hex16(). */
+	__m128i stop = _mm_or_si128(
+		_mm_cmpgt_epi8(_mm_add_epi8(v, _mm_set1_epi8(127 - 0x1f)),
+			       _mm_set1_epi8(127 - 0x1f - 1)),
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+			     _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
+	unsigned int at = (unsigned int)_mm_movemask_epi8(stop);
+
+	if (at) {
+		size_t len = (size_t)__builtin_ctz(at);
+		__m128i keep = _mm_cmplt_epi8(
+			_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+				      13, 14, 15), _mm_set1_epi8((char)len));
+
+		if (p[len] != '\n' || !len)
+			return 0;
+		_mm_storeu_si128((__m128i *)comm, _mm_and_si128(v, keep));
+		return len;
+	}
+#endif
+	for (c = p; c - p < KMAP_COMM_MAX && *c >= 0x20 && *c != 0x7f &&
+	     *c != ','; c++)
+		;
+	if (*c != '\n' || c == p || c - p >= KMAP_COMM_MAX)
+		return 0;
+	memcpy(comm, p, c - p);
+	comm[c - p] = 0;
+	return c - p;
+}
+
 /* An object line's length (without its newline), or 0: the slow path. */
 static inline size_t fast_object(const char *line, struct kmap_object *obj)
 {
-	const unsigned char *p = (const unsigned char *)line, *c;
+	const unsigned char *p = (const unsigned char *)line;
 	uint64_t pid;
+	size_t len;
 
 	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
 	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
@@ -575,16 +640,12 @@ static inline size_t fast_object(const char *line, struct kmap_object *obj)
 	    !(p = fast_dec(p, ',', &obj->free_jiffies)) ||
 	    !(p = fast_hex(p, ',', &obj->free_ip)))
 		return 0;
-	for (c = p; c - p < KMAP_COMM_MAX && *c >= 0x20 && *c != 0x7f &&
-	     *c != ','; c++)
-		;
-	if (*c != '\n' || c == p || c - p >= KMAP_COMM_MAX)
+	len = fast_comm(p, obj->comm);
+	if (!len)
 		return 0;
-	memcpy(obj->comm, p, c - p);
-	obj->comm[c - p] = 0;
 	obj->pid = (uint32_t)pid;
 	obj->has = 0;
-	return (const char *)c - line;
+	return (const char *)p + len - line;
 }
 
 /* The line of len (newline excluded) at buf[start] is read. */
@@ -814,10 +875,13 @@ struct pid_text {
 
 /*
  * An access line, with ",offset,offset_end" (kmap_offsets) or not; its
- * pid from pt when pt has it (pt NULL: none kept).
+ * pid from pt when pt has it (pt NULL: none kept). Inline always: gcc
+ * called it from kmap_format_accesses()' loop, the call and its
+ * arguments a sixteenth of memorizer text of a stream.
  */
-static inline size_t format_access(char *line, const struct kmap_access *a,
-				   int offsets, struct pid_text *pt)
+static inline __attribute__((always_inline)) size_t
+format_access(char *line, const struct kmap_access *a, int offsets,
+	      struct pid_text *pt)
 {
 	char *p = line;
 

@@ -333,7 +333,7 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 {
 	struct row *r = row_get(rep, o->pid);
 	struct about *ab;
-	size_t i;
+	size_t i, at = 0;
 
 	(void)reads, (void)writes;
 	if (!r)
@@ -347,12 +347,18 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 	}
 	add_object(r, o, 0, 0);
 	for (i = 0; i < nacc; i++) {
-		struct row *a = row_get(rep, acc[i].pid);
+		struct row *a;
 
-		if (!a)
-			return -1;
+		/* An object's accesses mostly have one pid: looked up once. */
+		if (!i || acc[i].pid != acc[i - 1].pid) {
+			a = row_get(rep, acc[i].pid);
+			if (!a)
+				return -1;
+			at = a - rep->rows;
+			about(rep, a)->pid = acc[i].pid;
+		}
+		a = &rep->rows[at];
 		ab = about(rep, a);
-		ab->pid = acc[i].pid;
 		a->reads += acc[i].reads;
 		a->writes += acc[i].writes;
 		if (ab->last_obj != rep->objno) {
@@ -383,12 +389,13 @@ static int add_obj(struct report *rep, const struct kmap_object *o,
 	ab->pid = o->pid;
 	ab->sites = nacc;
 	ab->id = id;
-	snprintf(ab->comm, sizeof(ab->comm), "%s", o->comm);
+	/* Two names an object: copied, not through snprintf. */
+	str_copy(ab->comm, sizeof(ab->comm), o->comm);
 	ab->addr = o->addr;
 	ab->alloc_ip = o->alloc_ip;
 	ab->alloc_jiffies = o->alloc_jiffies;
 	ab->free_jiffies = o->free_jiffies;
-	snprintf(ab->name, sizeof(ab->name), "%s",
+	str_copy(ab->name, sizeof(ab->name),
 		 (o->has & KMAP_HAS_CACHE) && o->cache ? o->cache :
 		 (o->has & KMAP_HAS_KIND) ? kmap_kind_name(o->kind) : "");
 	return 0;

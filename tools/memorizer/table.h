@@ -74,6 +74,8 @@ int table_print(const struct table *t, FILE *f, enum table_fmt fmt,
 		size_t limit, struct json_object *json_head);
 /* A CSV field of s: quoted (its quotes doubled) when it has , " CR or LF. */
 void csv_str(FILE *f, const char *s);
+/* s into buf as snprintf(buf, len, "%s", s) puts it; returns strlen(s). */
+int str_copy(char *buf, size_t len, const char *s);
 /* A JSON string of s (any bytes: not UTF-8 ones become U+00XX); NULL: OOM. */
 struct json_object *json_bytes(const char *s);
 /* A JSON number of d, as CSV prints it; null for CELL_NONE. */

@@ -16,6 +16,7 @@
 #include <linux/memorizer.h>
 
 #include "kmap.h"
+#include "kmap_inline.h"
 #include "kmap_types.h"
 #include "mtrace-plugin.h"
 
@@ -319,6 +320,35 @@ static void test_grow_intern(void **state)
 }
 
 /*
+ * line (no newline) read by the reader's fast path (an object line
+ * before it, KMAP_LINE_MAX bytes after it) into *o or *a, and by
+ * kmap_parse_line() into *o2 or *a2: the same type (0 for neither), which
+ * it returns.
+ */
+static int fast_and_slow(const char *line, struct kmap_object *o,
+			 struct kmap_access *a, struct kmap_object *o2,
+			 struct kmap_access *a2)
+{
+	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	char buf[2048], err[KMAP_ERR_MAX];
+	struct kmap_text_reader *r;
+	size_t n;
+	int t, t2;
+
+	n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, line);
+	while (n < sizeof(buf) - 32)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "  ffffffff81000020,1,0,1\n");
+	r = kmap_text_open_mem(buf, n, "t");
+	assert_int_equal(kmap_text_next(r, o, a), KMAP_LINE_OBJECT);
+	t = kmap_text_next(r, o, a);
+	t2 = kmap_parse_line(line, strlen(line), o2, a2, err);
+	assert_int_equal(t < 0 ? 0 : t, t2);
+	kmap_text_close(r);
+	return t2;
+}
+
+/*
  * The reader's fast path (a line with KMAP_LINE_MAX bytes after it) takes
  * exactly what kmap_parse_line() takes, with the same fields, and leaves
  * every other line to it.
@@ -340,6 +370,13 @@ static void test_reader_fast_path(void **state)
 		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a,b",
 		"ffffffff81000000,1,ffff888000001000,8,100,0,0,caf\xc3\xa9",
 		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a\x7f",
+		/* A comm about 16 bytes (fast_comm()'s window), a control byte. */
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,123456789012345",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,1234567890123456",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,12345678901234567",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a\tb",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,a\x1f",
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,\x80\x9f\xa0\xff",
 		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
 		"123456789012345678901234567890123456789012345678901234567890123",
 		"ffffffff81000000,1,ffff888000001000,8,100,0,0,"
@@ -347,6 +384,16 @@ static void test_reader_fast_path(void **state)
 		"ffffffff81000000,1,ffff888000001000,8,100,0",
 		"  ffffffff81000010,1,0,1",
 		"  ffffffff81000010,1,0,18446744073709551615",
+		/* Decimal fields: 19 digits, 20, "0" alone, leading zeros. */
+		"  ffffffff81000010,1,9999999999999999999,0",
+		"  ffffffff81000010,1,99999999999999999999,0",
+		"  ffffffff81000010,1,0,00",
+		"  ffffffff81000010,1,00,1",
+		"  ffffffff81000010,1,01,1",
+		"  ffffffff81000010,0,1,1",
+		"  ffffffff81000010,1,1,1,0,10",
+		"  ffffffff81000010,1,1,1,0,4294967295",
+		"  ffffffff81000010,1,1,1,0,4294967296",
 		"  ffffffff81000010,1,0,",
 		"  ffffffff81000010,1,0,1,2",
 		"   ffffffff81000010,1,0,1",
@@ -368,26 +415,14 @@ static void test_reader_fast_path(void **state)
 		"  123456789abcdef0,1,0,1",
 		"  123456789abcdef0a,1,0,1",
 	};
-	static const char head[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
-	char buf[2048], err[KMAP_ERR_MAX];
 	struct kmap_object o, o2;
 	struct kmap_access a, a2;
-	size_t i, n;
+	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		struct kmap_text_reader *r;
-		int t, t2;
+		int t = fast_and_slow(lines[i], &o, &a, &o2, &a2);
 
-		n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, lines[i]);
-		while (n < sizeof(buf) - 32)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "  ffffffff81000020,1,0,1\n");
-		r = kmap_text_open_mem(buf, n, "t");
-		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
-		t = kmap_text_next(r, &o, &a);
-		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
-		assert_int_equal(t < 0 ? 0 : t, t2);
 		if (!strncmp(lines[i], "123456789abcdef0,", 17))
 			assert_true(o.alloc_ip == 0x123456789abcdef0ull &&
 				    o.addr == 0xfedcba9876543210ull);
@@ -402,8 +437,32 @@ static void test_reader_fast_path(void **state)
 			assert_true(a.ip == a2.ip && a.pid == a2.pid &&
 				    a.reads == a2.reads && a.writes == a2.writes);
 		}
-		kmap_text_close(r);
 	}
+}
+
+/*
+ * Every byte (but the newline) in a 16-digit hex field, at its first and
+ * its last digit: the fast path takes the line when kmap_parse_line()
+ * does, with the same value.
+ */
+static void test_reader_hex_bytes(void **state)
+{
+	char line[64];
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	int b, at;
+
+	(void)state;
+	for (at = 0; at < 2; at++)
+		for (b = 1; b < 256; b++) {
+			if (b == '\n')
+				continue;
+			snprintf(line, sizeof(line), "  ffffffff81000010,1,0,1");
+			line[at ? 17 : 2] = (char)b;
+			if (fast_and_slow(line, &o, &a, &o2, &a2) ==
+			    KMAP_LINE_ACCESS)
+				assert_true(a.ip == a2.ip);
+		}
 }
 
 /* The bytes the tee was given, gathered. */
@@ -490,6 +549,39 @@ static void test_reader_accesses(void **state)
 	assert_int_equal(kmap_parse_line(buf + tee.len, 25, &o, &a2, err), 0);
 	kmap_text_close(r);
 	kmap_text_close(r2);
+}
+
+/*
+ * kmap_put_dec(): printf's digits, and no byte past them, for every value
+ * up to 20,000 (its paths of 1-2 and 3-4 digits) and at each power of 10.
+ */
+static void check_put_dec(uint64_t v)
+{
+	char want[32], got[32];
+	int n = snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+
+	memset(got, 'x', sizeof(got));
+	assert_int_equal(kmap_put_dec(got, v) - got, n);
+	assert_int_equal(kmap_dec_len(v), n);
+	assert_memory_equal(got, want, (size_t)n);
+	assert_int_equal(got[n], 'x');
+}
+
+static void test_put_dec(void **state)
+{
+	uint64_t v, p;
+
+	(void)state;
+	for (v = 0; v <= 20000; v++)
+		check_put_dec(v);
+	for (p = 10; p <= 10000000000000000000ull; p *= 10) {
+		check_put_dec(p - 1);
+		check_put_dec(p);
+		check_put_dec(p + 1);
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	check_put_dec(UINT64_MAX);
 }
 
 static void test_fopen_directory(void **state)
@@ -3097,7 +3189,9 @@ int main(void)
 		cmocka_unit_test(test_parse_dec),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
+		cmocka_unit_test(test_reader_hex_bytes),
 		cmocka_unit_test(test_reader_accesses),
+		cmocka_unit_test(test_put_dec),
 		cmocka_unit_test(test_src_offsets),
 		cmocka_unit_test(test_src_sorts_counters),
 		cmocka_unit_test(test_fopen_directory),
