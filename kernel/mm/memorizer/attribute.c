@@ -30,6 +30,7 @@
 
 #include "../slab.h"
 #include "memorizer.h"
+#include "pool.h"
 
 /*
  * The stack @addr is on, if any: this task's, or this CPU's IRQ, exception
@@ -186,14 +187,27 @@ static struct memorizer_record *found_direct(unsigned long addr,
 /*
  * An access that no record covers: the record made for its object now,
  * or NULL, the access counted by the class of memory it hit, or as
- * dropped when the pool had no room for the record.
+ * dropped when the pool had no room for the record. Preemption is
+ * disabled.
  */
 struct memorizer_record *memorizer_attribute(unsigned long addr)
 {
-	enum memorizer_memory_class class = memorizer_memory_class(addr);
+	enum memorizer_memory_class class;
 	struct memorizer_record *rec = NULL;
 	unsigned long start, size;
 
+	/*
+	 * A full pool makes no record: dropped before any work. Once the
+	 * pool fills, most accesses of a busy system come here, and finding
+	 * their object only to fail the allocation (a slab cache's name, an
+	 * IRQ-off pool lock, the aliases) slowed a guest several-fold: it
+	 * looked hung.
+	 */
+	if (!memorizer_pool_available(MEMORIZER_POOL_OBJ)) {
+		memorizer_stat_inc(MEMORIZER_STAT_DROPPED_ACCESSES);
+		return NULL;
+	}
+	class = memorizer_memory_class(addr);
 	if (class == MEMORIZER_MEM_STACK)
 		rec = found_stack(addr);
 	else if ((class == MEMORIZER_MEM_KERNEL_DATA ||

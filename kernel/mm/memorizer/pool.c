@@ -129,6 +129,9 @@ void *memorizer_pool_alloc(enum memorizer_pool_class c)
 	unsigned long flags;
 	void *p;
 
+	/* Full: fail without the IRQ-off section (see pool_used_up()). */
+	if (!raw_cpu_read(pool_cpu.free[c]) && pool_used_up(c))
+		return NULL;
 	local_irq_save(flags);
 	p = memorizer_pool_alloc_irqoff(c);
 	local_irq_restore(flags);
