@@ -66,8 +66,9 @@ variant_fragment() {
 }
 
 # Hidden options a variant's switch selects (not settable in a fragment).
-# The kasan -> memorizer difference may hold CONFIG_MEMORIZER and what it
-# selects; nokasan -> kasan the KASAN options and what KASAN selects.
+# The kasan -> memorizer difference may hold CONFIG_MEMORIZER, what it
+# selects and its own int option (CONFIG_MEMORIZER_ACCESS_STAGES, 0 here);
+# nokasan -> kasan the KASAN options and what KASAN selects.
 selects_of() {	# selects_of KCONFIG_FILE SYMBOL...
 	local f=$1; shift
 	local s
@@ -160,7 +161,7 @@ mem_sel=$(selects_of "$src/mm/memorizer/Kconfig" MEMORIZER | paste -sd'|')
 kasan_derived="CONFIG_KASAN[A-Z0-9_]*|CONFIG_CC_HAS_KASAN[A-Z0-9_]*|CONFIG_CC_HAS_NAMED_AS_FIXED_SANITIZERS|CONFIG_CONSTRUCTORS|CONFIG_GENERIC_CSUM|CONFIG_SLUB_RCU_DEBUG|CONFIG_STACKDEPOT[A-Z0-9_]*"
 check_diff nokasan kasan "$kasan_derived${kasan_sel:+|$kasan_sel}" \
 	"KASAN" CONFIG_KASAN
-check_diff kasan memorizer "CONFIG_MEMORIZER${mem_sel:+|$mem_sel}" \
+check_diff kasan memorizer "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES${mem_sel:+|$mem_sel}" \
 	"MEMORIZER" CONFIG_MEMORIZER
 [ "${1:-}" = --config-only ] && exit 0
 

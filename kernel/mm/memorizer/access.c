@@ -18,6 +18,12 @@
 DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
 
 /*
+ * Whether the path stops after @stage (CONFIG_MEMORIZER_ACCESS_STAGES),
+ * in the kernels that measure what each stage costs; never in others.
+ */
+#define STOP_AFTER(stage) (CONFIG_MEMORIZER_ACCESS_STAGES == (stage))
+
+/*
  * Each context's last few records, each with the last counter used on it:
  * most accesses fall in an object one of the last few did (a slab object,
  * the task's stack, struct pages, a global), many from the same
@@ -144,6 +150,8 @@ static __always_inline bool count_cached(struct access_cache *ac,
 		way = cache_record(ac, rec);
 	}
 	*found = way;
+	if (STOP_AFTER(2))
+		return true;
 	c = way->counter;
 	if (!c || READ_ONCE(c->rec) != memorizer_ref(rec) ||
 	    memorizer_counter_ip(c) != ip || c->pid != pid) {
@@ -153,6 +161,8 @@ static __always_inline bool count_cached(struct access_cache *ac,
 			return false;
 		way->counter = c;
 	}
+	if (STOP_AFTER(3))
+		return true;
 	memorizer_counter_widen(c, way->size, addr - way->start, size);
 	/* Saturate: a count that wrapped would be a wrong one. */
 	atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
@@ -183,9 +193,11 @@ static noinline void count_access(struct access_cache *ac,
 			return;
 		way = cache_record(ac, rec);
 	}
+	if (STOP_AFTER(2))
+		return;
 	c = memorizer_counter_get(rec, ip, pid);
 	way->counter = c;
-	if (c) {
+	if (c && !STOP_AFTER(3)) {
 		memorizer_counter_widen(c, way->size, addr - way->start, size);
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
@@ -219,6 +231,8 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 		goto out;
 	WRITE_ONCE(*busy, 1);
 	barrier();
+	if (STOP_AFTER(1))
+		goto leave;
 	ac = this_cpu_ptr(&access_caches[level]);
 	if (!count_cached(ac, addr, size, write, ip, level ? 0 : current->pid,
 			  &way)) {
@@ -228,6 +242,7 @@ void __memorizer_access(unsigned long addr, size_t size, bool write,
 			     level ? 0 : current->pid);
 		user_access_restore(ua_flags);
 	}
+leave:
 	barrier();
 	WRITE_ONCE(*busy, 0);
 out:
