@@ -26,7 +26,8 @@ DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
 /*
  * Each context's last few records, each with the last counter used on it:
  * most accesses fall in an object one of the last few did (a slab object,
- * the task's stack, struct pages, a global), many from the same
+ * the task's stack, struct pages, a global), most often the one the
+ * access before did (its way is looked at first), many from the same
  * instruction. A way holds a copy of its record's extent, so that a miss
  * reads no record; a record's extent is set when it is made, so its id
  * vouches for the copy. Records and counters live in the pool, which is
@@ -41,7 +42,8 @@ DEFINE_STATIC_KEY_FALSE(memorizer_access_key);
 
 struct access_way {
 	unsigned long start;		/* the record's extent, as cached */
-	unsigned long size;
+	unsigned int size;
+	unsigned int shift;		/* memorizer_span_shift(size) */
 	struct memorizer_record *rec;
 	u64 id;
 	struct memorizer_counter *counter;
@@ -50,6 +52,7 @@ struct access_way {
 struct access_cache {
 	struct access_way ways[ACCESS_WAYS];
 	unsigned int victim;		/* the way to replace next */
+	unsigned int last;		/* the way used last: looked at first */
 };
 static DEFINE_PER_CPU(struct access_cache, access_caches[4]);
 
@@ -75,11 +78,13 @@ cache_record(struct access_cache *ac, struct memorizer_record *rec)
 {
 	struct access_way *way = &ac->ways[ac->victim];
 
+	ac->last = ac->victim;
 	ac->victim = (ac->victim + 1) % ACCESS_WAYS;
 	way->rec = rec;
 	way->id = rec->id;
 	way->start = rec->key.addr;
 	way->size = rec->size_alloc;
+	way->shift = memorizer_span_shift(rec->size_alloc);
 	way->counter = NULL;
 	return way;
 }
@@ -139,9 +144,14 @@ static __always_inline bool count_cached(struct access_cache *ac,
 	struct access_way *way;
 	int i;
 
+	/* Consecutive accesses mostly touch one object. */
+	way = &ac->ways[ac->last];
+	rec = way->rec ? way_record(way, addr) : NULL;
 	for (i = 0; i < ACCESS_WAYS && !rec; i++) {
 		way = &ac->ways[i];
 		rec = way->rec ? way_record(way, addr) : NULL;
+		if (rec)
+			ac->last = i;
 	}
 	if (!rec) {
 		rec = lookup_inline(addr);
@@ -163,7 +173,8 @@ static __always_inline bool count_cached(struct access_cache *ac,
 	}
 	if (STOP_AFTER(3))
 		return true;
-	memorizer_counter_widen(c, way->size, addr - way->start, size);
+	memorizer_counter_widen(c, way->size, way->shift, addr - way->start,
+				size);
 	/* Saturate: a count that wrapped would be a wrong one. */
 	atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 	this_cpu_inc(memorizer_stats.accesses[rec->kind]);
@@ -198,17 +209,28 @@ static noinline void count_access(struct access_cache *ac,
 	c = memorizer_counter_get(rec, ip, pid);
 	way->counter = c;
 	if (c && !STOP_AFTER(3)) {
-		memorizer_counter_widen(c, way->size, addr - way->start, size);
+		memorizer_counter_widen(c, way->size, way->shift,
+					addr - way->start, size);
 		atomic_add_unless(write ? &c->writes : &c->reads, 1, -1);
 		this_cpu_inc(memorizer_stats.accesses[rec->kind]);
 	}
 }
 
-void __memorizer_access(unsigned long addr, size_t size, bool write,
-			unsigned long ip)
+/*
+ * Page-aligned, so that the whole of it (some 2 KB) is in one page: under
+ * QEMU TCG a jump to another page cannot be chained to the code it
+ * reaches, and looks its target up each time it runs.
+ */
+void __aligned(PAGE_SIZE) __memorizer_access(unsigned long addr, size_t size,
+					     bool write, unsigned long ip)
 {
-	/* One reading of preempt_count: NMI is level 3, a task level 0. */
-	unsigned int level = interrupt_context_level();
+	/*
+	 * interrupt_context_level() (NMI is level 3, a task level 0), with
+	 * a task's, the common case, in one test.
+	 */
+	unsigned long pc = preempt_count();
+	unsigned int level = pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET) ?
+			     interrupt_context_level() : 0;
 	struct access_way *way = NULL;
 	struct access_cache *ac;
 	unsigned long ua_flags;

@@ -355,18 +355,20 @@ static __always_inline unsigned int memorizer_span_shift(unsigned long size)
 
 /*
  * Widen @c's span by the @size bytes at @offset in an object of
- * @size_alloc bytes. Racing accesses (pid 0 runs on every CPU) widen by
- * cmpxchg; an access inside the span, nearly every one, writes nothing.
- * One branch: under TCG each ends a translation block, and the span's
- * first form (two compares, a shift chosen by branch) added 39 ns to the
- * access cache's hit (KUnit access_cost_test, 99 -> 138 ns).
+ * @size_alloc bytes, whose memorizer_span_shift() is @shift (the access
+ * path keeps it with the record's extent). Racing accesses (pid 0 runs
+ * on every CPU) widen by cmpxchg; an access inside the span, nearly
+ * every one, writes nothing. One branch: under TCG each ends a
+ * translation block, and the span's first form (two compares, a shift
+ * chosen by branch) added 39 ns to the access cache's hit (KUnit
+ * access_cost_test, 99 -> 138 ns).
  */
 static __always_inline void memorizer_counter_widen(struct memorizer_counter *c,
 						    unsigned long size_alloc,
+						    unsigned int shift,
 						    unsigned long offset,
 						    size_t size)
 {
-	unsigned int shift = memorizer_span_shift(size_alloc);
 	unsigned long end = min(offset + size + !size, size_alloc);
 	u32 first = offset >> shift, last = (end - 1) >> shift;
 	u32 old = READ_ONCE(c->span), span;
