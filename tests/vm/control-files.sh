@@ -3,8 +3,9 @@
 # bad input gets EINVAL and changes nothing, the unprivileged can do
 # nothing, the seeds' names exist at the debugfs root, and
 # /proc/<pid>/memorizer_enabled follows ptrace's rule. Booted with two
-# kinds of object only: no allocation gets a record until all are back.
-# vm/run: --append memorizer.kinds=global,stack
+# kinds of object only: no allocation gets a record until all are back;
+# and with lockdep's accesses counted.
+# vm/run: --append "memorizer.kinds=global,stack memorizer.count_instruments=lockdep"
 . /vmrun/guest-lib.sh
 f=$M/memorizer_enabled
 l=$M/memorizer_log_access
@@ -31,6 +32,7 @@ check "kmap 0400" mode_is $M/kmap 400
 check "show_stats 0400" mode_is $M/show_stats 400
 check "stats 0400" mode_is $M/stats 400
 check "kinds 0600" mode_is $M/kinds 600
+check "count_instruments 0600" mode_is $M/count_instruments 600
 for n in memorizer_enabled memorizer_log_access clear_object_list clear_dead_objects; do
 	check "/sys/kernel/debug/$n -> memorizer/$n" \
 		[ "$(readlink /sys/kernel/debug/$n)" = "memorizer/$n" ]
@@ -53,7 +55,8 @@ accesses_slow_path objects_dropped accesses_dropped frees_missed records_in_memo
 counters_in_memory memory_used_bytes memory_bound_bytes
 binary_records_made binary_records_lost binary_records_unread
 untracked_slab untracked_stack untracked_percpu untracked_kernel_data
-untracked_kernel_text untracked_module untracked_page untracked_vmalloc untracked_other record_bytes
+untracked_kernel_text untracked_module untracked_page untracked_vmalloc untracked_other
+excluded_kasan excluded_lockdep excluded_memorizer record_bytes
 counter_bytes page_key_bytes"
 stats_format() {	# FILE: a copy of stats
 	awk -v keys="$stats_keys" '
@@ -130,6 +133,24 @@ echo all > $M/kinds
 ls -R /usr > /dev/null
 check "kmalloc records again once all kinds are back" [ "$(stat_of kmalloc_tracked)" -gt "$before" ]
 
+# count_instruments: the instruments whose accesses are counted.
+check "count_instruments from boot (memorizer.count_instruments=lockdep)" \
+	is $M/count_instruments lockdep
+check "the boot parameter reads the same" \
+	is /sys/module/memorizer/parameters/count_instruments lockdep
+for v in "none:none" "all:kasan lockdep" "lockdep,kasan:kasan lockdep" \
+	"kasan
+:kasan" "kasan kasan:kasan" "none
+:none"; do
+	check "count_instruments accepts '${v%%:*}'" accepts $M/count_instruments "${v%%:*}" "${v#*:}"
+done
+echo kasan > $M/count_instruments
+for bad in memorizer "none kasan" "kasan none" KASAN lock , "kasan;lockdep" "$long"; do
+	check "count_instruments rejects '$(echo "$bad" | cut -c1-20)'" rejects $M/count_instruments "$bad"
+done
+check "count_instruments kept after rejects" is $M/count_instruments kasan
+echo none > $M/count_instruments
+
 for c in clear_object_list clear_dead_objects; do
 	check "$c accepts 1" sh -c "echo 1 > $M/$c"
 	for bad in 0 2 yes 11 x; do
@@ -156,11 +177,12 @@ kill $pid
 
 # The unprivileged see nothing and change nothing.
 echo 3 > $f
-for file in memorizer_enabled memorizer_log_access kinds kmap show_stats stats; do
+for file in memorizer_enabled memorizer_log_access kinds count_instruments kmap show_stats stats; do
 	check "nobody cannot read $file" as_nobody_denied "cat $M/$file"
 done
-for file in memorizer_enabled memorizer_log_access kinds clear_object_list clear_dead_objects; do
+for file in memorizer_enabled memorizer_log_access kinds count_instruments clear_object_list clear_dead_objects; do
 	check "nobody cannot write $file" as_nobody_denied "echo 0 > $M/$file"
+	[ -e /sys/kernel/debug/$file ] || continue
 	check "nobody cannot write /sys/kernel/debug/$file" \
 		as_nobody_denied "echo 0 > /sys/kernel/debug/$file"
 done

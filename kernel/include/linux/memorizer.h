@@ -13,7 +13,33 @@
 
 struct kmem_cache;
 
+/*
+ * The work a debugging facility does on the workload's behalf (KASAN
+ * saving an allocation stack, lockdep checking a lock) is not the
+ * workload's. The facility marks the section where it runs with
+ * memorizer_instr_enter() and memorizer_instr_exit(), and Memorizer leaves
+ * the accesses made inside out of its kmap and counts them per instrument
+ * instead, unless told to count them (count_instruments). A context, not a
+ * list of functions: the unwinder a workload calls is the workload's, the
+ * same unwinder called from kasan_save_stack() is KASAN's.
+ */
+enum memorizer_instr {
+	MEMORIZER_INSTR_KASAN,
+	MEMORIZER_INSTR_LOCKDEP,
+	MEMORIZER_INSTR_NR,
+};
+
 #ifdef CONFIG_MEMORIZER
+
+/*
+ * Returns the marks before, for memorizer_instr_exit(), which restores
+ * @instr's mark as it was (a section that does not nest in itself, as
+ * lockdep's, may pass 0) and leaves the others as they are. Out of line
+ * and noinstr: callable from noinstr code, and their own accesses are
+ * not seen.
+ */
+unsigned int memorizer_instr_enter(enum memorizer_instr instr);
+void memorizer_instr_exit(enum memorizer_instr instr, unsigned int old);
 
 DECLARE_STATIC_KEY_FALSE(memorizer_access_key);
 DECLARE_STATIC_KEY_FALSE(memorizer_alloc_key);
@@ -104,6 +130,14 @@ bool memorizer_process_marked(struct task_struct *task);
 extern const struct file_operations proc_memorizer_enabled_operations;
 
 #else /* CONFIG_MEMORIZER */
+
+static inline unsigned int memorizer_instr_enter(enum memorizer_instr instr)
+{
+	return 0;
+}
+
+static inline void memorizer_instr_exit(enum memorizer_instr instr,
+					unsigned int old) { }
 
 static inline void memorizer_access(const void *addr, size_t size, bool write,
 				    unsigned long ip) { }

@@ -217,6 +217,20 @@ static noinline void count_access(struct access_cache *ac,
 }
 
 /*
+ * Whether an access made inside the instruments of @marks is left out (as
+ * it is unless each is counted), and counted so: under the first of them,
+ * in enum memorizer_instr's order, for a section inside another.
+ */
+static __always_inline bool left_out(unsigned int marks)
+{
+	marks &= ~READ_ONCE(memorizer_instr_counted);
+	if (!marks)
+		return false;
+	this_cpu_inc(memorizer_stats.excluded[__ffs(marks)]);
+	return true;
+}
+
+/*
  * Page-aligned, so that the whole of it (some 2 KB) is in one page: under
  * QEMU TCG a jump to another page cannot be chained to the code it
  * reaches, and looks its target up each time it runs.
@@ -234,6 +248,7 @@ void __aligned(PAGE_SIZE) __memorizer_access(unsigned long addr, size_t size,
 	struct access_way *way = NULL;
 	struct access_cache *ac;
 	unsigned long ua_flags;
+	unsigned int marks;
 	u8 *busy;
 
 	if (level == 3 || !memorizer_level_selected(level))
@@ -249,7 +264,14 @@ void __aligned(PAGE_SIZE) __memorizer_access(unsigned long addr, size_t size,
 	 * the test object (1 test object in about 3,000 lost a count so).
 	 */
 	busy = memorizer_busy_flag(level);
-	if (*busy)
+	if (*busy) {
+		/* What Memorizer calls (locks, RCU) may be instrumented. */
+		this_cpu_inc(memorizer_stats.excluded[MEMORIZER_INSTR_SELF]);
+		goto out;
+	}
+	/* Work for an instrument (KASAN, lockdep) is not the workload's. */
+	marks = memorizer_instr_marks_at(level);
+	if (unlikely(marks) && left_out(marks))
 		goto out;
 	WRITE_ONCE(*busy, 1);
 	barrier();

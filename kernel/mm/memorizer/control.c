@@ -195,6 +195,48 @@ static const struct file_operations kinds_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * count_instruments: the instruments whose accesses are counted as the
+ * workload's ("none" by default); a write sets them. Taken at each access:
+ * a section already running is counted or left out as the set says now.
+ */
+static ssize_t instrs_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	int len = memorizer_format_instrs(buf, sizeof(buf),
+					  READ_ONCE(memorizer_instr_counted));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t instrs_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	unsigned int instrs;
+	int err;
+
+	err = memorizer_copy_write(buf, ubuf, count, ppos);
+	if (err)
+		return err;
+	if (memorizer_parse_instrs(buf, &instrs))
+		return -EINVAL;
+	mutex_lock(&control_lock);
+	WRITE_ONCE(memorizer_instr_counted, instrs);
+	mutex_unlock(&control_lock);
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations instrs_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = instrs_read,
+	.write = instrs_write,
+	.llseek = default_llseek,
+};
+
 static ssize_t read_number(char __user *ubuf, size_t count, loff_t *ppos,
 			   unsigned int val)
 {
@@ -316,6 +358,28 @@ static const struct kernel_param_ops kinds_param_ops = {
 module_param_cb(kinds, &kinds_param_ops, &memorizer_kinds, 0400);
 MODULE_PARM_DESC(kinds, "Kinds of object Memorizer records (default all)");
 
+static int param_set_instrs(const char *val, const struct kernel_param *kp)
+{
+	return memorizer_parse_instrs(val, kp->arg);
+}
+
+static int param_get_instrs(char *buffer, const struct kernel_param *kp)
+{
+	return memorizer_format_instrs(buffer, PAGE_SIZE,
+				       READ_ONCE(*(unsigned int *)kp->arg));
+}
+
+static const struct kernel_param_ops instrs_param_ops = {
+	.set = param_set_instrs,
+	.get = param_get_instrs,
+};
+
+/* memorizer.count_instruments=: the file's value at boot, commas for spaces. */
+module_param_cb(count_instruments, &instrs_param_ops, &memorizer_instr_counted,
+		0400);
+MODULE_PARM_DESC(count_instruments,
+		 "Instruments whose accesses are counted (default none)");
+
 static int __init memorizer_init(void)
 {
 	struct memorizer_control boot = {
@@ -363,6 +427,7 @@ static int __init memorizer_debugfs_init(void)
 	debugfs_create_file("memorizer_log_access", 0600, dir,
 			    (void *)MEMORIZER_SET_LOG_ACCESS, &control_fops);
 	debugfs_create_file("kinds", 0600, dir, NULL, &kinds_fops);
+	debugfs_create_file("count_instruments", 0600, dir, NULL, &instrs_fops);
 	debugfs_create_file("clear_object_list", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);

@@ -35,6 +35,7 @@
 #include <linux/list.h>
 #include <linux/list_bl.h>
 #include <linux/llist.h>
+#include <linux/memorizer.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -122,6 +123,30 @@ static __always_inline bool memorizer_context_selected(void)
 }
 
 /*
+ * The instruments (enum memorizer_instr) whose accesses are counted as the
+ * workload's: control.c's. The others' are left out, and so are
+ * Memorizer's own; stats counts them per instrument, Memorizer's after
+ * the others.
+ */
+extern unsigned int memorizer_instr_counted;
+#define MEMORIZER_INSTR_SELF	MEMORIZER_INSTR_NR
+#define MEMORIZER_INSTRS_ALL	(BIT(MEMORIZER_INSTR_NR) - 1)
+
+/* Marks of a CPU's interrupt levels (a bit per instrument); a task's own. */
+struct memorizer_instr_cpu {
+	u8 level[4];
+};
+DECLARE_PER_CPU(struct memorizer_instr_cpu, memorizer_instr_cpu);
+
+/* The marks of the context at @level (interrupt_context_level()). */
+static __always_inline unsigned int memorizer_instr_marks_at(unsigned int level)
+{
+	if (!level)
+		return READ_ONCE(current->memorizer_instr);
+	return READ_ONCE(this_cpu_ptr(&memorizer_instr_cpu)->level[level]);
+}
+
+/*
  * Memorizer must not observe itself: whatever it calls (RCU, timekeeping,
  * a contended lock's slow path, lockdep) may be instrumented. One flag per
  * CPU and context level (task, softirq, hardirq, NMI) stops the recursion.
@@ -205,10 +230,13 @@ static __always_inline void memorizer_unguard(bool entered)
 #define MEMORIZER_WRITE_MAX	128
 
 extern const char *const memorizer_kind_names[MEMORIZER_KIND_NR];
+extern const char *const memorizer_instr_names[MEMORIZER_INSTR_NR + 1];
 int memorizer_parse_enabled(const char *buf, struct memorizer_target *target);
 int memorizer_parse_bool(const char *buf, bool *val);
 int memorizer_parse_kinds(const char *buf, unsigned int *kinds);
 int memorizer_format_kinds(char *buf, size_t size, unsigned int kinds);
+int memorizer_parse_instrs(const char *buf, unsigned int *instrs);
+int memorizer_format_instrs(char *buf, size_t size, unsigned int instrs);
 int memorizer_copy_write(char *buf, const char __user *ubuf, size_t count,
 			 loff_t *ppos);
 int memorizer_write_one(const char __user *ubuf, size_t count, loff_t *ppos);
@@ -264,6 +292,8 @@ struct memorizer_stats {
 	unsigned long freed_records[MEMORIZER_KIND_NR];
 	unsigned long accesses[MEMORIZER_KIND_NR];	/* recorded */
 	unsigned long untracked[MEMORIZER_MEM_NR];	/* to no record */
+	/* Left out: made for an instrument, or Memorizer itself */
+	unsigned long excluded[MEMORIZER_INSTR_NR + 1];
 	unsigned long counters[MEMORIZER_STAT_NR];
 };
 

@@ -89,16 +89,82 @@ const char *const memorizer_kind_names[MEMORIZER_KIND_NR] = {
 	[MEMORIZER_KIND_STACK] = "stack",
 };
 
-static int kind_of(const char *word, size_t len)
-{
-	int k;
+/*
+ * The instruments' names, as count_instruments, memorizer.count_instruments=
+ * and stats say them; Memorizer's own accesses last (stats only).
+ */
+const char *const memorizer_instr_names[MEMORIZER_INSTR_NR + 1] = {
+	[MEMORIZER_INSTR_KASAN] = "kasan",
+	[MEMORIZER_INSTR_LOCKDEP] = "lockdep",
+	[MEMORIZER_INSTR_SELF] = "memorizer",
+};
 
-	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
-		if (strlen(memorizer_kind_names[k]) == len &&
-		    !strncmp(word, memorizer_kind_names[k], len))
-			return k;
+static int name_of(const char *const *names, int nr, const char *word,
+		   size_t len)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (strlen(names[i]) == len && !strncmp(word, names[i], len))
+			return i;
 	}
 	return -1;
+}
+
+/*
+ * A set of names (@nr of @names, or "all"; "none" where @none is allowed),
+ * separated by spaces or commas, optionally ending in one newline, into
+ * *@set (a bit per name) on success; -EINVAL for an unknown word, and for
+ * no word at all. An empty set is "none", alone.
+ */
+static int parse_names(const char *buf, const char *const *names, int nr,
+		       bool none, unsigned int *set)
+{
+	size_t len = strlen(buf), n;
+	unsigned int bits = 0;
+	bool said_none = false;
+	const char *end;
+	int i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	for (end = buf + len; buf < end; buf += n) {
+		n = strcspn(buf, " ,");
+		if (buf + n > end)
+			n = end - buf;
+		if (n == 3 && !strncmp(buf, "all", 3)) {
+			bits |= BIT(nr) - 1;
+		} else if (none && n == 4 && !strncmp(buf, "none", 4)) {
+			said_none = true;
+		} else if (n) {
+			i = name_of(names, nr, buf, n);
+			if (i < 0)
+				return -EINVAL;
+			bits |= BIT(i);
+		}
+		if (buf + n < end)
+			n++;	/* the separator */
+	}
+	if (said_none ? bits : !bits)
+		return -EINVAL;
+	*set = bits;
+	return 0;
+}
+
+/* @set's names, space-separated, or "none"; and a newline. */
+static int format_names(char *buf, size_t size, const char *const *names,
+			int nr, unsigned int set)
+{
+	int len = 0, i;
+
+	for (i = 0; i < nr; i++) {
+		if (set & BIT(i))
+			len += scnprintf(buf + len, size - len, "%s%s",
+					 len ? " " : "", names[i]);
+	}
+	if (!len)
+		len = scnprintf(buf, size, "none");
+	return len + scnprintf(buf + len, size - len, "\n");
 }
 
 /**
@@ -112,32 +178,8 @@ static int kind_of(const char *word, size_t len)
  */
 int memorizer_parse_kinds(const char *buf, unsigned int *kinds)
 {
-	size_t len = strlen(buf), n;
-	unsigned int set = 0;
-	const char *end;
-	int k;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	for (end = buf + len; buf < end; buf += n) {
-		n = strcspn(buf, " ,");
-		if (buf + n > end)
-			n = end - buf;
-		if (n == 3 && !strncmp(buf, "all", 3)) {
-			set |= MEMORIZER_KINDS_ALL;
-		} else if (n) {
-			k = kind_of(buf, n);
-			if (k < 0)
-				return -EINVAL;
-			set |= BIT(k);
-		}
-		if (buf + n < end)
-			n++;	/* the separator */
-	}
-	if (!set)
-		return -EINVAL;
-	*kinds = set;
-	return 0;
+	return parse_names(buf, memorizer_kind_names, MEMORIZER_KIND_NR, false,
+			   kinds);
 }
 
 /**
@@ -149,15 +191,38 @@ int memorizer_parse_kinds(const char *buf, unsigned int *kinds)
  */
 int memorizer_format_kinds(char *buf, size_t size, unsigned int kinds)
 {
-	int len = 0, k;
+	return format_names(buf, size, memorizer_kind_names, MEMORIZER_KIND_NR,
+			    kinds);
+}
 
-	for (k = 0; k < MEMORIZER_KIND_NR; k++) {
-		if (kinds & BIT(k))
-			len += scnprintf(buf + len, size - len, "%s%s",
-					 len ? " " : "",
-					 memorizer_kind_names[k]);
-	}
-	return len + scnprintf(buf + len, size - len, "\n");
+/**
+ * memorizer_parse_instrs - parse a set of instruments
+ * @buf: NUL-terminated text: instrument names (memorizer_instr_names but
+ *	"memorizer") or "all", separated by spaces or commas, or "none";
+ *	optionally ending in one newline
+ * @instrs: set to the set, a bit per enum memorizer_instr, on success;
+ *	untouched on failure
+ *
+ * Return: 0, or -EINVAL for an unknown word, "none" with another, or no
+ * word at all.
+ */
+int memorizer_parse_instrs(const char *buf, unsigned int *instrs)
+{
+	return parse_names(buf, memorizer_instr_names, MEMORIZER_INSTR_NR, true,
+			   instrs);
+}
+
+/**
+ * memorizer_format_instrs - the names of a set of instruments
+ * @buf, @size: where to write them, space-separated, or "none"; a newline
+ * @instrs: the set, a bit per enum memorizer_instr
+ *
+ * Return: the length written, as scnprintf().
+ */
+int memorizer_format_instrs(char *buf, size_t size, unsigned int instrs)
+{
+	return format_names(buf, size, memorizer_instr_names,
+			    MEMORIZER_INSTR_NR, instrs);
 }
 
 /**

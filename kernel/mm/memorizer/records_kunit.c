@@ -12,12 +12,14 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
+#include <linux/kasan.h>
 #include <linux/kthread.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/memorizer.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/threads.h>
 #include <linux/vmalloc.h>
 
@@ -1107,6 +1109,250 @@ static void kinds_test(struct kunit *test)
 	vfree(q);
 }
 
+/* The accesses left out for each instrument and Memorizer, and all seen. */
+struct instr_figures {
+	unsigned long excluded[MEMORIZER_INSTR_NR + 1];
+	unsigned long seen;	/* recorded or untracked */
+};
+
+/*
+ * Not instrumented, as set_counted(): their own accesses would be in what
+ * the tests measure.
+ */
+static __no_sanitize_address void set_counted(unsigned int instrs)
+{
+	WRITE_ONCE(memorizer_instr_counted, instrs);
+}
+
+static __no_sanitize_address void read_instr_figures(struct instr_figures *f)
+{
+	struct memorizer_stats sum;
+	int i;
+
+	memorizer_stats_sum(&sum);
+	for (i = 0; i <= MEMORIZER_INSTR_NR; i++)
+		f->excluded[i] = sum.excluded[i];
+	f->seen = 0;
+	for (i = 0; i < MEMORIZER_KIND_NR; i++)
+		f->seen += sum.accesses[i];
+	for (i = 0; i < MEMORIZER_MEM_NR; i++)
+		f->seen += sum.untracked[i];
+}
+
+/* @after - @before, in place in @after. */
+static void instr_delta(struct instr_figures *after,
+			const struct instr_figures *before)
+{
+	int i;
+
+	for (i = 0; i <= MEMORIZER_INSTR_NR; i++)
+		after->excluded[i] -= before->excluded[i];
+	after->seen -= before->seen;
+}
+
+/*
+ * Accesses inside an instrument's section are left out and counted under
+ * it (under the first, in enum memorizer_instr's order, when nested),
+ * unless the instrument is counted; then they are ordinary counts. The
+ * sections run with interrupts off, so that nothing else is in them.
+ */
+static void instruments_test(struct kunit *test)
+{
+	const struct expected_access exp[] = {
+		{ "write_word", current->pid, WRITES, 0, 0, 24 },
+		{ "read_word", current->pid, 0, 2, 0, 16 },
+	};
+	unsigned int saved = READ_ONCE(memorizer_instr_counted);
+	struct instr_figures before, after;
+	unsigned int kasan, lockdep;
+	struct trace_state st;
+	unsigned long flags;
+	unsigned long *p;
+
+	set_counted(0);
+	trace_self_begin(test, &st);
+	p = kmalloc(64, GFP_KERNEL);
+	if (p) {
+		write_words(p, 1, WRITES);
+		local_irq_save(flags);
+		read_instr_figures(&before);
+		kasan = memorizer_instr_enter(MEMORIZER_INSTR_KASAN);
+		read_words(p, 1, READS);
+		memorizer_instr_exit(MEMORIZER_INSTR_KASAN, kasan);
+
+		set_counted(BIT(MEMORIZER_INSTR_LOCKDEP));
+		lockdep = memorizer_instr_enter(MEMORIZER_INSTR_LOCKDEP);
+		read_words(p, 1, 2);
+		memorizer_instr_exit(MEMORIZER_INSTR_LOCKDEP, lockdep);
+		set_counted(0);
+
+		kasan = memorizer_instr_enter(MEMORIZER_INSTR_KASAN);
+		lockdep = memorizer_instr_enter(MEMORIZER_INSTR_LOCKDEP);
+		read_words(p, 1, 1);
+		memorizer_instr_exit(MEMORIZER_INSTR_LOCKDEP, lockdep);
+		read_words(p, 1, 1);
+		memorizer_instr_exit(MEMORIZER_INSTR_KASAN, kasan);
+
+		lockdep = memorizer_instr_enter(MEMORIZER_INSTR_LOCKDEP);
+		write_words(p, 1, 4);
+		memorizer_instr_exit(MEMORIZER_INSTR_LOCKDEP, lockdep);
+		read_instr_figures(&after);
+		local_irq_restore(flags);
+		kfree(p);
+	}
+	trace_self_end(test, &st);
+	set_counted(saved);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, current->memorizer_instr, 0);
+	instr_delta(&after, &before);
+	KUNIT_EXPECT_EQ(test, after.excluded[MEMORIZER_INSTR_KASAN],
+			(unsigned long)READS + 2);
+	KUNIT_EXPECT_EQ(test, after.excluded[MEMORIZER_INSTR_LOCKDEP], 4UL);
+	/* The two counted reads: set_counted() is not instrumented. */
+	KUNIT_EXPECT_EQ(test, after.seen, 2UL);
+	expect_record(test, (unsigned long)p, MEMORIZER_KIND_KMALLOC, 64, 64,
+		      "instruments_test", exp, 2);
+}
+
+/* Whether a counter of @pid on any record was made in one of @funcs. */
+static bool counted_in(pid_t pid, const char *const *funcs, int n)
+{
+	struct memorizer_record *rec = NULL;
+	struct memorizer_counter *c;
+	char sym[KSYM_SYMBOL_LEN];
+	bool found = false;
+	int cpu = -1, i;
+
+	memorizer_walk_begin();
+	while (!found && (rec = memorizer_walk_next(&cpu, rec))) {
+		for (c = memorizer_deref(rec->counters); c && !found;
+		     c = memorizer_deref(c->next)) {
+			if (c->pid != pid)
+				continue;
+			ip_function(sym, memorizer_counter_ip(c));
+			for (i = 0; i < n && !found; i++)
+				found = !strcmp(sym, funcs[i]);
+		}
+	}
+	memorizer_walk_end();
+	return found;
+}
+
+static const char *const unwinder[] = {
+	"unwind_next_frame", "__unwind_start", "stack_trace_consume_entry",
+};
+
+/*
+ * KASAN's own stack saving, as it runs: the unwinder's accesses are left
+ * out as KASAN's, and when KASAN is counted the same accesses are counted
+ * instead, as many as were left out. The same call each time, from the
+ * same stack, with interrupts off: the unwinder walks the same frames,
+ * and after the first call the stack depot has the stack (the first
+ * stores it, under a lock lockdep checks).
+ */
+static void kasan_stack_test(struct kunit *test)
+{
+	unsigned int saved = READ_ONCE(memorizer_instr_counted);
+	struct instr_figures before, run[4];
+	struct trace_state st;
+	unsigned long flags;
+	void *p;
+	int i;
+
+	p = kmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	set_counted(0);
+	trace_self_begin(test, &st);
+	for (i = 0; i < 4; i++) {
+		if (i == 3)
+			set_counted(BIT(MEMORIZER_INSTR_KASAN));
+		local_irq_save(flags);
+		read_instr_figures(&before);
+		kasan_record_aux_stack_noalloc(p);
+		read_instr_figures(&run[i]);
+		local_irq_restore(flags);
+		instr_delta(&run[i], &before);
+		if (i == 2)
+			KUNIT_EXPECT_FALSE(test, counted_in(current->pid,
+					unwinder, ARRAY_SIZE(unwinder)));
+	}
+	trace_self_end(test, &st);
+	set_counted(saved);
+	kfree(p);
+
+	for (i = 0; i < 4; i++)
+		kunit_info(test, "run %d: kasan %lu lockdep %lu seen %lu\n", i,
+			   run[i].excluded[MEMORIZER_INSTR_KASAN],
+			   run[i].excluded[MEMORIZER_INSTR_LOCKDEP], run[i].seen);
+	KUNIT_EXPECT_GT(test, run[1].excluded[MEMORIZER_INSTR_KASAN], 0UL);
+	KUNIT_EXPECT_EQ(test, run[1].excluded[MEMORIZER_INSTR_KASAN],
+			run[2].excluded[MEMORIZER_INSTR_KASAN]);
+	KUNIT_EXPECT_EQ(test, run[1].seen, run[2].seen);
+	KUNIT_EXPECT_EQ(test, run[3].excluded[MEMORIZER_INSTR_KASAN], 0UL);
+	/* What was left out is counted now, besides what always was. */
+	KUNIT_EXPECT_EQ(test, run[3].seen - run[2].seen +
+			run[3].excluded[MEMORIZER_INSTR_LOCKDEP],
+			run[2].excluded[MEMORIZER_INSTR_KASAN]);
+	KUNIT_EXPECT_TRUE(test, counted_in(current->pid, unwinder,
+					   ARRAY_SIZE(unwinder)));
+}
+
+static DEFINE_SPINLOCK(instr_test_lock);
+
+/*
+ * lockdep's own work: functions that run only inside its recursion
+ * sections (lock_acquire() and lock_release() check whether to go in
+ * first, outside).
+ */
+static const char *const lockdep_functions[] = {
+	"__lock_acquire", "__lock_release", "validate_chain", "mark_lock",
+	"check_prev_add", "lookup_chain_cache_add", "mark_usage",
+};
+
+/* Lock and unlock a lock 3 times, traced, with @instrs counted. */
+static void lock_traced(struct kunit *test, unsigned int instrs,
+			struct instr_figures *delta)
+{
+	unsigned int saved = READ_ONCE(memorizer_instr_counted);
+	struct instr_figures before;
+	struct trace_state st;
+	int i;
+
+	set_counted(instrs);
+	trace_self_begin(test, &st);
+	read_instr_figures(&before);
+	for (i = 0; i < 3; i++) {
+		spin_lock(&instr_test_lock);
+		spin_unlock(&instr_test_lock);
+	}
+	read_instr_figures(delta);
+	trace_self_end(test, &st);
+	set_counted(saved);
+	instr_delta(delta, &before);
+}
+
+/*
+ * lockdep's checking of a lock is left out as lockdep's; counted, it is
+ * in the kmap under lockdep's own functions.
+ */
+static void lockdep_test(struct kunit *test)
+{
+	bool prove = IS_ENABLED(CONFIG_PROVE_LOCKING);
+	struct instr_figures delta;
+
+	lock_traced(test, 0, &delta);
+	KUNIT_EXPECT_FALSE(test, counted_in(current->pid, lockdep_functions,
+					    ARRAY_SIZE(lockdep_functions)));
+	KUNIT_EXPECT_EQ(test, delta.excluded[MEMORIZER_INSTR_LOCKDEP] > 0,
+			prove);
+
+	lock_traced(test, BIT(MEMORIZER_INSTR_LOCKDEP), &delta);
+	KUNIT_EXPECT_EQ(test, delta.excluded[MEMORIZER_INSTR_LOCKDEP], 0UL);
+	KUNIT_EXPECT_EQ(test, counted_in(current->pid, lockdep_functions,
+					 ARRAY_SIZE(lockdep_functions)),
+			prove);
+}
+
 /*
  * What a traced access costs, stage by stage: the same loop of loads
  * timed with access logging off (KASAN's check alone), with it on for
@@ -1312,6 +1558,9 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(found_records_test),
 	KUNIT_CASE(found_pages_test),
 	KUNIT_CASE(kinds_test),
+	KUNIT_CASE(instruments_test),
+	KUNIT_CASE(kasan_stack_test),
+	KUNIT_CASE(lockdep_test),
 	KUNIT_CASE(access_cost_test),
 	{}
 };

@@ -162,6 +162,10 @@ static int show_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < MEMORIZER_MEM_NR; i++)
 		seq_printf(m, "  %-27s%lu\n", class_names[i],
 			   f.sum.untracked[i]);
+	seq_puts(m, "accesses left out, made for:\n");
+	for (i = 0; i <= MEMORIZER_INSTR_NR; i++)
+		seq_printf(m, "  %-27s%lu\n", memorizer_instr_names[i],
+			   f.sum.excluded[i]);
 	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
 		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
 		   MEMORIZER_POOL_KEY_SIZE);
@@ -187,6 +191,9 @@ static int stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < MEMORIZER_MEM_NR; i++)
 		seq_printf(m, "untracked_%s %lu\n", class_names[i],
 			   f.sum.untracked[i]);
+	for (i = 0; i <= MEMORIZER_INSTR_NR; i++)
+		seq_printf(m, "excluded_%s %lu\n", memorizer_instr_names[i],
+			   f.sum.excluded[i]);
 	seq_printf(m, "record_bytes %u\n", MEMORIZER_POOL_OBJ_SIZE);
 	seq_printf(m, "counter_bytes %u\n", MEMORIZER_POOL_SMALL_SIZE);
 	seq_printf(m, "page_key_bytes %u\n", MEMORIZER_POOL_KEY_SIZE);

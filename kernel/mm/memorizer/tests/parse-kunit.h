@@ -226,6 +226,54 @@ static void format_kinds_test(struct kunit *test)
 
 #undef K
 
+#define I(instr)	BIT(MEMORIZER_INSTR_##instr)
+
+static const struct kinds_case instrs_cases[] = {
+	{ "none", 0, 0 },
+	{ "none\n", 0, 0 },
+	{ "all", 0, I(KASAN) | I(LOCKDEP) },
+	{ "kasan", 0, I(KASAN) },
+	{ "lockdep\n", 0, I(LOCKDEP) },
+	{ "lockdep,kasan", 0, I(KASAN) | I(LOCKDEP) },
+	{ "kasan kasan", 0, I(KASAN) },
+	{ "", -EINVAL }, { "\n", -EINVAL }, { " ", -EINVAL },
+	{ "memorizer", -EINVAL }, { "none kasan", -EINVAL },
+	{ "kasan none", -EINVAL }, { "KASAN", -EINVAL },
+	{ "kasan\n\n", -EINVAL }, { "lock", -EINVAL }, { "nonex", -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM(parse_instrs, instrs_cases, kinds_case_desc);
+
+/* Exactly the named set, "none" the empty one, or -EINVAL and no change. */
+static void parse_instrs_test(struct kunit *test)
+{
+	const struct kinds_case *c = test->param_value;
+	unsigned int instrs = 0x5a5a;
+
+	KUNIT_EXPECT_EQ(test, memorizer_parse_instrs(c->input, &instrs),
+			c->ret);
+	KUNIT_EXPECT_EQ(test, instrs, c->ret ? 0x5a5a : c->kinds);
+}
+
+/* What count_instruments shows, it takes back. */
+static void format_instrs_test(struct kunit *test)
+{
+	char buf[MEMORIZER_WRITE_MAX];
+	unsigned int instrs, back;
+
+	memorizer_format_instrs(buf, sizeof(buf), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "none\n");
+	memorizer_format_instrs(buf, sizeof(buf), MEMORIZER_INSTRS_ALL);
+	KUNIT_EXPECT_STREQ(test, buf, "kasan lockdep\n");
+	for (instrs = 0; instrs <= MEMORIZER_INSTRS_ALL; instrs++) {
+		memorizer_format_instrs(buf, sizeof(buf), instrs);
+		KUNIT_ASSERT_EQ(test, memorizer_parse_instrs(buf, &back), 0);
+		KUNIT_ASSERT_EQ(test, back, instrs);
+	}
+}
+
+#undef I
+
 static struct kunit_case memorizer_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_enabled_test, parse_gen_params),
 	KUNIT_CASE(parse_pid_limit_test),
@@ -234,6 +282,8 @@ static struct kunit_case memorizer_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_size_test, parse_size_gen_params),
 	KUNIT_CASE_PARAM(parse_kinds_test, parse_kinds_gen_params),
 	KUNIT_CASE(format_kinds_test),
+	KUNIT_CASE_PARAM(parse_instrs_test, parse_instrs_gen_params),
+	KUNIT_CASE(format_instrs_test),
 	{}
 };
 
