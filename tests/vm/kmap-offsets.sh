@@ -1,6 +1,8 @@
 #!/bin/sh
-# kmap_offsets: kmap's lines, each access line with the bytes of the object
-# its instruction touched. The test module's objects (1999 bytes) are
+# kmap_offsets: kmap's lines, each object line with its allocator kind and
+# slab cache, each access line with the bytes of the object its
+# instruction touched. The test module's objects (1999 bytes, of its
+# cache memorizer_test) are
 # stored to at words j % 8 and loaded from likewise, so WRITES stores
 # touch bytes [0, 8 * min(WRITES, 8)) and READS loads [0, 8 * min(READS,
 # 8)), exactly. Tracing is off while both files are read, so the two hold
@@ -37,14 +39,31 @@ ranges_sane() {
 	  if ($6 + 0 > lim) { print "range past the object (" size "): " $0; exit 1 } }' "$1"
 }
 
+# Every object line has ten fields: a kind the kinds file names, and a
+# cache name only for slab objects (the executable holds no comma).
+kinds_sane() {
+	awk -F, '
+	BEGIN { split("kmalloc kmem_cache kmalloc_large vmalloc pages global percpu stack", k, " ")
+		for (i in k) kind[k[i]] = 1 }
+	/^[0-9a-f]/ { if (NF != 10 || !($9 in kind) ||
+			  ($10 != "" && $9 != "kmalloc" && $9 != "kmem_cache")) {
+			print "bad object line: " $0; exit 1 } }' "$1"
+}
+
 unfreed() { awk -F, -v OFS=, '/^[0-9a-f]/ { $6 = 0; $7 = 0 } 1' "$1"; }
 unfreed /out/kmap > /tmp/kmap.unfreed
-sed -E 's/^(  [0-9a-f]+,[0-9]+,[0-9]+,[0-9]+),[0-9]+,[0-9]+$/\1/' \
+sed -E 's/^(  [0-9a-f]+,[0-9]+,[0-9]+,[0-9]+),[0-9]+,[0-9]+$/\1/
+	s/^([0-9a-f][^,]*(,[^,]*){7}),[^,]*,[^,]*$/\1/' \
 	/out/kmap_offsets > /tmp/kmap.cut
 unfreed /tmp/kmap.cut > /tmp/kmap.cut.unfreed
 check "kmap is the seeds' format" kmap_valid /out/kmap
-check "kmap_offsets is kmap plus two fields per access line" \
+check "kmap_offsets is kmap plus two fields per object and access line" \
 	cmp -s /tmp/kmap.unfreed /tmp/kmap.cut.unfreed
+check "every object line names its kind, and its cache if a slab's" \
+	kinds_sane /out/kmap_offsets
+check "the test objects are kmem_cache objects of cache memorizer_test" \
+	[ "$(awk -F, '$4 == 1999 && $8 == "busybox-trig" && $9 == "kmem_cache" &&
+		$10 == "memorizer_test"' /out/kmap_offsets | wc -l)" = 25 ]
 check "test objects' 7 stores over [0, 56), 5 loads over [0, 40)" \
 	[ "$(test_objects /out/kmap_offsets 7 5 56 40)" = 20 ]
 check "test objects' 9 stores over [0, 64), 3 loads over [0, 24)" \

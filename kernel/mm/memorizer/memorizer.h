@@ -704,8 +704,10 @@ int memorizer_hooks_start(void);
 void memorizer_modules_init(void);
 
 /* text.c: one line of kmap text, newline included */
-#define MEMORIZER_LINE_MAX	160	/* longer than any line */
+#define MEMORIZER_LINE_MAX	192	/* longer than any line */
 int memorizer_format_record(char *buf, const struct memorizer_record *rec);
+int memorizer_format_record_offsets(char *buf,
+				    const struct memorizer_record *rec);
 int memorizer_format_counter(char *buf, const struct memorizer_counter *c,
 			     const struct memorizer_record *offsets_of);
 

@@ -1539,6 +1539,56 @@ static void access_cost_test(struct kunit *test)
 	memorizer_records_free(memorizer_records_take_closed());
 }
 
+/*
+ * kmap_offsets' object line: kmap's, then the allocator kind and the slab
+ * cache's name, its comma made '?'; empty for an object in no cache.
+ */
+static void offsets_object_line_test(struct kunit *test)
+{
+	const char *slab_tail = ",kmem_cache,memorizer_kunit?offsets\n";
+	char line[MEMORIZER_LINE_MAX], offsets[MEMORIZER_LINE_MAX];
+	struct memorizer_record *rec;
+	struct kmem_cache *cache;
+	struct trace_state st;
+	void *p, *v;
+	int len;
+
+	cache = kmem_cache_create("memorizer_kunit,offsets", 40, 0, 0, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, cache);
+	trace_self_begin(test, &st);
+	p = kmem_cache_alloc(cache, GFP_KERNEL);
+	v = vmalloc(100);
+	trace_self_end(test, &st);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	KUNIT_EXPECT_NOT_NULL(test, v);
+
+	memorizer_walk_begin();
+	rec = p ? find_record((unsigned long)p) : NULL;
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec) {
+		len = memorizer_format_record(line, rec);
+		KUNIT_EXPECT_EQ(test,
+				memorizer_format_record_offsets(offsets, rec),
+				len - 1 + (int)strlen(slab_tail));
+		KUNIT_EXPECT_EQ(test, strncmp(offsets, line, len - 1), 0);
+		KUNIT_EXPECT_STREQ(test, offsets + len - 1, slab_tail);
+	}
+	rec = v ? find_record((unsigned long)v) : NULL;
+	KUNIT_EXPECT_NOT_NULL(test, rec);
+	if (rec) {
+		len = memorizer_format_record(line, rec);
+		memorizer_format_record_offsets(offsets, rec);
+		KUNIT_EXPECT_EQ(test, strncmp(offsets, line, len - 1), 0);
+		KUNIT_EXPECT_STREQ(test, offsets + len - 1, ",vmalloc,\n");
+	}
+	memorizer_walk_end();
+
+	if (p)
+		kmem_cache_free(cache, p);
+	vfree(v);
+	kmem_cache_destroy(cache);
+}
+
 static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(kmem_cache_record_test),
 	KUNIT_CASE(kmalloc_record_test),
@@ -1561,6 +1611,7 @@ static struct kunit_case memorizer_records_cases[] = {
 	KUNIT_CASE(instruments_test),
 	KUNIT_CASE(kasan_stack_test),
 	KUNIT_CASE(lockdep_test),
+	KUNIT_CASE(offsets_object_line_test),
 	KUNIT_CASE(access_cost_test),
 	{}
 };

@@ -2,8 +2,9 @@
 /*
  * The kmap file: every record in memory, live and closed, in the text
  * format (text.c), newest first per CPU. kmap_offsets: the same, each
- * access line with the bytes of the object it touched too (a view a
- * reader asks for: the seeds' kmap stays as it is).
+ * object line with its allocator kind and cache too, each access line
+ * with the bytes of the object it touched (a view a reader asks for: the
+ * seeds' kmap stays as it is).
  */
 
 #include <linux/debugfs.h>
@@ -54,7 +55,10 @@ static int snapshot_show(struct seq_file *m, void *v)
 	struct memorizer_counter *c;
 	char line[MEMORIZER_LINE_MAX];
 
-	memorizer_format_record(line, rec);
+	if (it->offsets)
+		memorizer_format_record_offsets(line, rec);
+	else
+		memorizer_format_record(line, rec);
 	seq_puts(m, line);
 	/* A sweep frees the counters it unlinks after a grace period. */
 	rcu_read_lock();
