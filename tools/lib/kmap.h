@@ -13,7 +13,11 @@
  *
  *    and kmap_offsets, the same with two more fields on each access line
  *    (,offset,offset_end: the bytes of the object its instruction
- *    touched); one file has one or the other, never both;
+ *    touched) and, from the kernel that brought them, two more on each
+ *    object line (,kind,cache: its allocator kind and slab cache, the
+ *    cache empty for an object in no cache); one file has one or the
+ *    other, never both, and its object lines all of 8 fields or all of
+ *    10;
  *
  *  - the binary stream of <linux/memorizer.h>: one struct
  *    memorizer_stream_header, then records (versions 1 to 5; ACCESS
@@ -54,6 +58,11 @@
 #define KMAP_LINE_MAX		512
 /* The longest executable field accepted (the kernel's comm is 15). */
 #define KMAP_COMM_MAX		64
+/*
+ * The longest cache field accepted, in bytes (the kernel keeps 31, a
+ * stream's CACHE record 32).
+ */
+#define KMAP_CACHE_MAX		32
 /* pids are below the kernel's PID_MAX_LIMIT. */
 #define KMAP_PID_MAX		4194304u
 /* free_ip of an object whose free was missed. */
@@ -82,7 +91,12 @@ struct kmap_object {
 	uint64_t free_ip;		/* 0 while live; KMAP_FREE_IP_MISSED */
 	uint32_t pid;
 	char comm[KMAP_COMM_MAX];	/* NUL-terminated, as in the kmap */
-	/* Binary streams only; see has. */
+	/*
+	 * Binary streams, and kind and cache_id, cache from a kmap_offsets
+	 * object line of 10 fields (context then says found or not, and
+	 * for pid 0 an interrupt's from executable hardirq or softirq);
+	 * see has. A text cache_id numbers the file's cache names from 1.
+	 */
 	unsigned int has;
 	uint64_t id;
 	uint64_t size_alloc;
@@ -145,8 +159,8 @@ static inline int kmap_object_freed(const struct kmap_object *o)
  * objects and pages; kmalloc_large and vmalloc objects never. A found
  * object's executable in the text kmap is its kind's word, but for a
  * task's stack, which has its task's pid and command. KMAP_KIND_UNKNOWN: a
- * text object whose line does not say (the text format names no
- * allocator).
+ * text object whose line does not say (a kmap's object line, or a
+ * kmap_offsets' of 8 fields, names no allocator).
  */
 #define KMAP_KIND_UNKNOWN	(-1)
 struct kmap_kind {
@@ -181,8 +195,9 @@ const char *kmap_kind_name(int kind);
 /* The executable word of a found object of kind, pid 0; NULL when none. */
 const char *kmap_found_word(int kind);
 /*
- * An object's kind: a binary stream's ALLOC says it (KMAP_HAS_KIND); a
- * text object is of a found kind when its pid is 0, its alloc_ip its own
+ * An object's kind: a binary stream's ALLOC or a kmap_offsets object line
+ * of 10 fields says it (KMAP_HAS_KIND); another text object is of a found
+ * kind when its pid is 0, its alloc_ip its own
  * address and its executable a word of that kind alone (global, percpu,
  * irq_stack); unseen (kmalloc or kmem_cache), page and any other text
  * object are KMAP_KIND_UNKNOWN.
@@ -268,7 +283,10 @@ unsigned long kmap_text_line(const struct kmap_text_reader *r);
 /*
  * Whether the access lines read so far have offsets: 1 (6 fields,
  * kmap_offsets), 0 (4 fields, kmap), -1 before the first access line.
- * The first access line decides; one of the other kind is an error.
+ * The first access line decides; one of the other kind is an error. So
+ * does the first object line for the object lines (8 fields, or 10 with
+ * kind and cache); object lines of 10 fields take access lines of 6
+ * only (they are kmap_offsets').
  */
 int kmap_text_offsets(const struct kmap_text_reader *r);
 /* Bytes consumed so far. */
@@ -280,7 +298,12 @@ void kmap_text_close(struct kmap_text_reader *r);
  * Parse one line (without its newline) into *obj or *acc. Returns the
  * line type, or 0 with a description (no location) in err[KMAP_ERR_MAX].
  * An access line has 4 fields (offsets 0) or 6; this alone does not say
- * which (kmap_text_offsets() does, for a reader).
+ * which (kmap_text_offsets() does, for a reader). An object line has 8
+ * fields, or 10 (kmap_offsets: kind, set with KMAP_HAS_KIND, and cache);
+ * the cache, checked (at most KMAP_CACHE_MAX bytes, no control character;
+ * only kmalloc and kmem_cache objects have one), has nowhere to live here:
+ * cache is NULL, cache_id 0 and KMAP_HAS_CACHE unset. A reader's
+ * kmap_text_next() gives them.
  */
 int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 		    struct kmap_access *acc, char *err);
@@ -295,6 +318,12 @@ int kmap_write_object(FILE *f, const struct kmap_object *o);
  * returns its length. For a writer that gathers lines in a buffer.
  */
 size_t kmap_format_object(char *line, const struct kmap_object *o);
+/*
+ * The same, as kmap_offsets writes it: ",kind,cache" appended when o
+ * has a kind (KMAP_HAS_KIND; the cache sanitized as comm is, empty when
+ * o has none or its name is not known), else kmap's line.
+ */
+size_t kmap_format_object_offsets(char *line, const struct kmap_object *o);
 size_t kmap_format_access(char *line, const struct kmap_access *a);
 int kmap_write_access(FILE *f, const struct kmap_access *a);
 /* The same, as kmap_offsets writes it: ",offset,offset_end" appended. */
@@ -623,7 +652,11 @@ enum {
  * its own address as alloc_ip. Any may be freed: a text kmap has no
  * version, and a global may be a module's, freed at its unload (a percpu
  * one an alloc_percpu() area). A freed object may have free_ip 0 (seed
- * 000: not every free_ip is obtained). */
+ * 000: not every free_ip is obtained). One whose line names its kind
+ * (kmap_offsets, KMAP_HAS_KIND) is found (its own address as alloc_ip)
+ * always for globals and per-CPU objects, never for kmalloc_large and
+ * vmalloc ones, with pid 0 but for a task's stack, and then with its
+ * kind's word as executable (struct kmap_kind). */
 int kmap_rule_object(const struct kmap_object *o, char *err);
 /*
  * An access line: some reads or writes, access_ip set, and its offsets

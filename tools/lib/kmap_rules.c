@@ -58,6 +58,39 @@ static int comm_is(const char *comm, const char *word)
 }
 
 /*
+ * A text object whose line names its kind (kmap_offsets): found (its
+ * alloc_ip its own address) as its kind can be, and with pid 0 its kind's
+ * word as executable, as a stream's ALLOC with context found would be.
+ */
+static int rule_object_kind(const struct kmap_object *o, char *err)
+{
+	const struct kmap_kind *k = kmap_kind(o->kind);
+	int found = o->alloc_ip == o->addr;
+
+	if (!k)
+		return problem(err, KMAP_RULE_ERROR, "unknown allocator kind %u",
+			       o->kind);
+	if (k->only_found && !found)
+		return problem(err, KMAP_RULE_ERROR,
+			       "%s object %llx with alloc_ip %llx: the allocation of %s objects is never seen, their alloc_ip is their own address",
+			       k->name, (unsigned long long)o->addr,
+			       (unsigned long long)o->alloc_ip, k->name);
+	if (found && !k->found_since)
+		return problem(err, KMAP_RULE_ERROR,
+			       "%s object %llx with its own address as alloc_ip (found): %s objects are never found, their allocation is always seen",
+			       k->name, (unsigned long long)o->addr, k->name);
+	if (found && o->pid != 0 && !k->found_task)
+		return problem(err, KMAP_RULE_ERROR,
+			       "found %s object with pid %u (no allocation was seen: pid is 0, but for a task's stack)",
+			       k->name, o->pid);
+	if (found && o->pid == 0 && strcmp(o->comm, k->found_word))
+		return problem(err, KMAP_RULE_ERROR,
+			       "found %s object with executable %s (pid 0: a found %s object's executable is %s)",
+			       k->name, o->comm, k->name, k->found_word);
+	return KMAP_RULE_OK;
+}
+
+/*
  * Seed 000: "Not all free_ip's could be obtained correctly and therefore
  * some of these will be 0", so a freed object may have free_ip 0; nothing
  * ties free_jiffies and free_ip together.
@@ -95,7 +128,8 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 			       "object %llx of %llu bytes wraps around the address space",
 			       (unsigned long long)o->addr,
 			       (unsigned long long)o->size);
-	return KMAP_RULE_OK;
+	return (o->has & KMAP_HAS_KIND) ? rule_object_kind(o, err) :
+					  KMAP_RULE_OK;
 }
 
 int kmap_rule_access(const struct kmap_access *a, char *err)

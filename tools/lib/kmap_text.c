@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/memorizer.h>
+
 #include "kmap.h"
 #include "kmap_inline.h"
 
 #define BUF_SIZE	(256 * 1024)
+/* Cache names a reader keeps at most, as a stream's: bounds the memory. */
+#define MAX_CACHES	(1u << 16)
 
 struct kmap_text_reader {
 	kmap_read_fn fn;		/* NULL for a memory buffer */
@@ -25,6 +29,18 @@ struct kmap_text_reader {
 	/* Access lines' fields, 4 or 6 (0 before the first), and its line. */
 	unsigned int acc_fields;
 	unsigned long acc_fields_line;
+	/* Object lines' fields, 8 or 10 (0 before the first), and its line. */
+	unsigned int obj_fields;
+	unsigned long obj_fields_line;
+	/*
+	 * The cache names of 10-field object lines, interned: a name's
+	 * cache_id is its index + 1. Each is allocated alone, so the
+	 * pointers handed out stay valid until kmap_text_close().
+	 */
+	struct kmap_map caches;		/* hash of a name -> its index */
+	char **names;
+	size_t nnames, names_cap;
+	size_t last_name;		/* the index found last; nnames: none */
 	uint64_t offset;		/* of buf[start] in the input */
 	char err[KMAP_ERR_MAX];
 };
@@ -98,8 +114,14 @@ void kmap_text_tee(struct kmap_text_reader *r, kmap_tee_fn fn, void *ctx)
 
 void kmap_text_close(struct kmap_text_reader *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
+	for (i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	kmap_map_free(&r->caches);
 	free(r->buf);
 	free(r);
 }
@@ -143,7 +165,7 @@ static int refill(struct kmap_text_reader *r)
 /* Field parsers: s[0..len), strict ABI formatting, overflow-checked. */
 static const char *const obj_field[] = {
 	"alloc_ip", "pid", "obj_va_ptr", "size", "alloc_jiffies",
-	"free_jiffies", "free_ip", "executable",
+	"free_jiffies", "free_ip", "executable", "kind", "cache",
 };
 static const char *const acc_field[] = {
 	"access_ip", "access_pid", "write_count", "read_count", "offset",
@@ -311,12 +333,68 @@ static int parse_u32(const char *s, size_t len, uint32_t *v,
 	return 0;
 }
 
-/* kmap_parse_line(), and an access line's fields (4 or 6) in *fields. */
-static int parse_line(const char *s, size_t len, struct kmap_object *obj,
-		      struct kmap_access *acc, char *err, unsigned int *fields)
+/*
+ * A 10-field object line's kind and cache fields (k, c: kl, cl bytes) into
+ * *obj, but for the cache's name: the caller's to keep. Returns 0, or -1
+ * with err set.
+ */
+static int parse_kind_cache(const char *k, size_t kl, const char *c,
+			    size_t cl, struct kmap_object *obj, char *err)
 {
-	const char *f[8];
-	size_t fl[8], n, i;
+	const struct kmap_kind *kd;
+	int kind;
+	size_t i;
+
+	for (kind = 0; (kd = kmap_kind(kind)); kind++)
+		if (kl && kd->name[0] == k[0] && strlen(kd->name) == kl &&
+		    !memcmp(kd->name, k, kl))
+			break;
+	if (!kd)
+		return field_err(err, obj_field[8], k, kl,
+				 "not an allocator kind (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global, percpu, stack)");
+	if (cl > KMAP_CACHE_MAX)
+		return field_err(err, obj_field[9], c, cl,
+				 "longer than 32 bytes");
+	for (i = 0; i < cl; i++) {
+		unsigned char ch = c[i];
+
+		if (ch < 0x20 || ch == 0x7f)
+			return field_err(err, obj_field[9], c, cl,
+					 "control character (the kernel writes '?')");
+	}
+	if (cl && kind != MEMORIZER_ALLOC_KMALLOC &&
+	    kind != MEMORIZER_ALLOC_CACHE) {
+		char what[128];
+
+		snprintf(what, sizeof(what),
+			 "on a %s object (only kmalloc and kmem_cache objects are in a cache; others' field is empty)",
+			 kd->name);
+		return field_err(err, obj_field[9], c, cl, what);
+	}
+	obj->kind = (uint8_t)kind;
+	/* The text's marks: a found object's alloc_ip is its own address. */
+	if (obj->alloc_ip == obj->addr)
+		obj->context = MEMORIZER_CONTEXT_FOUND;
+	else if (obj->pid == 0 && !strcmp(obj->comm, "hardirq"))
+		obj->context = MEMORIZER_CONTEXT_HARDIRQ;
+	else if (obj->pid == 0 && !strcmp(obj->comm, "softirq"))
+		obj->context = MEMORIZER_CONTEXT_SOFTIRQ;
+	else
+		obj->context = MEMORIZER_CONTEXT_TASK;
+	obj->has |= KMAP_HAS_KIND;
+	return 0;
+}
+
+/*
+ * kmap_parse_line(), and the line's fields (4 or 6, 8 or 10) in *fields;
+ * a 10-field object line's cache at *cache, *cache_len bytes (in s).
+ */
+static int parse_line(const char *s, size_t len, struct kmap_object *obj,
+		      struct kmap_access *acc, char *err, unsigned int *fields,
+		      const char **cache, size_t *cache_len)
+{
+	const char *f[10];
+	size_t fl[10], n, i;
 
 	if (len == 0) {
 		snprintf(err, KMAP_ERR_MAX, "empty line");
@@ -353,12 +431,12 @@ static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 		*fields = n;
 		return KMAP_LINE_ACCESS;
 	}
-	n = split(s, len, f, fl, 8);
-	if (n != 8) {
+	n = split(s, len, f, fl, 10);
+	if (n != 8 && n != 10) {
 		snprintf(err, KMAP_ERR_MAX,
-			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable)",
-			 n > 8 ? "more than 8" : (const char *[]){"0", "1", "2",
-			 "3", "4", "5", "6", "7"}[n]);
+			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)",
+			 n > 10 ? "more than 10" : (const char *[]){"0", "1",
+			 "2", "3", "4", "5", "6", "7", "8", "9"}[n]);
 		return 0;
 	}
 	if (parse_hex(f[0], fl[0], &obj->alloc_ip, obj_field[0], err) ||
@@ -389,6 +467,17 @@ static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 	memcpy(obj->comm, f[7], fl[7]);
 	obj->comm[fl[7]] = 0;
 	obj->has = 0;
+	obj->cache_id = 0;
+	obj->cache = NULL;
+	*cache = NULL;
+	*cache_len = 0;
+	if (n == 10) {
+		if (parse_kind_cache(f[8], fl[8], f[9], fl[9], obj, err))
+			return 0;
+		*cache = f[9];
+		*cache_len = fl[9];
+	}
+	*fields = n;
 	return KMAP_LINE_OBJECT;
 }
 
@@ -396,8 +485,10 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 		    struct kmap_access *acc, char *err)
 {
 	unsigned int fields;
+	const char *cache;
+	size_t cache_len;
 
-	return parse_line(s, len, obj, acc, err, &fields);
+	return parse_line(s, len, obj, acc, err, &fields, &cache, &cache_len);
 }
 
 /*
@@ -625,6 +716,26 @@ static inline size_t fast_comm(const unsigned char *p, char *comm)
 	return c - p;
 }
 
+/*
+ * An object line's seven numbers, each with its comma, into obj but its
+ * pid (into *pid, below KMAP_PID_MAX): where the executable starts, or
+ * NULL when the slow path must read the line.
+ */
+static inline const unsigned char *fast_numbers(const unsigned char *p,
+						 struct kmap_object *obj,
+						 uint64_t *pid)
+{
+	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
+	    !(p = fast_dec(p, ',', pid)) || *pid >= KMAP_PID_MAX ||
+	    !(p = fast_hex(p, ',', &obj->addr)) ||
+	    !(p = fast_dec(p, ',', &obj->size)) ||
+	    !(p = fast_dec(p, ',', &obj->alloc_jiffies)) ||
+	    !(p = fast_dec(p, ',', &obj->free_jiffies)) ||
+	    !(p = fast_hex(p, ',', &obj->free_ip)))
+		return NULL;
+	return p;
+}
+
 /* An object line's length (without its newline), or 0: the slow path. */
 static inline size_t fast_object(const char *line, struct kmap_object *obj)
 {
@@ -632,13 +743,7 @@ static inline size_t fast_object(const char *line, struct kmap_object *obj)
 	uint64_t pid;
 	size_t len;
 
-	if (!(p = fast_hex(p, ',', &obj->alloc_ip)) ||
-	    !(p = fast_dec(p, ',', &pid)) || pid >= KMAP_PID_MAX ||
-	    !(p = fast_hex(p, ',', &obj->addr)) ||
-	    !(p = fast_dec(p, ',', &obj->size)) ||
-	    !(p = fast_dec(p, ',', &obj->alloc_jiffies)) ||
-	    !(p = fast_dec(p, ',', &obj->free_jiffies)) ||
-	    !(p = fast_hex(p, ',', &obj->free_ip)))
+	if (!(p = fast_numbers(p, obj, &pid)))
 		return 0;
 	len = fast_comm(p, obj->comm);
 	if (!len)
@@ -646,6 +751,180 @@ static inline size_t fast_object(const char *line, struct kmap_object *obj)
 	obj->pid = (uint32_t)pid;
 	obj->has = 0;
 	return (const char *)p + len - line;
+}
+
+/* FNV-1a of s[0 .. len). */
+static uint64_t hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Whether the name interned at i is s[0 .. len). */
+static inline int cache_is(const struct kmap_text_reader *r, size_t i,
+			   const char *s, size_t len)
+{
+	return !strncmp(r->names[i], s, len) && !r->names[i][len];
+}
+
+/*
+ * The index of the name s[0 .. len) interned, or -1 when it is not. A
+ * hash two names share: the key one up is the second's (a key taken by
+ * another name's own hash is passed over the same way).
+ */
+static long find_cache(const struct kmap_text_reader *r, const char *s,
+		       size_t len)
+{
+	uint64_t h, *slot;
+
+	if (r->last_name < r->nnames && cache_is(r, r->last_name, s, len))
+		return (long)r->last_name;
+	for (h = hash(s, len); (slot = kmap_map_find(&r->caches, h)); h++)
+		if (cache_is(r, *slot, s, len))
+			return (long)*slot;
+	return -1;
+}
+
+/* Name the interned cache i in obj. */
+static inline void set_cache(struct kmap_text_reader *r, size_t i,
+			     struct kmap_object *obj)
+{
+	r->last_name = i;
+	obj->cache_id = (uint32_t)(i + 1);
+	obj->cache = r->names[i];
+	obj->has |= KMAP_HAS_CACHE;
+}
+
+/*
+ * The cache name s[0 .. len) into obj (cache_id, cache, KMAP_HAS_CACHE),
+ * interned; nothing for an empty one. Returns 0, or -1 with r's error set.
+ */
+static int name_cache(struct kmap_text_reader *r, const char *s, size_t len,
+		      struct kmap_object *obj)
+{
+	uint64_t h, *slot;
+	long found;
+	size_t i;
+	char *copy;
+	int is_new;
+
+	if (!len)
+		return 0;
+	found = find_cache(r, s, len);
+	if (found >= 0) {
+		set_cache(r, (size_t)found, obj);
+		return 0;
+	}
+	/* Its key: the first free one from its hash up, as find_cache(). */
+	for (h = hash(s, len); kmap_map_find(&r->caches, h); h++)
+		;
+	slot = kmap_map_get(&r->caches, h, &is_new);
+	if (!slot)
+		goto oom;
+	if (r->nnames >= MAX_CACHES) {
+		kmap_map_del(&r->caches, h);
+		set_err(r, "more than %u cache names", MAX_CACHES);
+		return -1;
+	}
+	copy = malloc(len + 1);
+	if (!copy || kmap_grow((void **)&r->names, &r->names_cap,
+			       r->nnames + 1, sizeof(*r->names))) {
+		free(copy);
+		kmap_map_del(&r->caches, h);
+		goto oom;
+	}
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	i = r->nnames++;
+	r->names[i] = copy;
+	*slot = i;
+	set_cache(r, i, obj);
+	return 0;
+oom:
+	set_err(r, "out of memory");
+	return -1;
+}
+
+/*
+ * How many bytes at p come before the first control byte, DEL or comma
+ * (a newline, the next field), counting to max + 1 at most: a field of at
+ * most max bytes is followed by its separator. SSE2: 16 bytes a turn, as
+ * fast_comm() (reads up to max + 16 bytes).
+ */
+static inline size_t fast_span(const unsigned char *p, size_t max)
+{
+	size_t n = 0;
+
+#ifdef __SSE2__
+	for (; n <= max; n += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + n));
+		__m128i stop = _mm_or_si128(
+			_mm_cmpgt_epi8(_mm_add_epi8(v, _mm_set1_epi8(127 - 0x1f)),
+				       _mm_set1_epi8(127 - 0x1f - 1)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
+		unsigned int at = (unsigned int)_mm_movemask_epi8(stop);
+
+		if (at)
+			return n + (size_t)__builtin_ctz(at);
+	}
+#else
+	while (n <= max && p[n] >= 0x20 && p[n] != 0x7f && p[n] != ',')
+		n++;
+#endif
+	return n;
+}
+
+/*
+ * A kmap_offsets object line of 10 fields: its length (without its
+ * newline), or 0 when the slow path must read it (anything it would
+ * refuse, and a cache name not interned yet: the slow path interns it).
+ * Each field is read a bounded number of bytes: the line's are far fewer
+ * than KMAP_LINE_MAX.
+ */
+static inline size_t fast_object_kinds(struct kmap_text_reader *r,
+				       const char *line,
+				       struct kmap_object *obj)
+{
+	const unsigned char *p = (const unsigned char *)line, *c, *k, *e;
+	char err[KMAP_ERR_MAX];
+	uint64_t pid;
+	long i;
+
+	if (!(p = fast_numbers(p, obj, &pid)))
+		return 0;
+	c = p + fast_span(p, KMAP_COMM_MAX - 1);
+	if (*c != ',' || c == p || c - p >= KMAP_COMM_MAX)
+		return 0;
+	/* The kind: at most "kmalloc_large". */
+	k = ++c;
+	k += fast_span(k, 15);
+	if (*k != ',')
+		return 0;
+	e = ++k;
+	e += fast_span(e, KMAP_CACHE_MAX);
+	if (*e != '\n' || e - k > KMAP_CACHE_MAX)
+		return 0;
+	memcpy(obj->comm, p, c - 1 - p);
+	obj->comm[c - 1 - p] = 0;
+	obj->pid = (uint32_t)pid;
+	obj->has = 0;
+	obj->cache_id = 0;
+	obj->cache = NULL;
+	if (parse_kind_cache((const char *)c, k - 1 - c, (const char *)k,
+			     e - k, obj, err))
+		return 0;
+	if (e > k) {
+		i = find_cache(r, (const char *)k, e - k);
+		if (i < 0)
+			return 0;
+		set_cache(r, (size_t)i, obj);
+	}
+	return (const char *)e - line;
 }
 
 /* The line of len (newline excluded) at buf[start] is read. */
@@ -674,7 +953,13 @@ static inline int next_fast(struct kmap_text_reader *r,
 			return 0;
 		type = KMAP_LINE_ACCESS;
 	} else {
-		len = fast_object(line, obj);
+		/* As many fields as the first object line's. */
+		if (r->obj_fields == 8)
+			len = fast_object(line, obj);
+		else if (r->obj_fields == 10)
+			len = fast_object_kinds(r, line, obj);
+		else
+			return 0;
 		if (!len)
 			return 0;
 		r->have_object = 1;
@@ -691,8 +976,8 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 					       struct kmap_object *obj,
 					       struct kmap_access *acc)
 {
-	const char *base, *nl;
-	size_t len;
+	const char *base, *nl, *cache;
+	size_t len, cache_len;
 	char err[KMAP_ERR_MAX];
 	unsigned int fields = 0;
 	int type;
@@ -736,7 +1021,8 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 	}
 	r->line++;
 	len = nl - (base + r->start);
-	type = parse_line(base + r->start, len, obj, acc, err, &fields);
+	type = parse_line(base + r->start, len, obj, acc, err, &fields, &cache,
+			  &cache_len);
 	if (!type) {
 		set_err(r, "%s", err);
 		return -1;
@@ -751,9 +1037,26 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 				fields, r->acc_fields_line, r->acc_fields);
 			return -1;
 		}
+		if (fields == 4 && r->obj_fields == 10) {
+			set_err(r, "access line of 4 fields, but line %lu's object line has 10: kmap_offsets' access lines have 6 (offset,offset_end)",
+				r->obj_fields_line);
+			return -1;
+		}
 		r->acc_fields = fields;
 		r->acc_fields_line = r->line;
 	}
+	if (type == KMAP_LINE_OBJECT && fields != r->obj_fields) {
+		if (r->obj_fields) {
+			set_err(r, "object line of %u fields, but line %lu's has %u: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed",
+				fields, r->obj_fields_line, r->obj_fields);
+			return -1;
+		}
+		/* The first object line: no access line came before it. */
+		r->obj_fields = fields;
+		r->obj_fields_line = r->line;
+	}
+	if (type == KMAP_LINE_OBJECT && name_cache(r, cache, cache_len, obj))
+		return -1;
 	if (type == KMAP_LINE_OBJECT)
 		r->have_object = 1;
 	if (r->tee)
@@ -807,7 +1110,9 @@ size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
 
 int kmap_text_offsets(const struct kmap_text_reader *r)
 {
-	return r->acc_fields ? r->acc_fields == 6 : -1;
+	if (r->acc_fields)
+		return r->acc_fields == 6;
+	return r->obj_fields == 10 ? 1 : -1;
 }
 
 /* Writer. */
@@ -836,7 +1141,8 @@ void kmap_sanitize_comm(char *out, const char *comm, size_t len)
 	out[i] = 0;
 }
 
-size_t kmap_format_object(char *line, const struct kmap_object *o)
+/* The object line's fields to executable, without its newline. */
+static char *format_object(char *line, const struct kmap_object *o)
 {
 	char *p = line;
 	char comm[KMAP_COMM_MAX];
@@ -858,7 +1164,29 @@ size_t kmap_format_object(char *line, const struct kmap_object *o)
 	kmap_sanitize_comm(comm, o->comm, sizeof(comm));
 	if (!comm[0])
 		strcpy(comm, "?");
-	p = stpcpy(p, comm);
+	return stpcpy(p, comm);
+}
+
+size_t kmap_format_object(char *line, const struct kmap_object *o)
+{
+	char *p = format_object(line, o);
+
+	*p++ = '\n';
+	return p - line;
+}
+
+size_t kmap_format_object_offsets(char *line, const struct kmap_object *o)
+{
+	char *p = format_object(line, o), cache[KMAP_COMM_MAX] = "";
+
+	if (o->has & KMAP_HAS_KIND) {
+		*p++ = ',';
+		p = stpcpy(p, kmap_kind_name(o->kind));
+		*p++ = ',';
+		if ((o->has & KMAP_HAS_CACHE) && o->cache)
+			kmap_sanitize_comm(cache, o->cache, KMAP_CACHE_MAX);
+		p = stpcpy(p, cache);
+	}
 	*p++ = '\n';
 	return p - line;
 }

@@ -156,7 +156,7 @@ static int add_object(void *ctx, const struct kmap_object *o,
 	const struct capmap_reader *r = ctx;
 
 	if (r->group == KMAP_GROUP_CACHE && !(o->has & KMAP_HAS_KIND)) {
-		error("%s: --cols cache needs a binary stream: text kmaps name no caches (--cols callsite or kind)",
+		error("%s: --cols cache needs objects that name their cache: a binary stream, or a kmap_offsets whose object lines carry kind and cache (a kmap names none: --cols callsite or kind)",
 		      r->name);
 		return -1;
 	}
@@ -613,9 +613,10 @@ const struct cmd cmd_capmap = {
 "allocated them (callsite, the default; the call site's address in "
 "hexadecimal without symbols; an object no allocation of which was seen, "
 "found at its first access, has no call site and goes under what it is: "
-"[global], [percpu], [stack], or in a text kmap its executable word, "
-"such as [irq_stack] or [unseen]), by slab cache (cache: binary streams only, "
-"text kmaps name no caches; objects that are in no cache are filed under "
+"[global], [percpu], [stack], or in a text kmap that names no kinds its "
+"executable word, such as [irq_stack] or [unseen]), by slab cache (cache: "
+"binary streams, and kmap_offsets whose object lines carry kind and cache; "
+"a kmap names no caches; objects that are in no cache are filed under "
 "their kind), by allocator kind (kind; see memorizer report --by kind), or "
 "each object alone (object: the stream's object id, or in a text kmap the "
 "object's number in the file, from 1), or by struct type (type: needs "

@@ -150,7 +150,7 @@ static const char *function(const struct export *x, uint64_t ip)
 static int put_object(struct export *x, const struct kmap_object *o,
 		      uint64_t id, const struct kmap_access *acc, size_t nacc)
 {
-	int freed = kmap_object_freed(o), binary = !!(o->has & KMAP_HAS_KIND);
+	int freed = kmap_object_freed(o);
 	enum kmap_type_way way = KMAP_TYPE_NONE;
 	long type = x->types ? kmap_types_of_object(x->types, o, &way) : -1;
 	struct value v[NOBJECT_FIELDS] = {
@@ -165,7 +165,7 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		freed ? NUM(o->free_ip) : NONE,
 		freed && o->free_ip != KMAP_FREE_IP_MISSED ?
 			STR(function(x, o->free_ip)) : NONE,
-		freed && binary && (o->has & KMAP_HAS_FREE_API) ?
+		freed && (o->has & KMAP_HAS_FREE_API) ?
 			STR(kmap_free_api_name(o->free_api)) : NONE,
 		type >= 0 ? STR(kmap_types_name(x->types, type)) : NONE,
 		type >= 0 ? STR(kmap_type_way_names[way]) : NONE,
@@ -369,9 +369,9 @@ const struct cmd cmd_export = {
 "  id UBIGINT: the stream's object id; in a text kmap the object's\n"
 "    number in the file, from 1. Unique in the table.\n"
 "  kind VARCHAR: the allocator: kmalloc, kmem_cache, kmalloc_large,\n"
-"    vmalloc, pages, global, percpu, stack, or unknown (a text kmap\n"
-"    names globals, per-CPU objects and IRQ stacks only; see memorizer\n"
-"    report --by kind).\n"
+"    vmalloc, pages, global, percpu, stack, or unknown (a kmap names\n"
+"    globals, per-CPU objects and IRQ stacks only, a kmap_offsets of\n"
+"    10-field object lines every kind; see memorizer report --by kind).\n"
 "  address ADDRESS: the object's start.\n"
 "  size UBIGINT: bytes requested.\n"
 "  size_alloc UBIGINT: bytes allocated (binary streams; null in text).\n"
@@ -379,7 +379,8 @@ const struct cmd cmd_export = {
 "  alloc_function VARCHAR: alloc_ip's function (null without symbols,\n"
 "    outside every known function, and for a found object: one no\n"
 "    allocation of which was seen, whose alloc_ip is its address).\n"
-"  cache VARCHAR: the slab cache's name (binary streams, slab objects).\n"
+"  cache VARCHAR: the slab cache's name (slab objects of binary streams\n"
+"    and of a kmap_offsets whose object lines carry kind and cache).\n"
 "  pid UINTEGER: the allocating task (0: no task, or found).\n"
 "  comm VARCHAR: its command, as the kmap's executable field.\n"
 "  alloc_jiffies UBIGINT: when it was allocated.\n"

@@ -85,15 +85,19 @@ struct report {
 };
 
 /*
- * A column: its name, type, binary-stream only, and its cell of a row.
- * COL_IP: an ip, named function+offset with symbols (COL_STR), else in
- * hexadecimal (COL_HEX).
+ * A column: its name, type, what the input's objects must carry for it,
+ * and its cell of a row. COL_IP: an ip, named function+offset with
+ * symbols (COL_STR), else in hexadecimal (COL_HEX).
  */
 #define COL_IP	(-1)
+/* needs: a binary stream's allocated sizes, CPUs, or any input's kinds. */
+#define SIZES	KMAP_HAS_SIZE_ALLOC
+#define CPUS	KMAP_HAS_CPU
+#define KINDS	KMAP_HAS_KIND
 struct column {
 	const char *name;
 	int type;			/* enum col_type, or COL_IP */
-	int binary;
+	unsigned int needs;		/* KMAP_HAS_* of the objects */
 	void (*get)(const struct report *rep, const struct row *r,
 		    union cell *c);
 };
@@ -458,8 +462,8 @@ GET(free_jiffies, c->u = about(rep, r)->free_jiffies)
 	{ "objects", COL_U64, 0, get_objects },				\
 	{ "live", COL_U64, 0, get_live },				\
 	{ "bytes", COL_U64, 0, get_bytes },				\
-	{ "bytes_alloc", COL_U64, 1, get_bytes_alloc },			\
-	{ "waste", COL_U64, 1, get_waste },				\
+	{ "bytes_alloc", COL_U64, SIZES, get_bytes_alloc },		\
+	{ "waste", COL_U64, SIZES, get_waste },				\
 	{ "avg_lifetime", COL_F64, 0, get_avg_lifetime },		\
 	{ "reads", COL_U64, 0, get_reads },				\
 	{ "writes", COL_U64, 0, get_writes },				\
@@ -468,8 +472,8 @@ GET(free_jiffies, c->u = about(rep, r)->free_jiffies)
 	{ "never_read", COL_U64, 0, get_never_read },			\
 	{ "never_written", COL_U64, 0, get_never_written },		\
 	{ "missed_free", COL_U64, 0, get_missed },			\
-	{ "cross_cpu", COL_U64, 1, get_cross_cpu },			\
-	{ "mismatched_free", COL_U64, 1, get_mismatch },		\
+	{ "cross_cpu", COL_U64, CPUS, get_cross_cpu },			\
+	{ "mismatched_free", COL_U64, CPUS, get_mismatch },		\
 	{ 0 }
 
 static const struct column callsite_cols[] = {
@@ -508,8 +512,8 @@ static const struct column object_cols[] = {
 	{ "pid", COL_U64, 0, get_pid },
 	{ "comm", COL_STR, 0, get_comm },
 	{ "size", COL_U64, 0, get_bytes },
-	{ "size_alloc", COL_U64, 1, get_bytes_alloc },
-	{ "cache", COL_STR, 1, get_name },
+	{ "size_alloc", COL_U64, SIZES, get_bytes_alloc },
+	{ "cache", COL_STR, KINDS, get_name },
 	{ "alloc_jiffies", COL_U64, 0, get_alloc_jiffies },
 	{ "free_jiffies", COL_U64, 0, get_free_jiffies },
 	{ "reads", COL_U64, 0, get_reads },
@@ -579,7 +583,7 @@ static int add_to_report(void *ctx, const struct kmap_object *o,
 	size_t i;
 
 	if (rep->dim->needs_kind && !(o->has & KMAP_HAS_KIND)) {
-		error("%s: --by %s needs a binary stream: text kmaps name no caches",
+		error("%s: --by %s needs objects that name their cache: a binary stream, or a kmap_offsets whose object lines carry kind and cache (a kmap names none)",
 		      rep->input, rep->dim->name);
 		return -1;
 	}
@@ -674,20 +678,20 @@ static int add_rows_sorted(struct report *rep, struct table *t,
 }
 
 /*
- * The table of rows: the dimension's columns (binary-only ones for binary
- * input only), sorted, the first limit rows (0: all). Returns 0, -1 (out
- * of memory), -2 (no such column).
+ * The table of rows: the dimension's columns (those that need what not
+ * every input carries when the objects carry it), sorted, the first limit
+ * rows (0: all). Returns 0, -1 (out of memory), -2 (no such column).
  */
 static int make_table(struct report *rep, struct table *t, struct col *cols,
 		      const struct column **getters, const char *sort,
 		      uint64_t limit)
 {
-	int bin = !!(rep->tot.has & KMAP_HAS_KIND), n = 0, i, sc, rc;
+	int n = 0, i, sc, rc;
 	const struct column *c;
 	size_t r;
 
 	for (c = rep->dim->cols; c->name; c++)
-		if (!c->binary || bin) {
+		if ((c->needs & rep->tot.has) == c->needs) {
 			cols[n] = (struct col){ c->name, c->type != COL_IP ?
 				(enum col_type)c->type : rep->sym ? COL_STR : COL_HEX };
 			getters[n++] = c;
@@ -997,15 +1001,20 @@ const struct cmd cmd_report = {
 "  --by callsite: callsite objects live bytes [bytes_alloc waste]\n"
 "    avg_lifetime reads writes reads_per_byte writes_per_byte never_read\n"
 "    never_written missed_free [cross_cpu mismatched_free]\n"
-"  --by cache: as callsite, with cache first (binary streams only)\n"
+"  --by cache: as callsite, with cache first (binary streams and\n"
+"    kmap_offsets whose object lines name kind and cache)\n"
 "  --by kind: as callsite, with kind first\n"
 "  --by function: function accesses reads writes sites objects bytes\n"
 "  --by pid: pid comm objects bytes reads writes objects_accessed\n"
 "  --by object: object addr callsite pid comm size [size_alloc cache]\n"
 "    alloc_jiffies free_jiffies reads writes sites\n"
 "\n"
-"Bracketed columns come only from binary streams: text kmaps carry no "
-"allocated size, cache, allocator kind, CPU or free function. waste is "
+"Bracketed columns come only from inputs that carry them: text kmaps "
+"carry no allocated size, CPU or free function (bytes_alloc, waste, "
+"size_alloc, cross_cpu and mismatched_free are binary streams'), and "
+"only a kmap_offsets whose object lines have 10 fields names each "
+"object's allocator kind and slab cache (cache); a kmap's object lines "
+"name neither. waste is "
 "bytes_alloc - bytes (internal fragmentation); avg_lifetime is over the "
 "freed objects, and has no value (- in the table, empty in CSV, null in "
 "JSON) where none was freed; cross_cpu counts objects "
@@ -1025,11 +1034,13 @@ const struct cmd cmd_report = {
 "alloc_percpu() areas by free_percpu(): live and the lifetimes count "
 "them as any freed object), and "
 "from stream version 3 stacks, slab objects and pages no allocation of "
-"which was seen are found too. A text kmap names no allocator, so there "
-"an object with pid 0 and its own address as alloc_ip is global, percpu "
-"or stack when its executable is global, percpu or irq_stack, and any "
-"other object (unseen and page ones among them: their executable does "
-"not say the kind) is unknown. In --by pid, objects and bytes are what "
+"which was seen are found too. A kmap_offsets of 10-field object lines "
+"names each object's kind; a kmap (or an older kmap_offsets) names no "
+"allocator, so there an object with pid 0 and its own address as "
+"alloc_ip is global, percpu or stack when its executable is global, "
+"percpu or irq_stack, and any other object (unseen and page ones among "
+"them: their executable does not say the kind) is unknown. In --by pid, "
+"objects and bytes are what "
 "the pid allocated, reads, writes and objects_accessed what it accessed, "
 "comm its newest command (a pid that called exec had two). "
 "In --by function, accesses are reads + writes by the function's "

@@ -222,7 +222,8 @@ static int run(int argc, char **argv)
 		/* Lines gathered in buf, written BUF_SIZE at a time. */
 		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(&out, buf, &len))
 			break;
-		len += kmap_format_object(buf + len, o);
+		len += offsets ? kmap_format_object_offsets(buf + len, o) :
+				 kmap_format_object(buf + len, o);
 		for (i = 0; i < nacc; i += done) {
 			if (len > BUF_SIZE - KMAP_LINE_MAX &&
 			    flush(&out, buf, &len))
@@ -310,9 +311,17 @@ const struct cmd cmd_text = {
 "decimal; for a stream, the union of the ranges of the (id, ip, pid)'s "
 "ACCESS records (the least range that holds them all; 0,0 ones, none "
 "known, left out). An input with no offsets (a version 1 to 4 stream, a "
-"kmap) gives 0,0 on every line: not known. Without --offsets the output "
-"is a kmap, whatever the input: a kmap_offsets loses its offsets. A text "
-"input of the kind asked for is copied unchanged.\n"
+"kmap) gives 0,0 on every line: not known. A stream's object lines have "
+"two more fields too, as the kernel's kmap_offsets: "
+"alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,"
+"executable,kind,cache, the allocator kind (kmalloc, kmem_cache, "
+"kmalloc_large, vmalloc, pages, global, percpu or stack) and the slab "
+"cache's name from its CACHE record (commas and control characters as "
+"?, empty for an object in no cache or a cache with no CACHE record); a "
+"kmap's objects have neither to give and keep their 8 fields. Without "
+"--offsets the output is a kmap, whatever the input: a kmap_offsets loses "
+"its offsets, kinds and caches. A text input of the kind asked for is "
+"copied unchanged.\n"
 "\n"
 "An mtrace log (the QEMU plugin's, vm/run --mtrace) is checked and "
 "printed a record a line, after two comment lines (its header, and the "

@@ -13,7 +13,9 @@
  * The JSON's sections (page.js reads them; a view is a section and a
  * render function there, so a view of another aggregation, such as the
  * capability map, is one more section here and one more view there):
- *   meta      input, format, hz, symbols, limits (what was shipped)
+ *   meta      input, format, kinds_named (every object named its kind
+ *             and cache: a stream, a kmap_offsets of 10-field object
+ *             lines), hz, symbols, limits (what was shipped)
  *   summary   the totals (as report --json's summary)
  *   stats     --stats' "key value" lines as [key, value] pairs, or null
  *   kinds     per allocator kind, the sums of every call site
@@ -28,7 +30,7 @@
  *   capmap    the capability heatmap: libkmap's capability maps
  *             (kmap_capmap) of every row kind shipped (function; dir,
  *             file and file-function with DWARF lines) by every column
- *             kind (callsite, kind; cache for binary streams). Per map its
+ *             kind (callsite, kind; cache when kinds_named). Per map its
  *             subject and group, its summary (as capmap --json's, and
  *             groups_touched: the groups in a cell), top, rows and cols:
  *             the first top rows and the cols are the HTML_CAPMAP_ROWS
@@ -463,7 +465,10 @@ int html_add(struct html *h, const struct kmap_object *o,
 
 	if (!s)
 		return -1;
-	/* A text kmap names no cache: its cache columns would be its kinds. */
+	/*
+	 * A kmap (or an older kmap_offsets) names no cache: its cache
+	 * columns would be its kinds.
+	 */
 	if (!(o->has & KMAP_HAS_KIND))
 		h->cache_unnamed = 1;
 	for (i = 0; i < h->ncapmaps; i++) {
@@ -924,6 +929,8 @@ static struct json_object *meta_json(struct html *h, const struct totals *t,
 	json_object_object_add(m, "input", json_bytes(kmap_src_name(src)));
 	json_object_object_add(m, "format", json_object_new_string(
 		kmap_src_format(src) == KMAP_FMT_TEXT ? "text" : "binary"));
+	json_object_object_add(m, "kinds_named",
+			       json_object_new_boolean(!h->cache_unnamed));
 	json_object_object_add(m, "hz", hz ? u64(hz) : NULL);
 	json_object_object_add(m, "symbols",
 			       sym ? json_bytes(slash ? slash + 1 : sym) : NULL);

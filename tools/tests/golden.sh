@@ -112,6 +112,36 @@ printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1
 run check check-bad-offsets-mixed sh -c "\"$M\" check mixed.kmap; \"$M\" report mixed.kmap"
 printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  ffffffff81000010,1,1,0\nffffffff81000000,1,ffff888000002000,8,100,0,0,sh\n  ffffffff81000014,1,1,0,0,4\n' | bad mixed-4-6.kmap
 run check check-bad-offsets-mixed-4-6 "$M" check mixed-4-6.kmap
+# kmap_offsets whose object lines name their kind and cache (10 fields):
+# fixtures/kinds.kmap (one object of each kind, a cache name whose comma
+# the kernel made '?', an interrupt's allocation), and what text --offsets
+# makes of a stream, found objects and all.
+run check check-kinds-kmap sh -c "\"$M\" check fixtures/kinds.kmap && \"$M\" text --offsets found.bin | \"$M\" check - && \"$M\" text --offsets stream.bin | \"$M\" check -"
+# Each kind of bad one, a file each: what the reader refuses (syntax,
+# fields against the file's other lines), then what the rules refuse (a
+# kind against found or not, pid and executable).
+o='ffffffff81000000,1,ffff888000001000,8,100,0,0,sh'
+n=0
+kb() { n=$((n + 1)); printf "$@" > "kinds-bad-$n.kmap"; }
+kb '%s,kmalloc\n' "$o"
+kb '%s,kmalloc,kmalloc-8,x\n' "$o"
+kb '%s,slab,kmalloc-8\n' "$o"
+kb '%s,KMALLOC,kmalloc-8\n' "$o"
+kb '%s,kmalloc,kmalloc\0018\n' "$o"
+kb '%s,kmalloc,%s\n' "$o" "$(head -c 33 /dev/zero | tr '\0' c)"
+kb '%s,vmalloc,kmalloc-8\n' "$o"
+kb '%s,kmalloc_large,kmalloc-8\n' "$o"
+kb '%s,kmalloc,kmalloc-8\n%s\n' "$o" "$o"
+kb '%s\n%s,kmalloc,kmalloc-8\n' "$o" "$o"
+kb '%s,kmalloc,kmalloc-8\n  ffffffff81000010,1,1,0\n' "$o"
+kb '%s\n  ffffffff81000010,1,1,0\n%s,kmalloc,\n' "$o" "$o"
+kb 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,global,\n'
+kb 'ffffffff81000000,0,ffffffff81000000,8,100,0,0,global,percpu,\n'
+kb 'ffff888000001000,0,ffff888000001000,8,100,0,0,unseen,vmalloc,\n'
+kb 'ffff888000001000,0,ffff888000001000,8,100,0,0,unseen,pages,\n'
+kb 'ffff888000001000,5,ffff888000001000,8,100,0,0,sh,kmalloc,kmalloc-8\n'
+kb 'ffff888000001000,0,ffff888000001000,8,100,0,0,swapper/0,kmem_cache,dentry\n'
+run check check-bad-kinds sh -c "for i in \$(seq $n); do \"$M\" check -q kinds-bad-\$i.kmap 2>&1 | sed \"s/^/\$i: /\"; done; \"$M\" report kinds-bad-7.kmap"
 # offset_end 33 past id 1's size_alloc 32: its ACCESS record after its
 # ALLOC, or before it (another CPU's, read first: the ALLOC's byte).
 sed 's/offset=24 offset_end=32/offset=24 offset_end=33/' "$fx/offsets.desc" |
@@ -339,6 +369,13 @@ run report report-stream-cache "$M" report stream.bin --by cache --sort waste
 run report report-stream-callsite-json "$M" report stream.bin --json --system-map fixtures/System.map
 run report report-stream-object-csv "$M" report stream.bin --by object --csv
 run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
+# A kmap_offsets that names kinds and caches: --by cache and --by kind,
+# and the cache column of --by object, from the text as from a stream;
+# of a stream made text (text --offsets), the same rows as the stream's
+# own (the columns only a stream has, bytes_alloc, waste, cross_cpu and
+# mismatched_free, left out of the comparison).
+run report report-kinds-text-kmap sh -c "\"$M\" report fixtures/kinds.kmap --by cache && \"$M\" report fixtures/kinds.kmap --by kind --csv && \"$M\" report fixtures/kinds.kmap --by object --csv -n 3"
+run report report-kinds-text-as-stream sh -c "\"$M\" text --offsets stream.bin 2> /dev/null > st.kmap && for by in cache kind; do \"$M\" report --by \$by --csv stream.bin | cut -d, -f1-4,7-14 > a && \"$M\" report --by \$by --csv st.kmap | cmp - a && echo --by \$by: same rows && cat a; done; \"$M\" report --by object --csv stream.bin | cut -d, -f2-6,8- > a && \"$M\" report --by object --csv st.kmap | cut -d, -f2- | cmp - a && echo --by object: same rows"
 run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
 run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
 run report report-bad-by "$M" report fixtures/tar.kmap --by nosuch
@@ -407,6 +444,7 @@ run report report-directory "$M" report .
 # --html: the page's data (its meta and kinds sections) from a stream and
 # a text kmap; misuse; a bad --stats file leaves the old page as it was.
 # (tests/run's tools/html-* open the page in Chromium.)
+run report report-html-kinds sh -c "\"$M\" report --html -o k.html fixtures/kinds.kmap && grep -o '\"kinds_named\":[a-z]*' k.html; grep -o '\"kinds\":{[^}]*}' k.html; grep -o '\"subject\":\"function\",\"group\":\"[a-z]*\"' k.html"
 run report report-html-data sh -c "\"$M\" report --html --objects 1 -o s.html stream.bin && grep -c MEMORIZER_REPORT_DATA s.html; grep -o '\"meta\":{[^}]*}' s.html; grep -o '\"kinds\":{[^}]*}' s.html; \"$M\" report --html -o t.html --stats fixtures/stats --system-map fixtures/System.map fixtures/tar.kmap && grep -o '\"meta\":{[^}]*}' t.html; grep -o '\"stats\":\[\[[^]]*\]' t.html"
 run report report-html-usage sh -c "\"$M\" report --html --csv fixtures/tar.kmap; \"$M\" report --html --by kind fixtures/tar.kmap; \"$M\" report --stats fixtures/stats fixtures/tar.kmap; \"$M\" report --html --objects 0 fixtures/tar.kmap; \"$M\" report --html --objects 20001 fixtures/tar.kmap; \"$M\" report --html --stats nosuch -o x.html fixtures/tar.kmap; ls x.html"
 # More call sites than the page holds: the 5000 of most bytes, the three
@@ -439,6 +477,9 @@ run text text-offsets-v4 "$M" text --offsets offsets-v4.bin
 run text text-offsets-from-kmap sh -c "\"$M\" text --offsets fixtures/capmap.kmap && \"$M\" text --offsets fixtures/tar.kmap | \"$M\" text - | cmp - fixtures/tar.kmap && echo back unchanged"
 run text text-offsets-copy sh -c "\"$M\" text --offsets fixtures/offsets.kmap | cmp - fixtures/offsets.kmap && echo identical; \"$M\" text fixtures/offsets.kmap"
 { printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\nffffffff81000000,1,ffff888000002000,8,100,0,0,sh\n'; cat fixtures/offsets.kmap; } > offsets-late.kmap
+# A kmap_offsets that names kinds and caches: copied as it is, or back to
+# a kmap (8 fields) without --offsets.
+run text text-kinds sh -c "\"$M\" text --offsets fixtures/kinds.kmap | cmp - fixtures/kinds.kmap && echo identical; \"$M\" text fixtures/kinds.kmap | head -n 4"
 run text text-offsets-late sh -c "\"$M\" text offsets-late.kmap; \"$M\" text --offsets offsets-late.kmap | cmp - offsets-late.kmap && echo identical"
 run text text-stream-globals sh -c "\"$M\" text globals.bin && \"$M\" text globals.bin | \"$M\" check -"
 run text text-stream-found sh -c "\"$M\" text found.bin && \"$M\" text found.bin | \"$M\" check -"
@@ -726,6 +767,10 @@ sed "s/call_site=0xffffffff81000100/call_site=$1/; s/@1@/$1/; s/@2@/$2/; s/@3@/$
 	"$fx/types-sites.desc" | "$MKSTREAM" > types-mixed.bin || exit 1
 run capmap capmap-types-sites-mixed "$M" capmap types-mixed.bin --rows ip --fields --vmlinux "$tp"
 run capmap capmap-types-sites-json "$M" capmap types-sites.bin --rows ip --cols type --vmlinux "$tp" --json -n 1
+# The same from the stream made a kmap_offsets (text --offsets: its kinds
+# and caches, so "struct file" by cache filp, as from the stream itself).
+run capmap capmap-types-sites-text sh -c "\"$M\" text --offsets types-sites.bin > ts.kmap && \"$M\" capmap ts.kmap --rows ip --cols type --fields --vmlinux \"$tp\" && \"$M\" capmap types-sites.bin --rows ip --cols type --fields --vmlinux \"$tp\" --csv > a && \"$M\" capmap ts.kmap --rows ip --cols type --fields --vmlinux \"$tp\" --csv | cmp - a && echo same cells as the stream"
+run capmap capmap-kinds-cache sh -c "\"$M\" capmap fixtures/kinds.kmap --rows ip --cols cache && \"$M\" capmap fixtures/kinds.kmap --rows ip --cols callsite --csv"
 run export export-types sh -c "\"$M\" export types-sites.bin -f csv -o ext --vmlinux \"$tp\" && cut -d, -f1,8,16,17 ext/objects.csv && cut -d, -f1,2,9- ext/accesses.csv"
 run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
@@ -751,6 +796,7 @@ run export export-csv sh -c "\"$M\" export $cm --format csv -o ex $sm && ls ex &
 run export export-jsonl sh -c "\"$M\" export $cm --format jsonl -o ex && ls ex && cat ex/objects.jsonl ex/accesses.jsonl"
 run export export-stream-csv sh -c "\"$M\" export stream.bin -f csv -o exs && cat exs/objects.csv exs/accesses.csv"
 run export export-offsets sh -c "\"$M\" export offsets.bin -f csv -o exo && cat exo/accesses.csv && \"$M\" export offsets.bin -f jsonl -o exo && cat exo/accesses.jsonl"
+run export export-kinds sh -c "\"$M\" export fixtures/kinds.kmap -f csv -o exk && cut -d, -f1-5,8-10 exk/objects.csv"
 run export export-offsets-unknown sh -c "\"$M\" export offsets-v4.bin -f jsonl -o exo4 && head -n 2 exo4/accesses.jsonl; \"$M\" export $om -f csv -o exok && cat exok/accesses.csv"
 run export export-dwarf-lines sh -c "\"$M\" export dw.kmap -f csv -o exd --vmlinux dwprog && cut -d, -f1,3- exd/accesses.csv"
 # A failure leaves the tables as they were, and no temporary file.

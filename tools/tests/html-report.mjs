@@ -295,6 +295,43 @@ async function views() {
 	await dwarfViews();
 	await offsetViews();
 	await typeViews();
+	await kindViews();
+}
+
+// A kmap_offsets whose object lines name their kinds and caches
+// (fixtures/kinds.kmap): the page shows them as it does a stream's: the
+// kinds as report --by kind --csv says them, no note that the input names
+// no allocator, the heatmap's cache columns as capmap --cols cache --csv,
+// the explorer's search by cache and its cache column.
+async function kindViews() {
+	const fx = path.join(here, 'fixtures');
+	const kmap = path.join(fx, 'kinds.kmap'), map = path.join(fx, 'System.map');
+	const html = path.resolve(outdir, 'kinds.html');
+	run(['report', '--html', '-o', html, '--system-map', 'System.map', 'kinds.kmap'], { cwd: fx });
+	const kinds = csv(['--by', 'kind', kmap]);
+	const { browser, page, problems } = await open(html);
+	let sec = await showView(page, 'summary');
+	equal((await tableRows(sec, 'kinds')).map((r) => [r.kind, r.objects, r.live, r.bytes, r.reads, r.writes]).sort(),
+		kinds.map((k) => [k.kind, k.objects, k.live, k.bytes, k.reads, k.writes]).sort(),
+		'kinds: every kind\'s objects, live, bytes, reads, writes, as report --by kind');
+	check(!(await sec.textContent()).includes('names no allocator'), 'kinds: no note that the input names no allocator');
+	sec = await showView(page, 'capmap');
+	equal(await sec.locator('select[data-capmap="cols"] option').evaluateAll((o) => o.map((x) => x.value)), ['callsite', 'cache', 'kind'],
+		'kinds: the heatmap has cache columns');
+	await sec.locator('select[data-capmap="cols"]').selectOption('cache');
+	const cells = csv(['--cols', 'cache', '--system-map', map, kmap], 'capmap');
+	equal((await tableRows(sec, 'capmap')).map((r) => [r.function, r.cache, r.reads, r.writes, r.frees, r.objects]).sort(),
+		cells.map((c) => [c.function, c.cache, c.reads, c.writes, c.frees, c.objects]).sort(),
+		'kinds: the heatmap\'s cells by cache as capmap --cols cache --csv');
+	sec = await showView(page, 'objects');
+	await sec.locator('select').selectOption('cache');
+	await sec.locator('input[type="search"]').fill('memorizer_kunit?offsets');
+	await sec.locator('input[type="search"]').press('Enter');
+	equal((await tableRows(sec, 'objects')).map((r) => [r.object, r.cache]), [[3, 'memorizer_kunit?offsets']],
+		'kinds: the explorer finds the object of cache memorizer_kunit?offsets');
+	await page.screenshot({ path: path.join(outdir, 'kinds.png'), fullPage: true });
+	equal(problems, [], 'kinds: no console error, no request');
+	await browser.close();
 }
 
 // The bytes each access ip touched (a kmap_offsets, fixtures/offsets.kmap):

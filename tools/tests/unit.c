@@ -164,6 +164,339 @@ static void test_text_offsets_arity(void **state)
 	kmap_text_close(r);
 }
 
+/*
+ * kmap_offsets' object lines of 10 fields: the kind (and context) from
+ * the line, the cache checked; kmap_parse_line() keeps no cache name.
+ */
+static void test_parse_object_kinds(void **state)
+{
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc",
+		  "object line has 9 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,a,b",
+		  "object line has more than 10 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,,",
+		  "kind '': not an allocator kind (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global, percpu, stack)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmallocx,",
+		  "kind 'kmallocx': not an allocator kind (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global, percpu, stack)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,a\tb",
+		  "cache 'a\\x09b': control character (the kernel writes '?')" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,"
+		  "123456789012345678901234567890123",
+		  "cache '123456789012345678901234567890123': longer than 32 bytes" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,pages,dentry",
+		  "cache 'dentry': on a pages object (only kmalloc and kmem_cache objects are in a cache; others' field is empty)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\x01,kmalloc,",
+		  "executable 'sh\\x01': control character (the kernel writes '?')" },
+	};
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	memset(&o, 0xa5, sizeof(o));
+	assert_int_equal(parse("ffffffff812a4e74,146,ffff8880085d7e80,24,4294894610,0,0,gzip,kmem_cache,"
+			       "12345678901234567890123456789012", &o, &a, err),
+			 KMAP_LINE_OBJECT);
+	assert_true(o.addr == 0xffff8880085d7e80ull);
+	assert_string_equal(o.comm, "gzip");
+	assert_int_equal(o.has, KMAP_HAS_KIND);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_CACHE);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_TASK);
+	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_CACHE);
+	assert_false(kmap_object_found(&o));
+	assert_null(o.cache);
+	assert_int_equal(o.cache_id, 0);
+	/* Interrupts' and found objects' contexts, as a stream says them. */
+	assert_int_equal(parse("ffffffff812a4e74,0,ffff8880085d7e80,24,1,0,0,hardirq,kmalloc,kmalloc-32",
+			       &o, &a, err), KMAP_LINE_OBJECT);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_HARDIRQ);
+	assert_int_equal(parse("ffffffff812a4e74,0,ffff8880085d7e80,24,1,0,0,softirq,kmalloc,",
+			       &o, &a, err), KMAP_LINE_OBJECT);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_SOFTIRQ);
+	assert_int_equal(parse("ffff8880085d7e80,0,ffff8880085d7e80,4096,1,0,0,page,pages,",
+			       &o, &a, err), KMAP_LINE_OBJECT);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_FOUND);
+	assert_int_equal(kmap_object_kind(&o), MEMORIZER_ALLOC_PAGES);
+	assert_true(kmap_object_found(&o));
+	/* The kmap's 8 fields: no kind. */
+	assert_int_equal(parse("ffff8880085d7e80,0,ffff8880085d7e80,4096,1,0,0,page",
+			       &o, &a, err), KMAP_LINE_OBJECT);
+	assert_int_equal(o.has, 0);
+	assert_int_equal(kmap_object_kind(&o), KMAP_KIND_UNKNOWN);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(bad[i].line, &o, &a, err), 0);
+		assert_string_equal(err, bad[i].err);
+	}
+}
+
+/*
+ * The reader names each object's cache: one cache_id per name, from 1 in
+ * the order first seen, the name valid until kmap_text_close(); none for
+ * an empty field. Object lines all of 8 fields or all of 10, and 10 with
+ * access lines of 6 only.
+ */
+static void test_reader_kinds(void **state)
+{
+	static const char ok[] =
+		"1,1,1000,8,100,0,0,sh,kmalloc,kmalloc-8\n"
+		"  2,1,0,1,0,8\n"
+		"1,1,2000,8,100,0,0,sh,kmem_cache,dentry\n"
+		"1,1,3000,8,100,0,0,sh,kmalloc,kmalloc-8\n"
+		"1,1,4000,8,100,0,0,sh,vmalloc,\n"
+		"1,1,5000,8,100,0,0,sh,kmem_cache,dentry\n";
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "1,1,1000,8,100,0,0,sh,kmalloc,kmalloc-8\n1,1,2000,8,100,0,0,sh\n",
+		  "b:2: object line of 8 fields, but line 1's has 10: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed" },
+		{ "1,1,1000,8,100,0,0,sh\n1,1,2000,8,100,0,0,sh,kmalloc,\n",
+		  "b:2: object line of 10 fields, but line 1's has 8: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed" },
+		{ "1,1,1000,8,100,0,0,sh,kmalloc,\n  2,1,0,1\n",
+		  "b:2: access line of 4 fields, but line 1's object line has 10: kmap_offsets' access lines have 6 (offset,offset_end)" },
+		{ "1,1,1000,8,100,0,0,sh,vmalloc,kmalloc-8\n",
+		  "b:1: cache 'kmalloc-8': on a vmalloc object (only kmalloc and kmem_cache objects are in a cache; others' field is empty)" },
+	};
+	static const struct {
+		const char *cache;
+		uint32_t id;
+		int kind;
+	} want[] = {
+		{ "kmalloc-8", 1, MEMORIZER_ALLOC_KMALLOC },
+		{ "dentry", 2, MEMORIZER_ALLOC_CACHE },
+		{ "kmalloc-8", 1, MEMORIZER_ALLOC_KMALLOC },
+		{ NULL, 0, MEMORIZER_ALLOC_VMALLOC },
+		{ "dentry", 2, MEMORIZER_ALLOC_CACHE },
+	};
+	const char *first[2] = { NULL, NULL };
+	struct kmap_text_reader *r;
+	struct kmap_object o;
+	struct kmap_access a;
+	size_t i;
+
+	(void)state;
+	r = kmap_text_open_mem(ok, strlen(ok), "ok");
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+		assert_int_equal(o.kind, want[i].kind);
+		assert_int_equal(o.cache_id, want[i].id);
+		if (!want[i].cache) {
+			assert_int_equal(o.has, KMAP_HAS_KIND);
+			assert_null(o.cache);
+		} else {
+			assert_int_equal(o.has, KMAP_HAS_KIND | KMAP_HAS_CACHE);
+			assert_string_equal(o.cache, want[i].cache);
+			/* One copy of each name, the same pointer every time. */
+			if (!first[o.cache_id - 1])
+				first[o.cache_id - 1] = o.cache;
+			assert_ptr_equal(o.cache, first[o.cache_id - 1]);
+		}
+		if (i == 0) {
+			assert_int_equal(kmap_text_offsets(r), 1);
+			assert_int_equal(kmap_text_next(r, &o, &a),
+					 KMAP_LINE_ACCESS);
+			assert_int_equal(a.offset_end, 8);
+		}
+	}
+	assert_int_equal(kmap_text_next(r, &o, &a), 0);
+	assert_string_equal(first[0], "kmalloc-8");
+	kmap_text_close(r);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int t;
+
+		r = kmap_text_open_mem(bad[i].text, strlen(bad[i].text), "b");
+		while ((t = kmap_text_next(r, &o, &a)) > 0)
+			;
+		assert_int_equal(t, -1);
+		assert_string_equal(kmap_text_error(r), bad[i].err);
+		kmap_text_close(r);
+	}
+}
+
+/*
+ * kmap_offsets' object lines of 10 fields through the reader's fast path
+ * (a line with KMAP_LINE_MAX bytes after it, a 10-field line before it):
+ * the lines kmap_parse_line() takes, with the same fields, the cache named
+ * as the slow path names it (a name new to the reader goes the slow way);
+ * every other line left to it.
+ */
+static void test_reader_kinds_fast(void **state)
+{
+	static const char head[] =
+		"ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,kmalloc-8\n";
+	static const char *const lines[] = {
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,kmalloc-8",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmem_cache,dentry",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,vmalloc,",
+		"ffffffff81000000,0,ffff888000002000,8,100,0,0,hardirq,kmalloc_large,",
+		"ffff888000002000,0,ffff888000002000,8,100,0,0,unseen,kmalloc,kmalloc-8",
+		"ffff888000002000,0,ffff888000002000,8,100,0,0,page,pages,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,"
+		"123456789012345678901234567890123456789012345678901234567890123,stack,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,"
+		"1234567890123456789012345678901234567890123456789012345678901234,stack,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,"
+		"12345678901234567890123456789012",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,"
+		"123456789012345678901234567890123",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,a\x7f",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,\x80\xff",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,s\x1f,kmalloc,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,,kmalloc,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc_largest,",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc_large",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,pages,x",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh,kmalloc,a,b",
+		"ffffffff81000000,1,ffff888000002000,8,100,0,0,sh",
+		"ffffffff81000000,4194304,ffff888000002000,8,100,0,0,sh,kmalloc,",
+	};
+	struct kmap_object o, o2;
+	struct kmap_access a, a2;
+	char buf[2048], err[KMAP_ERR_MAX];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct kmap_text_reader *r;
+		int t, t2;
+
+		n = (size_t)snprintf(buf, sizeof(buf), "%s%s\n", head, lines[i]);
+		while (n < sizeof(buf) - 40)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "  ffffffff81000020,1,0,1,0,8\n");
+		r = kmap_text_open_mem(buf, n, "t");
+		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+		t = kmap_text_next(r, &o, &a);
+		t2 = kmap_parse_line(lines[i], strlen(lines[i]), &o2, &a2, err);
+		/* An 8-field line after a 10-field one: the reader's error. */
+		if (i == 19)
+			assert_int_equal(t, -1);
+		else
+			assert_int_equal(t < 0 ? 0 : t, t2);
+		if (t == KMAP_LINE_OBJECT) {
+			assert_true(o.alloc_ip == o2.alloc_ip && o.addr == o2.addr &&
+				    o.pid == o2.pid && o.size == o2.size &&
+				    o.free_ip == o2.free_ip);
+			assert_string_equal(o.comm, o2.comm);
+			assert_int_equal(o.kind, o2.kind);
+			assert_int_equal(o.context, o2.context);
+			assert_int_equal(o.has & ~(unsigned int)KMAP_HAS_CACHE, o2.has);
+			assert_string_equal(o.cache ? o.cache : "",
+					    strrchr(lines[i], ',') + 1);
+			assert_int_equal(!o.cache_id, !o.cache);
+		}
+		kmap_text_close(r);
+	}
+	/* Many lines, through the fast path, names interned once each. */
+	n = 0;
+	for (i = 0; i < 30; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "1,1,%zx000,8,100,0,0,sh,kmem_cache,c%zu\n",
+				      i + 1, i % 3);
+	{
+		struct kmap_text_reader *r = kmap_text_open_mem(buf, n, "m");
+
+		for (i = 0; i < 30; i++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "c%zu", i % 3);
+			assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+			assert_true(o.addr == (i + 1) << 12);
+			assert_string_equal(o.cache, name);
+			assert_int_equal(o.cache_id, i % 3 + 1);
+		}
+		assert_int_equal(kmap_text_next(r, &o, &a), 0);
+		kmap_text_close(r);
+	}
+}
+
+/*
+ * The rules of an object whose line names its kind: found as its kind
+ * may be, pid 0 but for a task's stack, its kind's word.
+ */
+static void test_rules_kinds(void **state)
+{
+	static const struct {
+		const char *line, *err;
+	} lines[] = {
+		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,kmalloc-8", NULL },
+		{ "ffff888000001000,0,ffff888000001000,8,100,0,0,unseen,kmalloc,kmalloc-8", NULL },
+		{ "ffff888000001000,0,ffff888000001000,8,100,0,0,unseen,kmem_cache,", NULL },
+		{ "ffffc90000340000,146,ffffc90000340000,16384,1,0,0,tar,stack,", NULL },
+		{ "ffffc90000000000,0,ffffc90000000000,16384,1,0,0,irq_stack,stack,", NULL },
+		{ "ffffffff82a01000,0,ffffffff82a01000,64,1,9,ffffffffa0001000,global,global,", NULL },
+		{ "ffffffff81000000,0,ffff888000001000,8,100,0,0,softirq,kmalloc_large,", NULL },
+		{ "ffffffff81000000,1,ffffffff82a01000,64,1,0,0,sh,global,",
+		  "global object ffffffff82a01000 with alloc_ip ffffffff81000000: the allocation of global objects is never seen, their alloc_ip is their own address" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0,sh,percpu,",
+		  "percpu object ffff888000001000 with alloc_ip ffffffff81000000: the allocation of percpu objects is never seen, their alloc_ip is their own address" },
+		{ "ffffc90000100000,0,ffffc90000100000,8,1,0,0,unseen,vmalloc,",
+		  "vmalloc object ffffc90000100000 with its own address as alloc_ip (found): vmalloc objects are never found, their allocation is always seen" },
+		{ "ffff888000001000,7,ffff888000001000,8,1,0,0,sh,pages,",
+		  "found pages object with pid 7 (no allocation was seen: pid is 0, but for a task's stack)" },
+		{ "ffff888000001000,0,ffff888000001000,8,1,0,0,global,pages,",
+		  "found pages object with executable global (pid 0: a found pages object's executable is page)" },
+		{ "ffffc90000000000,0,ffffc90000000000,16384,1,0,0,swapper/0,stack,",
+		  "found stack object with executable swapper/0 (pid 0: a found stack object's executable is irq_stack)" },
+		/* The rules of every text object come first. */
+		{ "ffffffff81000000,3,ffff888000001000,8,1,0,0,hardirq,kmalloc,",
+		  "hardirq allocation with pid 3 (interrupt context has pid 0)" },
+	};
+	struct kmap_object o;
+	struct kmap_access a;
+	char err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(parse(lines[i].line, &o, &a, err),
+				 KMAP_LINE_OBJECT);
+		err[0] = 0;
+		assert_int_equal(kmap_rule_object(&o, err),
+				 lines[i].err ? KMAP_RULE_ERROR : KMAP_RULE_OK);
+		assert_string_equal(err, lines[i].err ? lines[i].err : "");
+	}
+}
+
+/* kmap_offsets' object line, as the kernel writes it. */
+static void test_writer_kinds(void **state)
+{
+	struct kmap_object o = {
+		.alloc_ip = 0xffffffff812a4e74ull, .pid = 146,
+		.addr = 0xffff8880085d7e80ull, .size = 24,
+		.alloc_jiffies = 1000, .comm = "tar",
+	};
+	char line[KMAP_LINE_MAX];
+	size_t n;
+
+	(void)state;
+	/* No kind known: the kmap's line. */
+	n = kmap_format_object_offsets(line, &o);
+	assert_int_equal(n, strlen("ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar\n"));
+	assert_memory_equal(line, "ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar\n", n);
+	o.has = KMAP_HAS_KIND | KMAP_HAS_CACHE;
+	o.kind = MEMORIZER_ALLOC_CACHE;
+	o.cache_id = 3;
+	o.cache = "my,cache\n";
+	n = kmap_format_object_offsets(line, &o);
+	assert_memory_equal(line, "ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar,kmem_cache,my?cache?\n", n);
+	/* A cache id whose name no CACHE record gave: empty, as the kernel's. */
+	o.cache = NULL;
+	n = kmap_format_object_offsets(line, &o);
+	assert_memory_equal(line, "ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar,kmem_cache,\n", n);
+	o.has = KMAP_HAS_KIND;
+	o.kind = MEMORIZER_ALLOC_KMALLOC_LARGE;
+	n = kmap_format_object_offsets(line, &o);
+	assert_memory_equal(line, "ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar,kmalloc_large,\n", n);
+	/* kmap's writer never writes them. */
+	n = kmap_format_object(line, &o);
+	assert_memory_equal(line, "ffffffff812a4e74,146,ffff8880085d7e80,24,1000,0,0,tar\n", n);
+}
+
 static void test_parse_live_and_zero(void **state)
 {
 	struct kmap_object o;
@@ -193,7 +526,8 @@ static void test_parse_rejects(void **state)
 		{ "1,1,1,18446744073709551616,1,0,0,x", "size '18446744073709551616': more than 64 bits" },
 		{ "1,1,1,1,1,0,0,", "executable '': empty" },
 		{ "1,1,1,1,1,0,0,a\tb", "executable 'a\\x09b': control character" },
-		{ "1,1,1,1,1,0,0,a,b", "more than 8 fields" },
+		{ "1,1,1,1,1,0,0,a,b", "object line has 9 fields" },
+		{ "1,1,1,1,1,0,0,a,kmalloc,b,c", "object line has more than 10 fields" },
 		{ "1,1,1,1,1,0,0", "object line has 7 fields" },
 		{ "1,1,,1,1,0,0,x", "obj_va_ptr '': empty" },
 		{ " 1,1,1,1", "not indented by exactly two spaces" },
@@ -3183,6 +3517,11 @@ int main(void)
 		cmocka_unit_test(test_parse_access),
 		cmocka_unit_test(test_parse_access_offsets),
 		cmocka_unit_test(test_text_offsets_arity),
+		cmocka_unit_test(test_parse_object_kinds),
+		cmocka_unit_test(test_reader_kinds),
+		cmocka_unit_test(test_reader_kinds_fast),
+		cmocka_unit_test(test_rules_kinds),
+		cmocka_unit_test(test_writer_kinds),
 		cmocka_unit_test(test_parse_live_and_zero),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),

@@ -13,6 +13,8 @@
 	const DATA = JSON.parse(document.getElementById('report-data').textContent);
 	const META = DATA.meta;
 	const BINARY = META.format === 'binary';
+	/* Every object names its kind and cache: a stream, or a kmap_offsets of 10-field object lines. */
+	const KINDS_NAMED = META.kinds_named;
 
 	/* Okabe and Ito's palette: told apart with any colour vision. */
 	const KIND_COLOURS = {
@@ -220,8 +222,8 @@
 		sec.append(el('h2', { text: 'Totals' }), cards);
 
 		sec.append(el('h2', { text: 'Per allocator kind' }));
-		if (!BINARY)
-			sec.append(el('p', { class: 'note', text: 'A text kmap names no allocator: only globals, per-CPU objects and IRQ stacks are told apart; the rest is "unknown". Binary streams (memorizer stream) name every kind and cache.' }));
+		if (!KINDS_NAMED)
+			sec.append(el('p', { class: 'note', text: 'A text kmap names no allocator: only globals, per-CPU objects and IRQ stacks are told apart; the rest is "unknown". Binary streams (memorizer stream) and a kmap_offsets whose object lines carry kind and cache name every kind and cache.' }));
 		const swatch = (k) => el('span', {}, el('i', { style: 'display:inline-block;width:10px;height:10px;margin-right:5px;background:' + (KIND_COLOURS[k.kind] || '#8c8c8c') }), k.kind);
 		sortableTable(sec, [
 			{ key: 'kind', label: 'kind', type: 'text', show: swatch },
@@ -254,7 +256,7 @@
 			return el('label', { for: 'sizeby-' + k }, r, ' ' + k);
 		});
 		controls.append(el('span', { text: 'Size by:' }), ...radios);
-		sec.append(el('p', { class: 'note', text: 'Allocations by allocator kind' + (BINARY ? ', cache' : '') +
+		sec.append(el('p', { class: 'note', text: 'Allocations by allocator kind' + (KINDS_NAMED ? ', cache' : '') +
 			', function and call site: each box is as wide as its bytes or objects. Click a box to zoom in, the top one to zoom out.' +
 			(META.sites_shipped < META.sites_total ? ' This page holds the ' + fmtInt(META.sites_shipped) + ' call sites of most bytes of ' +
 				fmtInt(META.sites_total) + '; the others are summed per kind.' : '') }), controls);
@@ -265,12 +267,12 @@
 		const kindsSeen = [...new Set(sites.map((s) => s.kind))];
 		kindsSeen.forEach((k) => legend.append(el('span', {}, el('i', { style: 'background:' + (KIND_COLOURS[k] || '#8c8c8c') }), k)));
 
-		/* The tree: root, kind, cache (binary streams), function, site. */
+		/* The tree: root, kind, cache (when the input names kinds and caches), function, site. */
 		function tree() {
 			const root = { name: 'all', children: new Map() };
 			sites.forEach((s) => {
 				const path = [s.kind];
-				if (BINARY) path.push(s.cache === null ? '(no cache)' : s.cache);
+				if (KINDS_NAMED) path.push(s.cache === null ? '(no cache)' : s.cache);
 				path.push(s.function);
 				let n = root;
 				path.forEach((p, i) => {
@@ -368,7 +370,7 @@
 		sortableTable(sec, [
 			{ key: 'callsite', label: 'call site', type: 'code', show: siteCell },
 			{ key: 'kind', label: 'kind', type: 'text' },
-			BINARY ? { key: 'cache', label: 'cache', type: 'text' } : null,
+			KINDS_NAMED ? { key: 'cache', label: 'cache', type: 'text' } : null,
 			...FIGURE_COLS,
 			{ key: 'never_read', label: 'never read', type: 'num' },
 			{ key: 'avg_life', label: 'avg lifetime', type: 'num', show: (s) => document.createTextNode(jiffies(s.avg_life)) },
@@ -398,7 +400,7 @@
 		sec.append(el('p', { class: 'note', text: 'The capability map: which code (rows) reads, writes and frees which objects (columns). ' +
 			'Rows are the functions of the accessing instructions' + (subjects.includes('file') ? ', or their source directories, files, or a file\u2019s code per function (DWARF lines)' :
 				META.symbols ? ' (directories and files need a vmlinux with DWARF lines: --vmlinux)' : ' (no symbols: the instructions\u2019 addresses; give --system-map or --vmlinux)') +
-			'; columns group the objects by the function that allocated them (call site), their allocator kind' + (groups.includes('cache') ? ' or their slab cache.' : ' (caches: binary streams only).') +
+			'; columns group the objects by the function that allocated them (call site), their allocator kind' + (groups.includes('cache') ? ' or their slab cache.' : ' (caches: binary streams, and a kmap_offsets whose object lines carry kind and cache).') +
 			(subjects.includes('file') ? ' Click a directory for its files, a file for its functions.' : '') +
 			' The table under the map has the exact figures; memorizer capmap prints every cell.' }));
 		const rowSel = el('select', { 'aria-label': 'Rows', 'data-capmap': 'rows' });
@@ -560,7 +562,7 @@
 			el('option', { value: 'type', text: 'struct type' }),
 			el('option', { value: 'addr', text: 'address' }), el('option', { value: 'comm', text: 'pid or command' }));
 		const input = el('input', { type: 'search', placeholder: 'function, function+0x12, hex ip\u2026', 'aria-label': 'Search' });
-		if (!BINARY) field.querySelector('option[value="cache"]').disabled = true;
+		if (!KINDS_NAMED) field.querySelector('option[value="cache"]').disabled = true;
 		/* Types come from a vmlinux's DWARF (report --html --vmlinux). */
 		const typed = objects.some((o) => o.type !== null);
 		if (!typed) field.querySelector('option[value="type"]').disabled = true;
@@ -630,7 +632,7 @@
 				{ key: 'addr', label: 'address', type: 'code' },
 				{ key: 'size', label: 'size', type: 'bytes' },
 				{ key: 'callsite', label: 'call site', type: 'code', value: (o) => o.site_row.callsite, show: (o) => siteCell(o.site_row) },
-				BINARY ? { key: 'cache', label: 'cache', type: 'text', value: (o) => o.site_row.cache } : null,
+				KINDS_NAMED ? { key: 'cache', label: 'cache', type: 'text', value: (o) => o.site_row.cache } : null,
 				typed ? { key: 'type', label: 'type', type: 'code', value: (o) => o.type === null ? '' : 'struct ' + o.type } : null,
 				{ key: 'pid', label: 'pid', type: 'num' },
 				{ key: 'comm', label: 'command', type: 'text' },
@@ -788,7 +790,7 @@
 		sec.append(el('h2', { text: 'Lifetimes per call site' }));
 		const table = sortableTable(sec, [
 			{ key: 'callsite', label: 'call site', type: 'code', show: siteCell },
-			BINARY ? { key: 'cache', label: 'cache', type: 'text' } : null,
+			KINDS_NAMED ? { key: 'cache', label: 'cache', type: 'text' } : null,
 			{ key: 'freed', label: 'freed', type: 'num' },
 			{ key: 'live', label: 'live', type: 'num' },
 			{ key: 'life_min', label: 'min', type: 'num' },

@@ -3,7 +3,8 @@
  * libFuzzer harness for the text kmap parser: the line reader over the
  * input, then the object source (text_next) over the same bytes, and the
  * writer on whatever parses (its output must parse back identically, of
- * the same kind).
+ * the same kind; a kmap_offsets object line of 10 fields with the same
+ * kind and cache).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,13 +33,24 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				    err) != t)
 			abort();
 		at = kmap_text_offset(r);
+		/*
+		 * Only the reader names a cache (kmap_parse_line() checks it
+		 * and has nowhere to keep it): when the line has one.
+		 */
 		if (t == KMAP_LINE_OBJECT &&
 		    (o2.alloc_ip != o.alloc_ip || o2.pid != o.pid ||
 		     o2.addr != o.addr || o2.size != o.size ||
 		     o2.alloc_jiffies != o.alloc_jiffies ||
 		     o2.free_jiffies != o.free_jiffies ||
-		     o2.free_ip != o.free_ip || o2.has != o.has ||
+		     o2.free_ip != o.free_ip ||
+		     o2.has != (o.has & ~(unsigned int)KMAP_HAS_CACHE) ||
 		     strcmp(o2.comm, o.comm)))
+			abort();
+		if (t == KMAP_LINE_OBJECT && (o.has & KMAP_HAS_KIND) &&
+		    (o2.kind != o.kind || o2.context != o.context ||
+		     !(o.has & KMAP_HAS_CACHE) != !o.cache_id ||
+		     !(o.has & KMAP_HAS_CACHE) != !o.cache ||
+		     (o.cache && !o.cache[0])))
 			abort();
 		if (t == KMAP_LINE_ACCESS &&
 		    (a2.ip != a.ip || a2.pid != a.pid || a2.reads != a.reads ||
@@ -49,9 +61,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 		if (!f)
 			abort();
-		if (t == KMAP_LINE_OBJECT)
-			kmap_write_object(f, &o);
-		else if (a.offset || a.offset_end)	/* kmap_offsets */
+		if (t == KMAP_LINE_OBJECT) {
+			char l[KMAP_LINE_MAX];
+
+			fwrite(l, 1, kmap_format_object_offsets(l, &o), f);
+		} else if (a.offset || a.offset_end)	/* kmap_offsets */
 			kmap_write_access_offsets(f, &a);
 		else
 			kmap_write_access(f, &a);
@@ -69,10 +83,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			    (o2.addr != o.addr || o2.size != o.size ||
 			     o2.alloc_ip != o.alloc_ip || strcmp(o2.comm, o.comm)))
 				abort();
-			/* And finds the same kind in it. */
+			/* And finds the same kind in it, and cache. */
 			if (t == KMAP_LINE_OBJECT &&
-			    kmap_object_kind(&o2) != kmap_object_kind(&o))
+			    (kmap_object_kind(&o2) != kmap_object_kind(&o) ||
+			     o2.has != (o.has & ~(unsigned int)KMAP_HAS_CACHE)))
 				abort();
+			if (t == KMAP_LINE_OBJECT && (o.has & KMAP_HAS_KIND)) {
+				line[n - 1] = 0;
+				if (strcmp(strrchr(line, ',') + 1,
+					   o.cache ? o.cache : ""))
+					abort();
+			}
 			if (t == KMAP_LINE_ACCESS &&
 			    (a2.ip != a.ip || a2.reads != a.reads || a2.writes != a.writes ||
 			     a2.offset != a.offset || a2.offset_end != a.offset_end))
@@ -99,13 +120,20 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (s) {
 			while (kmap_src_next(s, &po, &pa, &n) > 0) {
 				/*
-				 * A text object's kind is one its word names,
-				 * or none (of any kind, it may be freed: a
-				 * global may be a module's).
+				 * A text object's kind is its line's, or one
+				 * its word names, or none (of any kind, it
+				 * may be freed: a global may be a module's).
+				 * A found one of pid 0 has its kind's word.
 				 */
 				int k = kmap_object_kind(po);
 
-				if (k != KMAP_KIND_UNKNOWN &&
+				if ((po->has & KMAP_HAS_KIND) &&
+				    (!kmap_kind(k) ||
+				     (kmap_object_found(po) && !po->pid &&
+				      strcmp(po->comm, kmap_found_word(k)))))
+					abort();
+				if (!(po->has & KMAP_HAS_KIND) &&
+				    k != KMAP_KIND_UNKNOWN &&
 				    (!kmap_kind(k) || !kmap_kind(k)->word_is_kind ||
 				     strcmp(po->comm, kmap_found_word(k))))
 					abort();
