@@ -860,8 +860,8 @@ struct kmap_sym *kmap_sym_open_elf(const char *path, char *err);
 /* Whether libkmap was built with libdw. */
 int kmap_have_dw(void);
 /*
- * Describe ip: "func+0xOFF/0xSIZE" (and " at FILE:LINE" when known) into
- * out. Returns 1 when ip is inside a known function, 0 otherwise (out is
+ * Describe ip: "func+0xOFF/0xSIZE" (and " at FILE:LINE" when known, " at
+ * FILE" for code of no line: kmap_sym_source()'s line 0) into out. Returns 1 when ip is inside a known function, 0 otherwise (out is
  * then the bare hex address).
  */
 int kmap_sym_describe(struct kmap_sym *s, uint64_t ip, char *out, size_t len);
@@ -880,7 +880,10 @@ int kmap_sym_has_lines(const struct kmap_sym *s);
  * The source file of the instruction at ip and its line in *line, from
  * the DWARF line tables: relative to the compilation directory when under
  * it (mm/slub.c for a kernel built in its tree), else as DWARF says. NULL
- * when unknown (no line tables, or none for ip). Valid while s is open.
+ * when unknown (no line tables, or none for ip). Code the compiler made
+ * for no line (a row of line 0) has the file and line of the row before
+ * it in its sequence that has one, as debuggers say; *line is 0 when no
+ * row before it has one. Valid while s is open.
  */
 const char *kmap_sym_source(struct kmap_sym *s, uint64_t ip, int *line);
 void kmap_sym_close(struct kmap_sym *s);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,10 +329,56 @@ const char *kmap_sym_function(struct kmap_sym *s, uint64_t ip,
 
 #ifdef KMAP_DW
 /*
+ * For a row of line 0 (code the compiler made that no source line is
+ * for: DWARF's "no line"), the nearest row before it in its sequence that
+ * has a line, as debuggers take it; l itself (line 0) when there is none.
+ * The unit's rows are sorted by address, each sequence's rows together,
+ * its end_sequence row last.
+ */
+static Dwarf_Line *line_before(Dwarf_Die *cu, Dwarf_Line *l)
+{
+	Dwarf_Addr at, a;
+	Dwarf_Lines *lines;
+	Dwarf_Line *row;
+	size_t n, lo = 0, hi, i;
+	int line;
+
+	if (dwarf_getsrclines(cu, &lines, &n) || dwarf_lineaddr(l, &at))
+		return l;
+	/* The first row at l's address, then l among those at it. */
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		row = dwarf_onesrcline(lines, mid);
+		if (row && !dwarf_lineaddr(row, &a) && a < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n && dwarf_onesrcline(lines, i) != l; i++)
+		;
+	if (i == n)
+		return l;
+	while (i-- > 0) {
+		bool end;
+
+		row = dwarf_onesrcline(lines, i);
+		/* The end of the sequence before: l's starts at l's row. */
+		if (!row || dwarf_lineendsequence(row, &end) || end)
+			break;
+		if (!dwarf_lineno(row, &line) && line > 0)
+			return row;
+	}
+	return l;
+}
+
+/*
  * ip's source file and line from the line table of the unit whose code
  * holds it (found by its ranges: libdwfl's lookup goes by .debug_aranges,
  * which clang writes for assembly only), and the unit's build directory.
- * NULL when not known.
+ * A row of line 0 gives the file and line of the row before it with a
+ * line (line_before()), or its own file and line 0 when none has. NULL
+ * when not known.
  */
 static const char *line_of(struct kmap_sym *s, uint64_t ip, int *line,
 			   const char **comp_dir)
@@ -353,12 +400,20 @@ static const char *line_of(struct kmap_sym *s, uint64_t ip, int *line,
 	l = dwarf_getsrc_die(&cu, ip - s->bias);
 	if (!l || dwarf_lineno(l, line))
 		return NULL;
+	if (*line == 0) {
+		l = line_before(&cu, l);
+		if (dwarf_lineno(l, line))
+			return NULL;
+	}
 	*comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
 	return dwarf_linesrc(l, NULL, NULL);
 }
 #endif
 
-/* " at FILE:LINE" from the DWARF line tables, when there are some. */
+/*
+ * " at FILE:LINE" from the DWARF line tables, when there are some; " at
+ * FILE" for code of no line (line 0, no line before it in its sequence).
+ */
 static void describe_line(struct kmap_sym *s, uint64_t ip, char *out,
 			  size_t len)
 {
@@ -366,8 +421,10 @@ static void describe_line(struct kmap_sym *s, uint64_t ip, char *out,
 	int lineno = 0;
 
 	file = kmap_sym_source(s, ip, &lineno);
-	if (file)
+	if (file && lineno > 0)
 		snprintf(out, len, " at %s:%d", file, lineno);
+	else if (file)
+		snprintf(out, len, " at %s", file);
 }
 
 int kmap_sym_has_lines(const struct kmap_sym *s)

@@ -186,7 +186,7 @@ static int put_object(struct export *x, const struct kmap_object *o,
 		const char *member = field;	/* STR() takes a pointer */
 		struct value a[NACCESS_FIELDS] = {
 			NUM(id), NUM(acc[i].ip), STR(function(x, acc[i].ip)),
-			STR(file), file ? NUM((uint64_t)line) : NONE,
+			STR(file), file && line > 0 ? NUM((uint64_t)line) : NONE,
 			NUM(acc[i].pid), NUM(acc[i].reads), NUM(acc[i].writes),
 			acc[i].offset_end ? NUM(acc[i].offset) : NONE,
 			acc[i].offset_end ? NUM(acc[i].offset_end) : NONE,
@@ -407,7 +407,9 @@ const struct cmd cmd_export = {
 "    every known function).\n"
 "  file VARCHAR: its source file (from --vmlinux's DWARF line tables,\n"
 "    relative to the kernel tree; else null).\n"
-"  line UINTEGER: its line in file (null with file).\n"
+"  line UINTEGER: its line in file (null with file, and for code of no\n"
+"    line: line 0 in the line table and none before it; see memorizer\n"
+"    symbolize).\n"
 "  pid UINTEGER: the accessing task.\n"
 "  reads UBIGINT: reads by ip in pid's context.\n"
 "  writes UBIGINT: writes by ip in pid's context.\n"

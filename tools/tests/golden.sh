@@ -546,6 +546,14 @@ PROG
 cc -g -O0 -no-pie -o prog prog.c
 addr=$(nm prog | awk '$3 == "target_fn" { sub(/^0+/, "", $1); print $1 }')
 run symbolize symbolize-vmlinux-dwarf sh -c "\"$M\" symbolize --vmlinux prog $addr | sed -E 's/^[0-9a-f]+ /ADDR /; s#/0x[0-9a-f]+##; s# at .*/# at #'"
+# Code of line 0 (tests/lines-prog.c, built by clang as the kernel is):
+# the line of the row before it (17: g *= 3), or no line when its
+# sequence has none before it (h, all of line 0); export's line column
+# empty there, capmap's file rows the file's.
+lp=$(dirname "$MKSTREAM")/lines-prog
+set -- $("$lp")
+printf 'ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n  %s,1,1,0\n  %s,1,0,1\n' "$1" "$2" > lines.kmap
+run symbolize symbolize-line-zero sh -c "\"$M\" symbolize --vmlinux \"$lp\" $1 $2 | sed -E 's/^[0-9a-f]+ /ADDR /; s#\+0x[0-9a-f]+/0x[0-9a-f]+##'; \"$M\" export lines.kmap -f csv -o exl --vmlinux \"$lp\" && cut -d, -f3-5 exl/accesses.csv; \"$M\" capmap lines.kmap --rows file --vmlinux \"$lp\" --csv"
 run symbolize symbolize-bad-address "$M" symbolize --system-map fixtures/System.map xyz
 run symbolize symbolize-bad-map "$M" symbolize --system-map fixtures/tar.kmap 1
 run symbolize symbolize-bad-addresses "$M" symbolize --system-map fixtures/System.map -- -5 0x-1 0x0x1 0x 12345678901234567 0XFFFFFFFF812A4E74

@@ -3432,6 +3432,67 @@ static void test_types_members(void **state)
  * addresses (see tests/types-prog.c for what each keeps the result in),
  * then global o's address. Built by gcc, and by clang (below).
  */
+/* s ends with suffix. */
+static void assert_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	if (n < m || strcmp(s + n - m, suffix)) {
+		print_error("'%s' does not end with '%s'\n", s, suffix);
+		fail();
+	}
+}
+
+/*
+ * Code of line 0 (a line table row the compiler made for no source line):
+ * the line of the row before it in its sequence, or no line when none has
+ * one (tests/lines-prog.c says which lines).
+ */
+static void test_sym_line_zero(void **state)
+{
+	char err[KMAP_ERR_MAX], out[256];
+	unsigned long long zero, none;
+	struct kmap_sym *sym;
+	uint64_t start, f;
+	FILE *p;
+	int line = -1;
+
+	(void)state;
+	p = popen(LINES_PROG, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%llx %llx", &zero, &none), 2);
+	assert_int_equal(pclose(p), 0);
+	sym = kmap_sym_open_elf(LINES_PROG, err);
+	assert_non_null(sym);
+	assert_true(kmap_sym_has_lines(sym));
+	/* f's first row: its own line, as ever. */
+	assert_string_equal(kmap_sym_function(sym, zero, &f), "f");
+	assert_string_equal(kmap_sym_source(sym, f, &line), "tests/lines-prog.c");
+	assert_int_equal(line, 15);
+	/* g += 2, of line 0 from its first byte to its last: g *= 3's line. */
+	for (start = zero; kmap_sym_source(sym, start, &line) && line == 17 &&
+	     start < zero + 64; start++)
+		;
+	assert_true(start > zero + 4);
+	assert_string_equal(kmap_sym_source(sym, zero, &line), "tests/lines-prog.c");
+	assert_int_equal(line, 17);
+	assert_string_equal(kmap_sym_source(sym, start, &line), "tests/lines-prog.c");
+	assert_int_equal(line, 21);
+	assert_int_equal(kmap_sym_describe(sym, zero, out, sizeof(out)), 1);
+	assert_ends_with(out, " at tests/lines-prog.c:17");
+	assert_int_equal(strncmp(out, "f+0x", 4), 0);
+	/* All of h is of line 0: the file, no line. */
+	assert_string_equal(kmap_sym_function(sym, none, &start), "h");
+	assert_string_equal(kmap_sym_source(sym, none, &line), "tests/lines-prog.c");
+	assert_int_equal(line, 0);
+	assert_string_equal(kmap_sym_source(sym, start, &line), "tests/lines-prog.c");
+	assert_int_equal(line, 0);
+	assert_int_equal(kmap_sym_describe(sym, none, out, sizeof(out)), 1);
+	assert_ends_with(out, " at tests/lines-prog.c");
+	assert_int_equal(strncmp(out, "h+0x", 4), 0);
+	kmap_sym_close(sym);
+}
+
 static void types_callsites(const char *prog)
 {
 	char err[KMAP_ERR_MAX];
@@ -3580,6 +3641,7 @@ int main(void)
 		cmocka_unit_test(test_types_members),
 		cmocka_unit_test(test_types_callsites),
 		cmocka_unit_test(test_types_callsites_clang),
+		cmocka_unit_test(test_sym_line_zero),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);
