@@ -42,3 +42,10 @@ awk '$1 == "accesses_recorded" { rec = $2 } $1 == "accesses_untracked" { un = $2
 		printf "%s %s %.0f%%", i == 1 ? ":" : ",", keys[i], 100 * c[keys[i]] / un
 	print ""
      }' /out/stats
+# What was left out: made for KASAN and lockdep, or by Memorizer itself
+# (count_instruments in Documentation/dev-tools/memorizer.rst).
+awk '$1 == "accesses_recorded" || $1 == "accesses_untracked" { seen += $2 }
+     /^excluded_/ { x[substr($1, 10)] = $2; out += $2 }
+     END {
+	printf "demo: %d more accesses were made for the instruments, not by tar, and left out (%.0f%% of all): KASAN %d, lockdep %d, Memorizer %d\n", out, seen + out ? 100 * out / (seen + out) : 0, x["kasan"], x["lockdep"], x["memorizer"]
+     }' /out/stats
