@@ -70,7 +70,7 @@ def parse_stats(text):
 # memorizer/stats keys that count since boot (the rest are levels: live
 # objects, memory in use, sizes).
 SINCE_BOOT = re.compile(r"_(tracked|cleared|accesses)$|^(accesses_|untracked_|"
-                        r"objects_dropped$|frees_missed$|binary_records_)")
+                        r"excluded_|objects_dropped$|frees_missed$|binary_records_)")
 
 
 def run_stats(after, before):
@@ -347,6 +347,9 @@ def aggregate(runs):
                     "untracked_by_class": {k[len("untracked_"):]: v
                                            for k, v in fig.items()
                                            if k.startswith("untracked_")},
+                    "excluded_by_instrument": {k[len("excluded_"):]: v
+                                               for k, v in fig.items()
+                                               if k.startswith("excluded_")},
                     "objects_dropped": fig.get("objects_dropped"),
                     "accesses_dropped": fig.get("accesses_dropped"),
                     "per_kind": st["kinds"]}
@@ -490,6 +493,29 @@ def markdown(res):
             w(f"| {wl} | {mode} | {100 * m['attributed']:.2f}% | {untr} | " +
               (", ".join(f"{k} {100 * v / untr:.1f}%" for v, k in classes) or "–") +
               f" | {m['accesses_dropped']} |")
+    w("")
+    w("## Left out")
+    w("")
+    w("Accesses made in a traced context for an instrument (KASAN saving a stack, "
+      "lockdep) or by Memorizer itself, left out of the kmap (memorizer/stats "
+      "`excluded_*`, the run of the Memory table), as shares of all the traced "
+      "accesses: those and the ones recorded or untracked.")
+    w("")
+    w("| workload | mode | traced accesses | left out | by instrument (largest first) |")
+    w("|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        for mode in MEM_MODES:
+            m = res["memory"].get(wl, {}).get(mode)
+            if not m or not m.get("excluded_by_instrument"):
+                continue
+            ex = m["excluded_by_instrument"]
+            left = sum(ex.values())
+            traced = (m["accesses_recorded"] or 0) + (m["accesses_untracked"] or 0) + left
+            if not traced:
+                continue
+            parts = sorted(((v, k) for k, v in ex.items()), reverse=True)
+            w(f"| {wl} | {mode} | {traced} | {100 * left / traced:.1f}% | " +
+              ", ".join(f"{k} {100 * v / traced:.1f}%" for v, k in parts) + " |")
     w("")
     w("## Stream (full tracing, collector `memorizer stream` in the guest)")
     w("")

@@ -38,6 +38,9 @@ accesses_slow_path 250
 untracked_slab 5
 untracked_stack 0
 untracked_percpu 2
+excluded_kasan 300
+excluded_lockdep 0
+excluded_memorizer 13
 objects_dropped 0
 accesses_dropped 3
 frees_missed 0
@@ -91,6 +94,7 @@ for r in 1 2; do
 		-e 's/^untracked_slab .*/untracked_slab 1/' \
 		-e 's/^accesses_dropped .*/accesses_dropped 2/' \
 		-e 's/^accesses_slow_path .*/accesses_slow_path 50/' \
+		-e 's/^excluded_kasan .*/excluded_kasan 100/' \
 		> "$t/runs/round$r-memorizer/stats-before.full.stressng"
 done
 # The no-KASAN kernel under the mtrace plugin, hackbench and tar: sharing
@@ -160,6 +164,8 @@ eq(m["accesses_recorded"], 600, "accesses, less before"); eq(m["accesses_dropped
 eq(m["peak_memory_used_bytes"], 2000000, "memory used, a level")
 assert m["untracked_by_class"] == {"slab": 4, "stack": 0, "percpu": 0}, m["untracked_by_class"]
 eq(m["attributed"], 600 / 604, "attributed, less before")
+assert r["memory"]["tar"]["full"]["excluded_by_instrument"] == {"kasan": 300, "lockdep": 0, "memorizer": 13}
+assert m["excluded_by_instrument"] == {"kasan": 200, "lockdep": 0, "memorizer": 0}, m["excluded_by_instrument"]
 eq(r["bytes_per_page_key"], 40, "page key")
 s = r["stream"]
 assert s["available"] is True
@@ -212,6 +218,8 @@ grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.0
 
 grep -qx '| tar | full | 99.30% | 7 | slab 71.4%, percpu 28.6% | 3 |' "$t/out/latest.md" ||
 	{ echo "latest.md: attribution row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
+grep -qx '| tar | full | 1320 | 23.7% | kasan 22.7%, memorizer 1.0%, lockdep 0.0% |' "$t/out/latest.md" ||
+	{ echo "latest.md: left-out row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
 
 # A budget left for access tracing: off 11, alloc only 12, full 30 s on
 # hackbench against KASAN's 11 (10, 12): 2.0x leaves 11 - 1 = 10 s for
