@@ -677,10 +677,13 @@ static int text_next(struct kmap_src *s)
 		size_t room = s->acc_cap - s->nacc, n, i;
 		int rc;
 
-		/* Most of them: all of an object's in one call. */
+		/*
+		 * Most of them: all of an object's in one call (none before
+		 * the array is made: no room, and no pointer to offset).
+		 */
 		if (room > MAX_ACCESSES - s->nacc)
 			room = MAX_ACCESSES - s->nacc;
-		n = kmap_text_accesses(s->tr, s->acc + s->nacc, room);
+		n = s->acc ? kmap_text_accesses(s->tr, s->acc + s->nacc, room) : 0;
 		for (i = s->nacc; i < s->nacc + n; i++) {
 			if (!kmap_access_ok(&s->acc[i])) {
 				kmap_rule_access(&s->acc[i], what);
