@@ -6,9 +6,11 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 tar -xf /usr/src/linux-source-6.12.tar.xz -C "$t"
 out=$(patch -d "$t/linux-source-6.12" -p1 --fuzz=0 --no-backup-if-mismatch < out/memorizer-6.12.patch)
 echo "$out"
-! echo "$out" | grep -Eq 'FAILED|fuzz|reject'
+if echo "$out" | grep -Eq 'FAILED|fuzz|reject'; then
+	echo "the patch did not apply cleanly"; exit 1
+fi
 cd kernel
-for f in $(find . -type f ! -path './patches/*' ! -name memorizer.config ! -name '*.md'); do
+for f in $(find . -type f ! -path './patches/*' ! -name '*.config' ! -name '*.md'); do
 	cmp "$f" "$t/linux-source-6.12/$f"
 done
 grep -q 'source "mm/memorizer/Kconfig"' "$t/linux-source-6.12/mm/Kconfig"

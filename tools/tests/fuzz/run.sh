@@ -17,9 +17,12 @@ for h in $which; do
 	mkdir -p "$work/$h"
 	cp "$here/corpus-$h"/* "$work/$h/"
 	echo "fuzz-$h: $secs s from $(ls "$here/corpus-$h" | wc -l) seeds"
+	status=0
 	"$dir/fuzz-$h" -max_total_time="$secs" -max_len=4096 -timeout=10 \
 		-rss_limit_mb=1024 -artifact_prefix="$work/" -print_final_stats=1 \
-		"$work/$h" 2>&1 | grep -E '^(stat::number_of_executed_units|#[0-9]+ *DONE)|ERROR|SUMMARY|Done' || true
+		"$work/$h" > "$work/$h.log" 2>&1 || status=$?
+	grep -E '^(stat::number_of_executed_units|#[0-9]+ *DONE)|ERROR|SUMMARY|Done' "$work/$h.log" || :
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$h.log")
 	found=$(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o \
 		-name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))
 	if [ -n "$found" ]; then
@@ -27,6 +30,11 @@ for h in $which; do
 		for f in $found; do
 			od -A d -t x1 "$f" | head -20 >&2
 		done
+		exit 1
+	fi
+	if [ "$status" != 0 ] || [ "${runs:-0}" -le 0 ]; then
+		echo "fuzz-$h: the harness exited $status after ${runs:-no} executions:" >&2
+		tail -n 20 "$work/$h.log" >&2
 		exit 1
 	fi
 	[ -n "$memorizer" ] || continue
