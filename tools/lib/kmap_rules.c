@@ -83,10 +83,13 @@ static int rule_object_kind(const struct kmap_object *o, char *err)
 		return problem(err, KMAP_RULE_ERROR,
 			       "found %s object with pid %u (no allocation was seen: pid is 0, but for a task's stack)",
 			       k->name, o->pid);
-	if (found && o->pid == 0 && strcmp(o->comm, k->found_word))
+	/* An idle task's stack is a task's: pid 0, swapper/CPU. */
+	if (found && o->pid == 0 && strcmp(o->comm, k->found_word) &&
+	    !(k->found_task && !strncmp(o->comm, "swapper/", 8)))
 		return problem(err, KMAP_RULE_ERROR,
-			       "found %s object with executable %s (pid 0: a found %s object's executable is %s)",
-			       k->name, o->comm, k->name, k->found_word);
+			       "found %s object with executable %s (pid 0: a found %s object's executable is %s%s)",
+			       k->name, o->comm, k->name, k->found_word,
+			       k->found_task ? ", or swapper/CPU for an idle task's" : "");
 	return KMAP_RULE_OK;
 }
 

@@ -440,8 +440,9 @@ static void test_rules_kinds(void **state)
 		  "found pages object with pid 7 (no allocation was seen: pid is 0, but for a task's stack)" },
 		{ "ffff888000001000,0,ffff888000001000,8,1,0,0,global,pages,",
 		  "found pages object with executable global (pid 0: a found pages object's executable is page)" },
-		{ "ffffc90000000000,0,ffffc90000000000,16384,1,0,0,swapper/0,stack,",
-		  "found stack object with executable swapper/0 (pid 0: a found stack object's executable is irq_stack)" },
+		{ "ffffc90000008000,0,ffffc90000008000,16384,1,0,0,swapper/1,stack,", NULL },
+		{ "ffffc90000000000,0,ffffc90000000000,16384,1,0,0,sh,stack,",
+		  "found stack object with executable sh (pid 0: a found stack object's executable is irq_stack, or swapper/CPU for an idle task's)" },
 		/* The rules of every text object come first. */
 		{ "ffffffff81000000,3,ffff888000001000,8,1,0,0,hardirq,kmalloc,",
 		  "hardirq allocation with pid 3 (interrupt context has pid 0)" },
