@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel initramfs tools patch check check-config demo bench soak clean distclean
+.PHONY: all deps kernel demo-kernel initramfs tools patch check check-config demo bench soak clean distclean
 
 all: kernel initramfs
 
@@ -11,6 +11,10 @@ deps:
 
 kernel: deps
 	@scripts/build-kernel.sh
+
+# The kernel make demo runs: kernel/demo.config over the fragment.
+demo-kernel: kernel
+	@scripts/build-kernel.sh demo
 
 initramfs: kernel tools
 	@scripts/build-initramfs.sh
@@ -21,7 +25,7 @@ tools: deps
 patch:
 	@scripts/make-patch.sh
 
-check: kernel initramfs tools
+check: kernel demo-kernel initramfs tools
 	@tests/run
 
 # The patch on a distribution-like configuration (x86_64_defconfig, or
@@ -30,11 +34,13 @@ CONFIG ?= defconfig
 check-config: initramfs
 	@scripts/check-config.sh $(CONFIG)
 
-demo: kernel initramfs tools
+demo: demo-kernel initramfs tools
 	@rm -rf out/demo
-	@vm/run --smp 2 --append memorizer_enabled_boot=no --out out/demo vm/demo.sh
+	@vm/run --kernel out/demo-kernel/bzImage --smp 2 \
+		--append memorizer_enabled_boot=no --out out/demo vm/demo.sh
 	@echo "demo: results in out/demo/ (tar.kmap, tar.kmap_offsets, show_stats, stats, uname)"
-	@scripts/demo-report.sh out/demo
+	@VMLINUX=out/demo-kernel/vmlinux SYSTEM_MAP=out/demo-kernel/System.map \
+		scripts/demo-report.sh out/demo
 
 # Ten minutes of whole-system tracing under mixed load (make check runs
 # two): tests/vm/soak.sh.

@@ -3,14 +3,28 @@
 # and patch series, kernel/memorizer.config over x86_64 tinyconfig, out of
 # tree with ccache. Outputs land in out/. With no input changed since the
 # last build, nothing is run at all.
+#
+#   scripts/build-kernel.sh [demo]
+#
+# demo: the kernel make demo runs, from the same tree, in build/obj-demo, to
+# out/demo-kernel/ (no modules): kernel/demo.config over the fragment, the
+# kernel a researcher builds from make patch, without the debugging the
+# tests want (lockdep, atomic-sleep checks, KUnit at boot), whose inline
+# checks in every lock and RCU section would be much of a kmap.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+variant=${1:-test}
+case $variant in test|demo) ;; *) echo "usage: $0 [demo]" >&2; exit 2 ;; esac
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 build=$top/build
 src=$build/linux-source-6.12
 obj=$build/obj
 out=$top/out
+if [ "$variant" = demo ]; then
+	obj=$build/obj-demo
+	out=$top/out/demo-kernel
+fi
 applied=$src/.memorizer-patches
 jobs=${JOBS:-$(($(nproc) + 1))}
 
@@ -34,7 +48,7 @@ log "Linux $kversion (Debian linux-source-6.12 $deb_version)"
 
 # Everything the kernel build depends on, as one hash.
 inputs=$( {
-	echo "$deb_version"
+	echo "$deb_version $variant"
 	cat "$0"
 	(cd "$top/kernel" && find . -type f -print0 | LC_ALL=C sort -z |
 		xargs -0 sha256sum)
@@ -50,7 +64,7 @@ fi
 # 2. Overlay the project's new files. --checksum leaves unchanged files
 # (and so their objects) alone; a changed file gets a new mtime.
 (cd "$top/kernel" && find . -type f ! -path './patches/*' \
-	! -name memorizer.config ! -name '*.md' -print0) |
+	! -name '*.config' ! -name '*.md' -print0) |
 	rsync -r --checksum --from0 --files-from=- "$top/kernel/" "$src/"
 # Memorizer's files the project no longer has leave the tree too.
 (cd "$src/mm/memorizer" && find . -type f) | while read -r f; do
@@ -113,6 +127,15 @@ kmake() {
 # 4. Configuration: tinyconfig plus the fragment, then check that Kconfig
 # kept every option the fragment asks for.
 fragment=$top/kernel/memorizer.config
+if [ "$variant" = demo ]; then
+	# kernel/demo.config's options replace the fragment's own lines.
+	mkdir -p "$obj"
+	opts=$(sed -nE 's/^(# )?(CONFIG_[A-Z0-9_]+)[= ].*/\2/p' "$top/kernel/demo.config" |
+		paste -sd'|')
+	{ grep -Ev "^(# )?($opts)[= ]" "$fragment"; cat "$top/kernel/demo.config"; } \
+		> "$obj/demo-fragment.config"
+	fragment=$obj/demo-fragment.config
+fi
 config_inputs=$(cat "$fragment" "$0" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$obj/.memorizer-config" 2>/dev/null)" != "$config_inputs" ]; then
 	log "configuring: tinyconfig + kernel/memorizer.config"
@@ -127,6 +150,19 @@ if [ "$(cat "$obj/.memorizer-config" 2>/dev/null)" != "$config_inputs" ]; then
 fi
 
 # 5. Build.
+if [ "$variant" = demo ]; then
+	log "make -j$jobs bzImage (demo kernel)"
+	kmake bzImage
+	mkdir -p "$out"
+	for f in arch/x86/boot/bzImage vmlinux System.map; do
+		install -m 644 "$obj/$f" "$out/$(basename "$f")"
+	done
+	install -m 644 "$obj/.config" "$out/kernel.config"
+	echo "$kversion" > "$out/kernel.release"
+	echo "$inputs" > "$out/.kernel-inputs"
+	log "built the demo kernel, Linux $kversion: ${out#"$top"/}/{bzImage,vmlinux,System.map,kernel.config}"
+	exit 0
+fi
 log "make -j$jobs bzImage modules"
 kmake bzImage modules
 rm -rf "$out/modules"

@@ -11,7 +11,7 @@ cd "$top/kernel"
 	echo "Memorizer for Linux 6.12: new files, then the hunks into upstream files."
 	echo "Apply with: patch -p1 < $(basename "$patch")"
 	echo
-	find . -type f ! -path './patches/*' ! -name memorizer.config \
+	find . -type f ! -path './patches/*' ! -name '*.config' \
 		! -name '*.md' | sed 's|^\./||' | LC_ALL=C sort | while read -r f; do
 		diff -u --label /dev/null --label "b/$f" /dev/null "$f" || true
 	done
