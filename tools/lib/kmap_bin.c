@@ -319,8 +319,8 @@ decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 	struct memorizer_rec_hdr h = *hp;
 
 	/*
-	 * Most records, tested first: the switch's indirect jump was
-	 * mispredicted at each change of type (29% of kmap_bin_next).
+	 * Most records, tested first: the switch's indirect jump is
+	 * mispredicted at each change of type.
 	 */
 	if (h.type == MEMORIZER_REC_ACCESS)
 		return decode_access(r, p, rec);

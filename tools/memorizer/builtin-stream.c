@@ -356,22 +356,19 @@ static int open_cpus_of(const char *dir, unsigned int nr_cpus,
 
 /*
  * The collector runs in the guest it traces, beside the workload. At nice
- * 0 it got a forty-first of the CPUs against hackbench's forty tasks, and
- * woken for every record, it spent that on poll() and read() calls of a
- * few records each, all of them traced: 1,247,462 of 1,714,478 records
- * were lost to full 4 MiB rings under hackbench -g 2 -f 10 -l 20 (full
- * tracing, -smp 2). At nice -20 alone, 39,719 of 1,683,932; with the nap
- * below as well, 7,219 and 1,234 in two runs and 0 in two more, and
- * none under the bench's stress-ng and tar.
+ * 0 it gets as little of the CPUs as any of the workload's tasks, and
+ * woken for every record, it spends that on poll() and read() calls of a
+ * few records each, all of them traced, while the rings fill: most of a
+ * busy workload's records were lost so. It runs at nice -20, and takes
+ * its records in batches (nap() below).
  */
 #define COLLECTOR_NICE	(-20)
 
 /*
  * After a pass that brought less than NAP_BELOW bytes, wait NAP_NS before
- * polling again, so that each wake-up takes a batch. At the bench's
- * highest rate (hackbench, 9.7 MB/s from two CPUs) a nap fills about
- * 100 KiB of each CPU's 4 MiB ring; a record waits at most that long more
- * to be written.
+ * polling again, so that each wake-up takes a batch: a nap fills a small
+ * part of each CPU's ring, and a record waits at most that long more to
+ * be written.
  */
 #define NAP_BELOW	(64 * 1024)
 #define NAP_NS		(20 * 1000 * 1000)

@@ -58,7 +58,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
 /*
  * Each vCPU's physical pages of the virtual pages it accessed last, by
  * page number modulo PAGE_CACHE_SIZE: QEMU's lookup (its TLB, then the
- * RAM block of the host address) took 21% of a profiled boot's time. An
+ * RAM block of the host address) is costly on every access. An
  * entry stays valid until the vCPU runs an instruction that changes how
  * it translates (mtrace_insn_changes_translation()): x86 lets a CPU use
  * a translation it has until then, and the guest makes one of those run
