@@ -98,8 +98,8 @@ for v in 1:1 0:0 yes:1 no:0 on:1 off:0 true:1 false:0 Y:1 N:0; do
 	check "log_access accepts ${v%:*}" accepts $l "${v%:*}" "${v#*:}"
 done
 echo 1 > $l
-for bad in 2 -1 maybe ye onn "1 " "" x; do
-	[ -n "$bad" ] || continue
+for bad in 2 -1 maybe ye onn "1 " "
+" x; do
 	check "log_access rejects '$bad'" rejects $l "$bad"
 done
 check "log_access kept after rejects" is $l 1

@@ -40,10 +40,11 @@ start=$(uptime_s)
 	echo "$bytes $records $live $counters"
 	sleep 2
 done > /tmp/mem) & sampler=$!
-rounds=0
+rounds=0 failed=0
 while [ $(($(uptime_s) - start)) -lt 90 ]; do
-	tar zcf /tmp/a.tgz tree
-	/tmp/busybox-trig sh -c "echo '20 7 5' > /sys/kernel/debug/memorizer_test/run"
+	tar zcf /tmp/a.tgz tree &&
+		/tmp/busybox-trig sh -c "echo '20 7 5' > /sys/kernel/debug/memorizer_test/run" ||
+		failed=$((failed + 1))
 	rounds=$((rounds + 1))
 done
 kill $sampler
@@ -75,7 +76,8 @@ cat /tmp/stream.err
 cat $M/show_stats
 echo "$rounds rounds in $elapsed s; every 2 s, memory used, records, live objects, counters:"
 cat /tmp/mem
-check "the workload ran for 90 s or more" [ "$elapsed" -ge 90 ]
+check "the workload ran, every round of it" \
+	sh -c "[ $rounds -gt 0 ] && [ $failed = 0 ]"
 check "the collector stops cleanly on SIGINT" [ $rc = 0 ]
 check "no record lost (total_overruns)" [ "$(cat $M/total_overruns)" = 0 ]
 check "no LOST record in the stream" grep -q 'lost records: 0$' /tmp/stream.err

@@ -14,7 +14,8 @@ sym() { awk -v s="$1" '$3 == s { print $1; exit }' "$out/kallsyms"; }
 false_line=$(sym mtrace_false_line)
 true_line=$(sym mtrace_true_line)
 echo "mtrace_false_line at $false_line, mtrace_true_line at $true_line"
-check "the module's symbols are known" [ -n "$false_line" ] && [ -n "$true_line" ]
+check "the module's mtrace_false_line is known" [ -n "$false_line" ]
+check "the module's mtrace_true_line is known" [ -n "$true_line" ]
 check "the log checks" "$memorizer" check --system-map "$out/kallsyms" "$log"
 switches=$("$memorizer" text "$log" | grep -c '^switch,[0-9]*,[0-9]*,[0-9]')
 echo "$switches task switches decoded"
