@@ -116,3 +116,13 @@ records_out() {
 test_objects_any() {
 	awk -F, '/^[0-9a-f]/ && $4 == 1999 && $8 == "busybox-trig"' "$1" | wc -l
 }
+
+# by_function KMAP: "FILE:FUNCTION ACCESSES" a line, busiest first: the
+# accesses (reads and writes) of each function of the kernel's sources, by
+# memorizer capmap with $vmlinux's DWARF (host halves).
+by_function() {
+	"${memorizer:-memorizer}" capmap --rows file-function --cols kind --csv \
+		--vmlinux "$vmlinux" "$1" |
+		awk -F, 'NR > 1 { n[$1] += $3 + $4 } END { for (f in n) print f, n[f] }' |
+		sort -k2,2nr -k1,1
+}

@@ -157,83 +157,64 @@ int memorizer_control_set(const struct memorizer_control *c,
 	return err;
 }
 
-/* kinds: the names of the kinds that get records; a write sets them. */
-static ssize_t kinds_read(struct file *file, char __user *ubuf, size_t count,
-			  loff_t *ppos)
-{
-	char buf[MEMORIZER_WRITE_MAX];
-	int len = memorizer_format_kinds(buf, sizeof(buf),
-					 READ_ONCE(memorizer_kinds));
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t kinds_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	char buf[MEMORIZER_WRITE_MAX];
-	unsigned int kinds;
-	int err;
-
-	err = memorizer_copy_write(buf, ubuf, count, ppos);
-	if (err)
-		return err;
-	if (memorizer_parse_kinds(buf, &kinds))
-		return -EINVAL;
-	mutex_lock(&control_lock);
-	WRITE_ONCE(memorizer_kinds, kinds);
-	mutex_unlock(&control_lock);
-	*ppos += count;
-	return count;
-}
-
-static const struct file_operations kinds_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = kinds_read,
-	.write = kinds_write,
-	.llseek = default_llseek,
+/*
+ * A set of names that a control file and a boot parameter both set: kinds,
+ * the kinds that get records; count_instruments, the instruments whose
+ * accesses are counted as the workload's ("none" by default), taken at
+ * each access, so that a section already running is counted or left out
+ * as the set says now.
+ */
+struct name_set {
+	unsigned int *set;
+	int (*parse)(const char *buf, unsigned int *set);
+	int (*format)(char *buf, size_t size, unsigned int set);
 };
 
-/*
- * count_instruments: the instruments whose accesses are counted as the
- * workload's ("none" by default); a write sets them. Taken at each access:
- * a section already running is counted or left out as the set says now.
- */
-static ssize_t instrs_read(struct file *file, char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static const struct name_set kinds_set = {
+	&memorizer_kinds, memorizer_parse_kinds, memorizer_format_kinds,
+};
+
+static const struct name_set instrs_set = {
+	&memorizer_instr_counted, memorizer_parse_instrs,
+	memorizer_format_instrs,
+};
+
+/* file->private_data: the struct name_set. */
+static ssize_t name_set_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
 {
+	const struct name_set *ns = file->private_data;
 	char buf[MEMORIZER_WRITE_MAX];
-	int len = memorizer_format_instrs(buf, sizeof(buf),
-					  READ_ONCE(memorizer_instr_counted));
+	int len = ns->format(buf, sizeof(buf), READ_ONCE(*ns->set));
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t instrs_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
+static ssize_t name_set_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
+	const struct name_set *ns = file->private_data;
 	char buf[MEMORIZER_WRITE_MAX];
-	unsigned int instrs;
+	unsigned int set;
 	int err;
 
 	err = memorizer_copy_write(buf, ubuf, count, ppos);
 	if (err)
 		return err;
-	if (memorizer_parse_instrs(buf, &instrs))
+	if (ns->parse(buf, &set))
 		return -EINVAL;
 	mutex_lock(&control_lock);
-	WRITE_ONCE(memorizer_instr_counted, instrs);
+	WRITE_ONCE(*ns->set, set);
 	mutex_unlock(&control_lock);
 	*ppos += count;
 	return count;
 }
 
-static const struct file_operations instrs_fops = {
+static const struct file_operations name_set_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = instrs_read,
-	.write = instrs_write,
+	.read = name_set_read,
+	.write = name_set_write,
 	.llseek = default_llseek,
 };
 
@@ -338,44 +319,30 @@ __setup("mem_log_boot=", parse_log_boot);
 module_param_cb(pool_size, &memorizer_size_param_ops, &pool_size, 0400);
 MODULE_PARM_DESC(pool_size, "Bytes Memorizer may use for its records");
 
-static int param_set_kinds(const char *val, const struct kernel_param *kp)
+static int param_set_names(const char *val, const struct kernel_param *kp)
 {
-	return memorizer_parse_kinds(val, kp->arg);
+	const struct name_set *ns = kp->arg;
+
+	return ns->parse(val, ns->set);
 }
 
-static int param_get_kinds(char *buffer, const struct kernel_param *kp)
+static int param_get_names(char *buffer, const struct kernel_param *kp)
 {
-	return memorizer_format_kinds(buffer, PAGE_SIZE,
-				      READ_ONCE(*(unsigned int *)kp->arg));
+	const struct name_set *ns = kp->arg;
+
+	return ns->format(buffer, PAGE_SIZE, READ_ONCE(*ns->set));
 }
 
-static const struct kernel_param_ops kinds_param_ops = {
-	.set = param_set_kinds,
-	.get = param_get_kinds,
+static const struct kernel_param_ops name_set_param_ops = {
+	.set = param_set_names,
+	.get = param_get_names,
 };
 
 /* memorizer.kinds=: the kinds file's value at boot, commas for spaces. */
-module_param_cb(kinds, &kinds_param_ops, &memorizer_kinds, 0400);
+module_param_cb(kinds, &name_set_param_ops, (void *)&kinds_set, 0400);
 MODULE_PARM_DESC(kinds, "Kinds of object Memorizer records (default all)");
-
-static int param_set_instrs(const char *val, const struct kernel_param *kp)
-{
-	return memorizer_parse_instrs(val, kp->arg);
-}
-
-static int param_get_instrs(char *buffer, const struct kernel_param *kp)
-{
-	return memorizer_format_instrs(buffer, PAGE_SIZE,
-				       READ_ONCE(*(unsigned int *)kp->arg));
-}
-
-static const struct kernel_param_ops instrs_param_ops = {
-	.set = param_set_instrs,
-	.get = param_get_instrs,
-};
-
-/* memorizer.count_instruments=: the file's value at boot, commas for spaces. */
-module_param_cb(count_instruments, &instrs_param_ops, &memorizer_instr_counted,
+/* memorizer.count_instruments=: the file's value at boot, likewise. */
+module_param_cb(count_instruments, &name_set_param_ops, (void *)&instrs_set,
 		0400);
 MODULE_PARM_DESC(count_instruments,
 		 "Instruments whose accesses are counted (default none)");
@@ -426,8 +393,10 @@ static int __init memorizer_debugfs_init(void)
 			    (void *)MEMORIZER_SET_TARGET, &control_fops);
 	debugfs_create_file("memorizer_log_access", 0600, dir,
 			    (void *)MEMORIZER_SET_LOG_ACCESS, &control_fops);
-	debugfs_create_file("kinds", 0600, dir, NULL, &kinds_fops);
-	debugfs_create_file("count_instruments", 0600, dir, NULL, &instrs_fops);
+	debugfs_create_file("kinds", 0600, dir, (void *)&kinds_set,
+			    &name_set_fops);
+	debugfs_create_file("count_instruments", 0600, dir, (void *)&instrs_set,
+			    &name_set_fops);
 	debugfs_create_file("clear_object_list", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("clear_dead_objects", 0200, dir, NULL,
 			    &clear_fops);

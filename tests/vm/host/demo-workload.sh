@@ -10,13 +10,6 @@ memorizer=${MEMORIZER:-out/bin/memorizer}
 vmlinux=${VMLINUX:-out/demo-kernel/vmlinux}
 instr='^(kernel/locking/lockdep[a-z_]*\.c|mm/kasan/|arch/x86/kernel/unwind_orc\.c|arch/x86/kernel/stacktrace\.c|kernel/stacktrace\.c|lib/stackdepot\.c):'
 
-# by_function KMAP: "file:function accesses" per row, busiest first.
-by_function() {
-	"$memorizer" capmap --rows file-function --cols kind --csv \
-		--vmlinux "$vmlinux" "$1" |
-		awk -F, 'NR > 1 { n[$1] += $3 + $4 } END { for (f in n) print f, n[f] }' |
-		sort -k2,2nr -k1,1
-}
 # per_mille FILE: the instruments' share of the accesses in FILE's rows.
 per_mille() {
 	awk -v re="$instr" '{ all += $2 } $1 ~ re { ins += $2 }

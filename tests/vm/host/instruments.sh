@@ -14,14 +14,6 @@ vmlinux=${VMLINUX:-out/vmlinux}
 kasan='^(mm/kasan/|arch/x86/kernel/unwind_orc\.c|arch/x86/kernel/stacktrace\.c|kernel/stacktrace\.c|lib/stackdepot\.c):'
 lockdep='^kernel/locking/lockdep\.c:(__lock_acquire|mark_lock|validate_chain|check_prev_add|lookup_chain_cache_add|__lock_release|mark_usage|__trace_hardirqs_on_caller|mark_held_locks) '
 
-# by_function KMAP: "file:function accesses" per row, busiest first.
-by_function() {
-	"$memorizer" capmap --rows file-function --cols kind --csv \
-		--vmlinux "$vmlinux" "$1" |
-		awk -F, 'NR > 1 { n[$1] += $3 + $4 } END { for (f in n) print f, n[f] }' |
-		sort -k2,2nr -k1,1
-}
-
 by_function "$out/tar.kmap_offsets" > "$out/tar.functions"
 echo "tar: the 20 busiest functions:"
 head -n 20 "$out/tar.functions"
