@@ -14,21 +14,88 @@
 
 #include "kmap.h"
 
+/*
+ * Options (options.c), in the manner of perf's parse-options: each entry
+ * of a command's table names the variable the option sets, typed, and the
+ * text its help, man page and completion show. The variables are the
+ * command's file-scope statics, their initial values the defaults (one
+ * command line is parsed per process). The dispatcher parses; a command's
+ * cmd_NAME() is given the operands only.
+ */
+enum opt_type {
+	OPTION_END,
+	OPTION_BOOLEAN,		/* int: set to 1 */
+	OPTION_BIT,		/* unsigned: bit ORed in */
+	OPTION_STRING,		/* const char *: the argument */
+	OPTION_U64,		/* uint64_t: the argument, a decimal number */
+	OPTION_CALLBACK,	/* callback(opt, argument) */
+};
+
 struct opt {
 	const char *name;		/* long name, without -- */
 	char short_name;		/* 0: none */
 	const char *arg;		/* argument's name, NULL: a flag */
 	const char *help;
+	enum opt_type type;
+	void *value;			/* what the option sets */
+	/* OPTION_CALLBACK: 0, or -1 after a message (a usage error). */
+	int (*callback)(const struct opt *opt, const char *arg);
+	unsigned int bit;		/* OPTION_BIT */
 };
+
+/* v's type must be t: a compile-time error otherwise. */
+#define OPT_CHECK(v, t)	_Generic((v), t: (v))
+
+#define OPT_END()	{ .type = OPTION_END }
+#define OPT_BOOLEAN(s, l, v, h) \
+	{ .type = OPTION_BOOLEAN, .short_name = (s), .name = (l), \
+	  .value = OPT_CHECK(v, int *), .help = (h) }
+#define OPT_BIT(s, l, v, h, b) \
+	{ .type = OPTION_BIT, .short_name = (s), .name = (l), \
+	  .value = OPT_CHECK(v, unsigned int *), .help = (h), .bit = (b) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPTION_STRING, .short_name = (s), .name = (l), \
+	  .value = OPT_CHECK(v, const char **), .arg = (a), .help = (h) }
+#define OPT_U64(s, l, v, a, h) \
+	{ .type = OPTION_U64, .short_name = (s), .name = (l), \
+	  .value = OPT_CHECK(v, uint64_t *), .arg = (a), .help = (h) }
+/* a NULL: a flag, the callback given a NULL argument. */
+#define OPT_CALLBACK(s, l, v, a, h, f) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .name = (l), \
+	  .value = (v), .arg = (a), .help = (h), .callback = (f) }
+
+/*
+ * The options several commands take, declared here once: their names,
+ * short names, argument names and types; each command says in its help
+ * what the option does there. --csv and --json set their bit of a mask
+ * (FORMAT_CSV, FORMAT_JSON), so that a command can tell "both" apart.
+ */
+#define FORMAT_CSV	(1u << 1)
+#define FORMAT_JSON	(1u << 2)
+#define OPT__VMLINUX(v, h)	OPT_STRING(0, "vmlinux", v, "FILE", h)
+#define OPT__SYSTEM_MAP(v, h)	OPT_STRING(0, "system-map", v, "FILE", h)
+#define OPT__OUTPUT(v, h)	OPT_STRING('o', "output", v, "FILE", h)
+#define OPT__CSV(v, h)		OPT_BIT(0, "csv", v, h, FORMAT_CSV)
+#define OPT__JSON(v, h)		OPT_BIT(0, "json", v, h, FORMAT_JSON)
+#define OPT__QUIET(v, h)	OPT_BOOLEAN('q', "quiet", v, h)
+#define OPT__DEBUGFS(v) \
+	OPT_STRING(0, "debugfs", v, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer).")
+/* The help of -o for a command that writes to standard output by default. */
+#define OPT_OUTPUT_HELP		"Write to FILE instead of standard output."
 
 struct cmd {
 	const char *name;
 	const char *summary;		/* one line, no period */
 	const char *synopsis;		/* after "memorizer NAME " */
 	const char *description;	/* paragraphs apart by blank lines */
-	const struct opt *opts;		/* ended by a zeroed entry */
+	const struct opt *opts;		/* ended by OPT_END() */
 	const char *files_desc;		/* what FILE arguments complete to */
 	const char *examples;		/* "$ command" lines and comments */
+	int stop_at_nonopt;		/* options end at the first operand */
+	/*
+	 * argv[0 .. argc - 1]: the operands, argv[argc] NULL (a table of
+	 * untyped entries: the command line, parsed by opt_next()).
+	 */
 	int (*run)(int argc, char **argv);
 };
 
@@ -38,9 +105,10 @@ extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
 extern const struct cmd *const commands[];
 
 /*
- * Options (options.c): getopt_long over c->opts, whose help, man page and
- * completion come from the same table. -h and --help are every command's.
+ * The untyped tables' options, one at a time (commands being converted
+ * to parse_options(); their entries leave the typed fields out).
  */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 struct option;
 struct optparse {
 	const struct cmd *cmd;
@@ -64,6 +132,20 @@ int opt_next(struct optparse *p);
 void optparse_init(struct optparse *p, const struct cmd *c, int argc,
 		   char **argv);
 int opt_is(const struct optparse *p, int idx, const char *name);
+
+/*
+ * Parse c's options in argv[1 .. argc - 1] (argv[0] is the command's
+ * name; argv[argc] is NULL) with getopt_long, filling their variables in
+ * the order given. Options and operands may mix, except after "--", and
+ * after the first operand when c->stop_at_nonopt is set. Returns the
+ * number of operands, moved to argv[0 ..] (NULL-ended); PARSE_OPT_HELP
+ * after printing --help (-h) to standard output (the command exits 0); or
+ * PARSE_OPT_ERROR after a message (the command exits 2). One command line
+ * at a time (getopt's state).
+ */
+#define PARSE_OPT_HELP		(-1)
+#define PARSE_OPT_ERROR		(-2)
+int parse_options(const struct cmd *c, int argc, char **argv);
 
 void cmd_usage(const struct cmd *c, FILE *f);
 void cmd_help(const struct cmd *c, FILE *f);

@@ -266,6 +266,16 @@ void print_completion(FILE *f)
 	fputs("\tesac\n}\ncomplete -F _memorizer memorizer\n", f);
 }
 
+const struct cmd *find_cmd(const char *name)
+{
+	int i;
+
+	for (i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
 void main_usage(FILE *f)
 {
 	int i;

@@ -50,16 +50,6 @@ const char *plural(uint64_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-const struct cmd *find_cmd(const char *name)
-{
-	int i;
-
-	for (i = 0; commands[i]; i++)
-		if (!strcmp(commands[i]->name, name))
-			return commands[i];
-	return NULL;
-}
-
 /*
  * Every command's standard output is checked once more at exit: a write
  * error (> /dev/full) is an error, with errno's reason, whichever command
@@ -81,7 +71,6 @@ int main(int argc, char **argv)
 {
 	static char name[64];
 	const struct cmd *c;
-	int rc;
 
 	if (argc < 2) {
 		main_usage(stderr);
@@ -105,6 +94,14 @@ int main(int argc, char **argv)
 	}
 	snprintf(name, sizeof(name), "memorizer %s", c->name);
 	progname = name;
-	rc = c->run(argc - 1, argv + 1);
-	return finish(rc);
+	/* A table of untyped entries: the command parses (opt_next()). */
+	if (c->opts[0].name && c->opts[0].type == OPTION_END)
+		return finish(c->run(argc - 1, argv + 1));
+	/* Every other command's options, --help and usage errors: here. */
+	argc = parse_options(c, argc - 1, argv + 1);
+	if (argc == PARSE_OPT_HELP)
+		return finish(0);
+	if (argc < 0)
+		return 2;
+	return finish(c->run(argc, argv + 1));
 }

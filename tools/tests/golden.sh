@@ -898,6 +898,9 @@ run help help-bad-option "$M" check --frobnicate x
 # Options go through getopt_long: --opt=ARG, -nARG, an unambiguous prefix,
 # options after operands, "--"; a missing argument, an argument to a flag.
 run help options-getopt sh -c "\"$M\" report --limit=1 fixtures/tar.kmap --csv | wc -l; \"$M\" report -n1 --cs fixtures/tar.kmap | wc -l; \"$M\" check -q -- fixtures/tar.kmap; echo status \$?; \"$M\" report fixtures/tar.kmap -n; \"$M\" check --quiet=yes fixtures/tar.kmap; \"$M\" check -x fixtures/tar.kmap"
+# One place for every command's --help and usage errors: help exits 0 (1
+# when it cannot be written), a usage error 2; -o is one option in all.
+run help options-exit sh -c "\"$M\" record -h > /dev/null; echo status \$?; \"$M\" capmap --help > /dev/full; echo status \$?; \"$M\" text --output; echo status \$?; \"$M\" stream -o; echo status \$?"
 run help completion-parses bash -c "\"$M\" help --completion > c.bash && bash -n c.bash && grep -c -- '--system-map' c.bash"
 run help man-record sh -c "\"$M\" help --man record | head -n 12"
 run help man-export-schema sh -c "\"$M\" help --man export | sed -n '/^objects: one row/,/^Sums over/p'"

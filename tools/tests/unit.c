@@ -19,6 +19,7 @@
 #include "kmap_inline.h"
 #include "kmap_types.h"
 #include "mtrace-plugin.h"
+#include "../memorizer/builtin.h"
 
 /* Text: one line. */
 
@@ -3572,6 +3573,242 @@ static void test_types_callsites_clang(void **state)
 	types_callsites(TYPES_PROG_CLANG);
 }
 
+/*
+ * The memorizer command's option parser (options.c): two commands of
+ * test tables, a message of error() kept to be compared, standard output
+ * and error (help, usage) caught in out.
+ */
+static char opt_error[512];
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(opt_error, sizeof(opt_error), fmt, ap);
+	va_end(ap);
+}
+
+static const char *t_string, *t_vmlinux, *t_output;
+static int t_flag;
+static unsigned int t_formats;
+static uint64_t t_u64, t_odd;
+
+static int t_odd_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t *v = opt->value;
+
+	if (parse_u64_arg("--odd", arg, v))
+		return -1;
+	if (!(*v & 1)) {
+		error("--odd %s: not odd", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt t_one_opts[] = {
+	OPT_STRING('s', "string", &t_string, "S", "A string."),
+	OPT_BOOLEAN('f', "flag", &t_flag, "A flag."),
+	OPT_U64('u', "u64", &t_u64, "N", "A number."),
+	OPT_CALLBACK(0, "odd", &t_odd, "N", "An odd number.", t_odd_cb),
+	OPT__VMLINUX(&t_vmlinux, "Symbols."),
+	OPT__CSV(&t_formats, "CSV."),
+	OPT__JSON(&t_formats, "JSON."),
+	OPT__OUTPUT(&t_output, OPT_OUTPUT_HELP),
+	OPT_END(),
+};
+
+static const struct opt t_two_opts[] = {
+	OPT__VMLINUX(&t_vmlinux, "Symbols, in another command."),
+	OPT__CSV(&t_formats, "CSV, in another command."),
+	OPT_END(),
+};
+
+static const struct cmd t_one = {
+	.name = "one", .summary = "the first test command",
+	.synopsis = "[OPTIONS] FILE...", .description = "Tests options.",
+	.opts = t_one_opts,
+};
+static const struct cmd t_two = {
+	.name = "two", .summary = "the second test command",
+	.synopsis = "[OPTIONS] CMD [ARGS]", .description = "Stops at CMD.",
+	.opts = t_two_opts, .stop_at_nonopt = 1,
+};
+const struct cmd *const commands[] = { &t_one, &t_two, NULL };
+
+/*
+ * parse_options() on a copy of args (NULL-ended; args[0] the command's
+ * name), the variables reset first; standard output and error in out,
+ * the operands in ops.
+ */
+static int parse_args(const struct cmd *c, const char *const *args,
+		      char ***ops, char *out, size_t len)
+{
+	static char *argv[16];
+	int argc, n, fd1, fd2;
+	FILE *tmp;
+	size_t got;
+
+	for (argc = 0; args[argc]; argc++)
+		argv[argc] = (char *)args[argc];
+	argv[argc] = NULL;
+	t_string = t_vmlinux = t_output = NULL;
+	t_flag = 0;
+	t_formats = 0;
+	t_u64 = t_odd = 0;
+	opt_error[0] = 0;
+
+	tmp = tmpfile();
+	assert_non_null(tmp);
+	fflush(stdout);
+	fflush(stderr);
+	fd1 = dup(1);
+	fd2 = dup(2);
+	dup2(fileno(tmp), 1);
+	dup2(fileno(tmp), 2);
+	n = parse_options(c, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fd1, 1);
+	dup2(fd2, 2);
+	close(fd1);
+	close(fd2);
+	rewind(tmp);
+	got = fread(out, 1, len - 1, tmp);
+	out[got] = 0;
+	fclose(tmp);
+	*ops = argv;
+	return n;
+}
+
+static void test_options_typed(void **state)
+{
+	static const char *const args[] = { "one", "a", "-s", "str", "--flag",
+		"--u64=42", "b", "--odd", "7", "--vmlinux", "vm", "--json",
+		"-ofile", "--", "--csv", NULL };
+	char out[4096], **ops;
+
+	(void)state;
+	assert_int_equal(parse_args(&t_one, args, &ops, out, sizeof(out)), 3);
+	assert_string_equal(t_string, "str");
+	assert_int_equal(t_flag, 1);
+	assert_int_equal(t_u64, 42);
+	assert_int_equal(t_odd, 7);
+	assert_string_equal(t_vmlinux, "vm");
+	assert_string_equal(t_output, "file");
+	/* After --, --csv is an operand; --json set its bit only. */
+	assert_int_equal(t_formats, FORMAT_JSON);
+	assert_string_equal(ops[0], "a");
+	assert_string_equal(ops[1], "b");
+	assert_string_equal(ops[2], "--csv");
+	assert_null(ops[3]);
+	assert_string_equal(out, "");
+	assert_string_equal(opt_error, "");
+}
+
+/* --vmlinux and --csv, declared once, in two commands' tables. */
+static void test_options_shared(void **state)
+{
+	static const char *const one[] = { "one", "--csv", "--vmlinux", "v1",
+		"x", NULL };
+	static const char *const two[] = { "two", "--vmlinux=v2", "--csv",
+		"cmd", "--csv", "-o", NULL };
+	static const char *const both[] = { "one", "--csv", "--json", NULL };
+	char out[4096], **ops;
+
+	(void)state;
+	assert_int_equal(parse_args(&t_one, one, &ops, out, sizeof(out)), 1);
+	assert_string_equal(t_vmlinux, "v1");
+	assert_int_equal(t_formats, FORMAT_CSV);
+	/* Options end at CMD: its own options are operands. */
+	assert_int_equal(parse_args(&t_two, two, &ops, out, sizeof(out)), 3);
+	assert_string_equal(t_vmlinux, "v2");
+	assert_int_equal(t_formats, FORMAT_CSV);
+	assert_string_equal(ops[0], "cmd");
+	assert_string_equal(ops[1], "--csv");
+	assert_string_equal(ops[2], "-o");
+	/* Both formats: each its bit, for the command to refuse. */
+	assert_int_equal(parse_args(&t_one, both, &ops, out, sizeof(out)), 0);
+	assert_int_equal(t_formats, FORMAT_CSV | FORMAT_JSON);
+}
+
+static void test_options_errors(void **state)
+{
+	static const struct {
+		const struct cmd *c;
+		const char *args[4], *error;
+		int usage;
+	} cases[] = {
+		{ &t_one, { "one", "--frobnicate", "x" }, "unknown option --frobnicate", 1 },
+		{ &t_one, { "one", "-x" }, "unknown option -x", 1 },
+		{ &t_two, { "two", "--string", "s" }, "unknown option --string", 1 },
+		{ &t_one, { "one", "--flag=yes" }, "--flag takes no argument", 1 },
+		{ &t_one, { "one", "x", "--vmlinux" }, "--vmlinux needs FILE", 0 },
+		{ &t_one, { "one", "-o" }, "-o needs FILE", 0 },
+		{ &t_one, { "one", "--u64", "12x" }, "--u64: '12x' is not a number", 0 },
+		{ &t_one, { "one", "-u", "x" }, "--u64: 'x' is not a number", 0 },
+		{ &t_one, { "one", "--odd", "4" }, "--odd 4: not odd", 0 },
+	};
+	char out[4096], **ops;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse_args(cases[i].c, cases[i].args, &ops,
+					    out, sizeof(out)), PARSE_OPT_ERROR);
+		assert_string_equal(opt_error, cases[i].error);
+		/* Usage after an unknown option, not after a bad argument. */
+		if (cases[i].usage)
+			assert_non_null(strstr(out, "Try 'memorizer help "));
+		else
+			assert_string_equal(out, "");
+	}
+}
+
+static void test_options_help(void **state)
+{
+	static const char *const help[] = { "one", "--flag", "--help", "x", NULL };
+	static const char *const h[] = { "two", "-h", NULL };
+	static const char *const late[] = { "two", "cmd", "--help", NULL };
+	char out[8192], **ops;
+
+	(void)state;
+	assert_int_equal(parse_args(&t_one, help, &ops, out, sizeof(out)),
+			 PARSE_OPT_HELP);
+	assert_non_null(strstr(out, "memorizer one - the first test command\n"));
+	assert_non_null(strstr(out, "  -s, --string S\n        A string.\n"));
+	assert_non_null(strstr(out, "  --vmlinux FILE\n        Symbols.\n"));
+	assert_non_null(strstr(out, "  -o, --output FILE\n        Write to FILE instead of standard output.\n"));
+	assert_non_null(strstr(out, "  -h, --help\n"));
+	assert_string_equal(opt_error, "");
+	assert_int_equal(parse_args(&t_two, h, &ops, out, sizeof(out)),
+			 PARSE_OPT_HELP);
+	assert_non_null(strstr(out, "  --vmlinux FILE\n        Symbols, in another command.\n"));
+	/* After CMD, --help is CMD's. */
+	assert_int_equal(parse_args(&t_two, late, &ops, out, sizeof(out)), 2);
+	assert_string_equal(ops[1], "--help");
+}
+
+/* Completion: every option of the table, FILE arguments to files. */
+static void test_options_completion(void **state)
+{
+	char out[8192];
+	FILE *f = tmpfile();
+	size_t got;
+
+	(void)state;
+	assert_non_null(f);
+	print_completion(f);
+	rewind(f);
+	got = fread(out, 1, sizeof(out) - 1, f);
+	out[got] = 0;
+	fclose(f);
+	assert_non_null(strstr(out, "'--string --flag --u64 --odd --vmlinux --csv --json --output --help'"));
+	assert_non_null(strstr(out, "\t\t--vmlinux)\n\t\t\t_filedir\n"));
+	assert_non_null(strstr(out, "\t\t--output|-o)\n\t\t\t_filedir\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3643,6 +3880,11 @@ int main(void)
 		cmocka_unit_test(test_types_callsites),
 		cmocka_unit_test(test_types_callsites_clang),
 		cmocka_unit_test(test_sym_line_zero),
+		cmocka_unit_test(test_options_typed),
+		cmocka_unit_test(test_options_shared),
+		cmocka_unit_test(test_options_errors),
+		cmocka_unit_test(test_options_help),
+		cmocka_unit_test(test_options_completion),
 	};
 
 	return cmocka_run_group_tests_name("libkmap", tests, NULL, NULL);
