@@ -11,11 +11,14 @@
 
 #define MAX_SHOWN	20
 
+static const char *vmlinux, *system_map;
+static int quiet;
+
 static const struct opt opts[] = {
-	{ "vmlinux", 0, "FILE", "Also check that every ip is inside a function of this vmlinux (a warning when not)." },
-	{ "system-map", 0, "FILE", "The same, with a System.map or /proc/kallsyms." },
-	{ "quiet", 'q', NULL, "Print errors only, no summary." },
-	{ 0 },
+	OPT__VMLINUX(&vmlinux, "Also check that every ip is inside a function of this vmlinux (a warning when not)."),
+	OPT__SYSTEM_MAP(&system_map, "The same, with a System.map or /proc/kallsyms."),
+	OPT__QUIET(&quiet, "Print errors only, no summary."),
+	OPT_END(),
 };
 
 struct checker {
@@ -607,37 +610,22 @@ static int check_mtrace(struct checker *c, struct kmap_mtrace_reader *r)
 	return 0;
 }
 
-static int run(int argc, char **argv)
+int cmd_check(int argc, char **argv)
 {
-	struct optparse p;
-	struct checker c = { 0 };
-	const char *vmlinux = NULL, *system_map = NULL;
+	struct checker c = { .quiet = quiet };
 	int i, rc = 0, failed;
 
-	optparse_init(&p, &cmd_check, argc, argv);
-	while ((i = opt_next(&p)) >= 0) {
-		if (opt_is(&p, i, "vmlinux"))
-			vmlinux = p.arg;
-		else if (opt_is(&p, i, "system-map"))
-			system_map = p.arg;
-		else if (opt_is(&p, i, "quiet"))
-			c.quiet = 1;
-	}
-	if (i == -2)
-		return 0;
-	if (i == -3)
-		return 2;
-	if (p.nops < 1) {
+	if (argc < 1) {
 		error("which file?");
-		cmd_usage(&cmd_check, stderr);
+		cmd_usage(&cmd_check_desc, stderr);
 		return 2;
 	}
 	c.sym = open_symbols(vmlinux, system_map, &failed);
 	if (failed)
 		return 2;
-	for (i = 0; i < p.nops; i++) {
+	for (i = 0; i < argc; i++) {
 		char err[KMAP_ERR_MAX];
-		struct kmap_src *src = kmap_src_open(p.ops[i], err);
+		struct kmap_src *src = kmap_src_open(argv[i], err);
 
 		if (!src) {
 			error("%s", err);
@@ -671,7 +659,7 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd cmd_check = {
+const struct cmd cmd_check_desc = {
 	.name = "check",
 	.summary = "validate a kmap, a binary stream or an mtrace log",
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
@@ -754,5 +742,5 @@ const struct cmd cmd_check = {
 	.examples =
 "  $ memorizer check tar.kmap\n"
 "  tar.kmap: valid kmap: 365 objects (8 live), 16582 access lines",
-	.run = run,
+	.run = cmd_check,
 };

@@ -10,13 +10,31 @@
 
 #include "builtin.h"
 
+static const char *output = "memorizer.kmap", *debugfs;
+static uint64_t mode = 3;
+static int no_access, offsets;
+
+/* --mode: 1, 2 or 3. */
+static int mode_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t *v = opt->value;
+
+	if (parse_u64_arg("--mode", arg, v))
+		return -1;
+	if (*v < 1 || *v > 3) {
+		error("--mode %s: 1, 2 or 3", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static const struct opt opts[] = {
-	{ "output", 'o', "FILE", "Save the kmap to FILE (default memorizer.kmap)." },
-	{ "mode", 'm', "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system." },
-	{ "no-access", 0, NULL, "Record objects only, not accesses (memorizer_log_access stays 0)." },
-	{ "offsets", 0, NULL, "Save kmap_offsets instead of kmap: the same lines, each access line with the bytes of the object it touched (for capmap --fields and the report's bytes view)." },
-	{ "debugfs", 0, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer)." },
-	{ 0 },
+	OPT__OUTPUT(&output, "Save the kmap to FILE (default memorizer.kmap)."),
+	OPT_CALLBACK('m', "mode", &mode, "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system.", mode_cb),
+	OPT_BOOLEAN(0, "no-access", &no_access, "Record objects only, not accesses (memorizer_log_access stays 0)."),
+	OPT_BOOLEAN(0, "offsets", &offsets, "Save kmap_offsets instead of kmap: the same lines, each access line with the bytes of the object it touched (for capmap --fields and the report's bytes view)."),
+	OPT__DEBUGFS(&debugfs),
+	OPT_END(),
 };
 
 static volatile sig_atomic_t got_signal;
@@ -194,45 +212,20 @@ off:
 	return rc;
 }
 
-static int run(int argc, char **argv)
+int cmd_record(int argc, char **argv)
 {
-	struct optparse p;
-	const char *output = "memorizer.kmap", *dir = NULL;
-	uint64_t mode = 3, objects = 0, lines = 0, accesses = 0;
-	int access = 1, offsets = 0, idx, status = 0, rc = 0;
+	uint64_t objects = 0, lines = 0, accesses = 0;
 	long long drop_obj0, drop_acc0, drop_obj, drop_acc;
+	int status = 0, rc = 0;
+	const char *dir;
 	struct output out;
 	char modestr[16];
 
-	optparse_init(&p, &cmd_record, argc, argv);
-	p.stop_at_nonopt = 1;
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "output")) {
-			output = p.arg;
-		} else if (opt_is(&p, idx, "mode")) {
-			if (parse_u64_arg("--mode", p.arg, &mode))
-				return 2;
-			if (mode < 1 || mode > 3) {
-				error("--mode %s: 1, 2 or 3", p.arg);
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "no-access")) {
-			access = 0;
-		} else if (opt_is(&p, idx, "offsets")) {
-			offsets = 1;
-		} else if (opt_is(&p, idx, "debugfs")) {
-			dir = p.arg;
-		}
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (p.nops < 1) {
+	if (argc < 1) {
 		error("which command? memorizer record [OPTIONS] -- CMD [ARGS]");
 		return 2;
 	}
-	dir = debugfs_dir(dir);
+	dir = debugfs_dir(debugfs);
 	snprintf(modestr, sizeof(modestr), "%llu\n", (unsigned long long)mode);
 	if (!strcmp(output, "-")) {
 		error("-o -: the kmap is saved to a file, which record then counts");
@@ -245,22 +238,20 @@ static int run(int argc, char **argv)
 	/* Start clean: off, freed records dropped, accesses as asked. */
 	if (debugfs_write(dir, "memorizer_enabled", "0\n") ||
 	    debugfs_write(dir, "clear_dead_objects", "1\n") ||
-	    debugfs_write(dir, "memorizer_log_access", access ? "1\n" : "0\n")) {
+	    debugfs_write(dir, "memorizer_log_access", no_access ? "0\n" : "1\n")) {
 		debugfs_write(dir, "memorizer_log_access", "0\n");
-		output_close(&out, 0);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	drop_obj0 = stat_value(dir, "objects_dropped");
 	drop_acc0 = stat_value(dir, "accesses_dropped");
 
-	rc = trace(dir, modestr, p.ops, &status);
-	if (rc) {
-		output_close(&out, 0);
-		return rc;
-	}
+	rc = trace(dir, modestr, argv, &status);
+	if (rc)
+		goto out;
 	if (save_kmap(dir, offsets ? "kmap_offsets" : "kmap", &out)) {
-		output_close(&out, 0);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	if (output_close(&out, 1))
 		return 1;
@@ -277,9 +268,9 @@ static int run(int argc, char **argv)
 	else
 		printf(", drops unknown (no figures from %s/stats)", dir);
 	if (WIFEXITED(status))
-		printf("; %s exited %d\n", p.ops[0], WEXITSTATUS(status));
+		printf("; %s exited %d\n", argv[0], WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		printf("; %s killed by signal %d\n", p.ops[0], WTERMSIG(status));
+		printf("; %s killed by signal %d\n", argv[0], WTERMSIG(status));
 	fflush(stdout);
 	if (got_signal)
 		warning("interrupted by signal %d: Memorizer is off, the kmap saved",
@@ -289,9 +280,12 @@ static int run(int argc, char **argv)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+out:
+	output_close(&out, 0);
+	return rc;
 }
 
-const struct cmd cmd_record = {
+const struct cmd cmd_record_desc = {
 	.name = "record",
 	.summary = "trace a command's process tree and save its kmap",
 	.synopsis = "[-o FILE] [--mode 1|2|3] [--no-access] [--offsets] [--debugfs DIR] -- CMD [ARGS]",
@@ -319,8 +313,9 @@ const struct cmd cmd_record = {
 "Exits with CMD's status (128 + the signal when killed), 1 when tracing "
 "could not be set up or the kmap not saved, 2 on bad usage.",
 	.opts = opts,
+	.stop_at_nonopt = 1,
 	.examples =
 "  # memorizer record -o /tmp/tar.kmap -- tar zcf /tmp/etc.tgz /etc\n"
 "  memorizer record: /tmp/tar.kmap: 365 objects, 16582 access lines (512879 accesses), dropped 0 objects and 0 accesses; tar exited 0",
-	.run = run,
+	.run = cmd_record,
 };

@@ -19,13 +19,16 @@
 #include <zstd.h>
 #endif
 
+static const char *output, *debugfs;
+static int binary, zstd, quiet;
+
 static const struct opt opts[] = {
-	{ "output", 'o', "FILE", "Write to FILE (default: standard output)." },
-	{ "binary", 'b', NULL, "Collect the binary stream: memorizer/binary/header, then the records of every memorizer/binary/cpuN." },
-	{ "zstd", 'z', NULL, "Compress the binary stream with zstd as it is written (memorizer text and report read it back)." },
-	{ "debugfs", 0, "DIR", "Memorizer's debugfs directory (default $MEMORIZER_DEBUGFS, else /sys/kernel/debug/memorizer)." },
-	{ "quiet", 'q', NULL, "No progress line, even on a terminal." },
-	{ 0 },
+	OPT__OUTPUT(&output, "Write to FILE (default: standard output)."),
+	OPT_BOOLEAN('b', "binary", &binary, "Collect the binary stream: memorizer/binary/header, then the records of every memorizer/binary/cpuN."),
+	OPT_BOOLEAN('z', "zstd", &zstd, "Compress the binary stream with zstd as it is written (memorizer text and report read it back)."),
+	OPT__DEBUGFS(&debugfs),
+	OPT__QUIET(&quiet, "No progress line, even on a terminal."),
+	OPT_END(),
 };
 
 static volatile sig_atomic_t stop;
@@ -124,6 +127,28 @@ static int sink_close(struct sink *s)
 	free(s->zbuf);
 #endif
 	return s->closed ? 0 : rc;
+}
+
+/* Compress what goes to s with zstd: 0, or -1 after a message. */
+static int sink_zstd(struct sink *s)
+{
+#ifdef KMAP_ZSTD
+	s->z = ZSTD_createCStream();
+	s->zcap = ZSTD_CStreamOutSize();
+	s->zbuf = malloc(s->zcap);
+	if (!s->z || !s->zbuf) {
+		error("out of memory");
+		ZSTD_freeCStream(s->z);
+		free(s->zbuf);
+		s->z = NULL;
+		s->zbuf = NULL;
+		return -1;
+	}
+	ZSTD_initCStream(s->z, 3);
+#else
+	(void)s;
+#endif
+	return 0;
 }
 
 /* kmap_stream: blocking reads, never EOF; until a signal. */
@@ -483,33 +508,16 @@ out:
 	return rc;
 }
 
-static int run(int argc, char **argv)
+int cmd_stream(int argc, char **argv)
 {
-	struct optparse p;
-	const char *output = NULL, *dir = NULL;
-	int binary = 0, zstd = 0, quiet = 0, idx, rc;
+	const char *dir;
 	struct sink out = { 0 };
 	struct output file;
 	struct sigaction sa;
+	int rc;
 
-	optparse_init(&p, &cmd_stream, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "output"))
-			output = p.arg;
-		else if (opt_is(&p, idx, "binary"))
-			binary = 1;
-		else if (opt_is(&p, idx, "zstd"))
-			zstd = 1;
-		else if (opt_is(&p, idx, "debugfs"))
-			dir = p.arg;
-		else if (opt_is(&p, idx, "quiet"))
-			quiet = 1;
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (p.nops) {
+	(void)argv;
+	if (argc) {
 		error("no operands: memorizer stream [OPTIONS]");
 		return 2;
 	}
@@ -527,24 +535,15 @@ static int run(int argc, char **argv)
 		error("will not write a stream to a terminal: give -o FILE or redirect");
 		return 2;
 	}
-	dir = debugfs_dir(dir);
+	dir = debugfs_dir(debugfs);
 	if (output_open(&file, output, NULL, 0))
 		return 1;
 	out.fd = file.fd;
 	out.name = file.name;
-#ifdef KMAP_ZSTD
-	if (zstd) {
-		out.z = ZSTD_createCStream();
-		out.zcap = ZSTD_CStreamOutSize();
-		out.zbuf = malloc(out.zcap);
-		if (!out.z || !out.zbuf) {
-			error("out of memory");
-			output_close(&file, 0);
-			return 1;
-		}
-		ZSTD_initCStream(out.z, 3);
+	if (zstd && sink_zstd(&out)) {
+		rc = 1;
+		goto out;
 	}
-#endif
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: reads return EINTR */
 	sigemptyset(&sa.sa_mask);
@@ -561,13 +560,14 @@ static int run(int argc, char **argv)
 	if (out.closed)
 		fprintf(stderr, "memorizer stream: %s was closed by its reader: stopped\n",
 			out.name);
+out:
 	/* What was collected is kept, even when collecting failed later. */
 	if (output_close(&file, !rc || out.bytes_in))
 		rc = 1;
 	return rc;
 }
 
-const struct cmd cmd_stream = {
+const struct cmd cmd_stream_desc = {
 	.name = "stream",
 	.summary = "collect kmap_stream or the binary stream until interrupted",
 	.synopsis = "[-o FILE] [--binary [--zstd]] [--debugfs DIR] [-q]",
@@ -606,5 +606,5 @@ const struct cmd cmd_stream = {
 "  # sh -c 'echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled && test-program'\n"
 "  # kill -INT %1\n"
 "  # memorizer stream --binary --zstd -o /tmp/run.bin.zst",
-	.run = run,
+	.run = cmd_stream,
 };

@@ -4,10 +4,12 @@
 
 #include "builtin.h"
 
+static const char *vmlinux, *system_map;
+
 static const struct opt opts[] = {
-	{ "vmlinux", 0, "FILE", "Symbols and, when it has DWARF, file:line from this vmlinux (libdw)." },
-	{ "system-map", 0, "FILE", "Symbols from this System.map or kallsyms file. Default: /proc/kallsyms." },
-	{ 0 },
+	OPT__VMLINUX(&vmlinux, "Symbols and, when it has DWARF, file:line from this vmlinux (libdw)."),
+	OPT__SYSTEM_MAP(&system_map, "Symbols from this System.map or kallsyms file. Default: /proc/kallsyms."),
+	OPT_END(),
 };
 
 static int one(struct kmap_sym *sym, const char *s, size_t len,
@@ -73,32 +75,19 @@ static int from_stdin(struct kmap_sym *sym)
 	return rc;
 }
 
-static int run(int argc, char **argv)
+int cmd_symbolize(int argc, char **argv)
 {
-	struct optparse p;
-	const char *vmlinux = NULL, *system_map = NULL;
 	struct kmap_sym *sym;
-	int idx, rc = 0, failed;
+	int i, rc = 0, failed;
 
-	optparse_init(&p, &cmd_symbolize, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "vmlinux"))
-			vmlinux = p.arg;
-		else if (opt_is(&p, idx, "system-map"))
-			system_map = p.arg;
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
 	if (!vmlinux && !system_map)
 		system_map = "/proc/kallsyms";
 	sym = open_symbols(vmlinux, system_map, &failed);
 	if (failed)
 		return 1;
-	if (p.nops) {
-		for (idx = 0; idx < p.nops; idx++)
-			rc |= one(sym, p.ops[idx], strlen(p.ops[idx]), "");
+	if (argc) {
+		for (i = 0; i < argc; i++)
+			rc |= one(sym, argv[i], strlen(argv[i]), "");
 	} else {
 		rc = from_stdin(sym);
 	}
@@ -106,7 +95,7 @@ static int run(int argc, char **argv)
 	return rc;
 }
 
-const struct cmd cmd_symbolize = {
+const struct cmd cmd_symbolize_desc = {
 	.name = "symbolize",
 	.summary = "name kernel addresses: function+offset, file:line",
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [ADDRESS...]",
@@ -127,5 +116,5 @@ const struct cmd cmd_symbolize = {
 	.examples =
 "  $ memorizer symbolize --system-map out/System.map ffffffff812a4e74\n"
 "  $ cut -d, -f1 tar.kmap | grep -v '^ ' | sort -u | memorizer symbolize --vmlinux out/vmlinux",
-	.run = run,
+	.run = cmd_symbolize,
 };

@@ -6,10 +6,13 @@
 #include "builtin.h"
 #include "mtrace_log.h"
 
+static const char *output;
+static int offsets;
+
 static const struct opt opts[] = {
-	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
-	{ "offsets", 0, NULL, "Write kmap_offsets: each access line with offset,offset_end (0,0 where the input has none)." },
-	{ 0 },
+	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
+	OPT_BOOLEAN(0, "offsets", &offsets, "Write kmap_offsets: each access line with offset,offset_end (0,0 where the input has none)."),
+	OPT_END(),
 };
 
 #define BUF_SIZE	(256 * 1024)
@@ -141,13 +144,11 @@ static int text_mtrace(struct output *out, struct kmap_src *src,
 	return 0;
 }
 
-static int run(int argc, char **argv)
+int cmd_text(int argc, char **argv)
 {
 	static char buf[BUF_SIZE];
 	size_t len = 0;
-	struct optparse p;
-	const char *output = NULL;
-	int offsets = 0, copying;
+	int copying;
 	const struct kmap_object *o;
 	const struct kmap_access *acc;
 	struct kmap_src *src;
@@ -157,30 +158,20 @@ static int run(int argc, char **argv)
 	struct copy copy = { .out = &out };
 	struct progress pg;
 	uint64_t n = 0;
-	int idx, rc;
+	int rc;
 
-	optparse_init(&p, &cmd_text, argc, argv);
-	while ((idx = opt_next(&p)) >= 0)
-		if (opt_is(&p, idx, "output"))
-			output = p.arg;
-		else if (opt_is(&p, idx, "offsets"))
-			offsets = 1;
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (p.nops != 1) {
-		error(p.nops ? "one file at a time" : "which file?");
-		cmd_usage(&cmd_text, stderr);
+	if (argc != 1) {
+		error(argc ? "one file at a time" : "which file?");
+		cmd_usage(&cmd_text_desc, stderr);
 		return 2;
 	}
-	if (output_open(&out, output, p.ops, 1))
+	if (output_open(&out, output, argv, 1))
 		return 1;
-	src = kmap_src_open(p.ops[0], err);
+	src = kmap_src_open(argv[0], err);
 	if (!src) {
 		error("%s", err);
-		output_close(&out, 0);
-		return 1;
+		rc = -1;
+		goto out;
 	}
 	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
 	if (kmap_src_mtrace(src)) {
@@ -188,10 +179,8 @@ static int run(int argc, char **argv)
 		progress_input(&pg, src, 1);
 		if (rc > 0)
 			error("%s: write error: %m", out.name);
-		if (output_close(&out, rc == 0))
-			rc = -1;
-		kmap_src_close(src);
-		return rc ? 1 : 0;
+		rc = rc ? -1 : 0;
+		goto out;
 	}
 	/*
 	 * A text kmap, checked, is written as it is read: the same bytes,
@@ -256,6 +245,7 @@ static int run(int argc, char **argv)
 	} else if (rc == -1) {
 		error("%s", kmap_src_error(src));
 	}
+out:
 	/* A kmap cut short by a bad line is not written over FILE. */
 	if (output_close(&out, rc == 0))
 		rc = -1;
@@ -271,7 +261,7 @@ static int run(int argc, char **argv)
 	return rc < 0 ? 1 : 0;
 }
 
-const struct cmd cmd_text = {
+const struct cmd cmd_text_desc = {
 	.name = "text",
 	.summary = "print a binary stream as a text kmap, or an mtrace log as text",
 	.synopsis = "[--offsets] [-o FILE] FILE",
@@ -338,5 +328,5 @@ const struct cmd cmd_text = {
 "  $ memorizer text run.bin > run.kmap\n"
 "  $ memorizer text --offsets run.bin > run.kmap_offsets\n"
 "  $ memorizer check run.kmap",
-	.run = run,
+	.run = cmd_text,
 };

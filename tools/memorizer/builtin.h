@@ -99,9 +99,19 @@ struct cmd {
 	int (*run)(int argc, char **argv);
 };
 
-extern const struct cmd cmd_record, cmd_stream, cmd_check, cmd_report,
-	cmd_text, cmd_symbolize, cmd_capmap, cmd_diff, cmd_export, cmd_sharing,
-	cmd_crosscheck;
+/*
+ * Each command: its description (help text, options) and its entry
+ * point, given the operands once the options are parsed.
+ */
+extern const struct cmd cmd_record_desc, cmd_stream_desc, cmd_check_desc,
+	cmd_text_desc, cmd_symbolize_desc;
+int cmd_record(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_text(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
+extern const struct cmd cmd_report, cmd_capmap, cmd_diff, cmd_export,
+	cmd_sharing, cmd_crosscheck;
 extern const struct cmd *const commands[];
 
 /*

@@ -16,8 +16,9 @@
 const char *progname = "memorizer";
 
 const struct cmd *const commands[] = {
-	&cmd_record, &cmd_stream, &cmd_check, &cmd_report, &cmd_text,
-	&cmd_symbolize, &cmd_capmap, &cmd_diff, &cmd_export, &cmd_sharing, &cmd_crosscheck, NULL,
+	&cmd_record_desc, &cmd_stream_desc, &cmd_check_desc, &cmd_report,
+	&cmd_text_desc, &cmd_symbolize_desc, &cmd_capmap, &cmd_diff,
+	&cmd_export, &cmd_sharing, &cmd_crosscheck, NULL,
 };
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
