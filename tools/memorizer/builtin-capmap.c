@@ -17,68 +17,73 @@
 #include "capmap.h"
 #include "kmap_types.h"
 
+struct capmap_opts capmap_opts = {
+	.subject = KMAP_SUBJECT_FUNCTION,
+	.group = KMAP_GROUP_CALLSITE,
+};
+/* capmap's --dot, in capmap_opts.formats with --csv and --json. */
+#define FORMAT_DOT	(1u << 3)
+
 static const struct opt opts[] = {
-	{ "rows", 'r', "SUBJECT", "One row per function (the default), file, dir (directory), file-function (a file's code in one function) or ip that read, wrote or freed." },
-	{ "cols", 'c', "GROUP", "Group the objects by callsite (the allocating function, the default), cache, kind, object or type (the struct type of a slab cache's objects, from --vmlinux's DWARF: the struct of the cache's name, or of a known other name such as filp's file; other objects by cache or kind)." },
-	{ "limit", 'n', "N", "Print the first N cells only (N >= 1)." },
-	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per cell; no summary." },
-	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)." },
-	{ "dot", 0, NULL, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell." },
-	{ "fields", 0, NULL, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF (and --cols other than kind), a field column names the struct member those bytes are (f_path.dentry)." },
-	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables." },
-	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
-	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
-	{ 0 },
+	OPT_CAPMAP_ROWS("One row per function (the default), file, dir (directory), file-function (a file's code in one function) or ip that read, wrote or freed."),
+	OPT_CAPMAP_COLS("Group the objects by callsite (the allocating function, the default), cache, kind, object or type (the struct type of a slab cache's objects, from --vmlinux's DWARF: the struct of the cache's name, or of a known other name such as filp's file; other objects by cache or kind)."),
+	OPT_CAPMAP_LIMIT("Print the first N cells only (N >= 1)."),
+	OPT__CSV(&capmap_opts.formats, "Comma-separated values: a header line of column names, then one line per cell; no summary."),
+	OPT__JSON(&capmap_opts.formats, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)."),
+	OPT_BIT(0, "dot", &capmap_opts.formats, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell.", FORMAT_DOT),
+	OPT_BOOLEAN(0, "fields", &capmap_opts.fields, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF (and --cols other than kind), a field column names the struct member those bytes are (f_path.dentry)."),
+	OPT__VMLINUX(&capmap_opts.vmlinux, "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables."),
+	OPT__SYSTEM_MAP(&capmap_opts.system_map, "Name ips from a System.map or /proc/kallsyms (functions only)."),
+	OPT__OUTPUT(&capmap_opts.output, OPT_OUTPUT_HELP),
+	OPT_END(),
 };
 
-void capmap_opts_init(struct capmap_opts *o)
+enum table_fmt capmap_fmt(const struct capmap_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->subject = KMAP_SUBJECT_FUNCTION;
-	o->group = KMAP_GROUP_CALLSITE;
-	o->fmt = FMT_TEXT;
+	if (o->formats & FORMAT_CSV)
+		return FMT_CSV;
+	if (o->formats & FORMAT_JSON)
+		return FMT_JSON;
+	return FMT_TEXT;
 }
 
-int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o)
+int capmap_rows_cb(const struct opt *opt, const char *arg)
 {
-	int v;
+	int v = kmap_capmap_subject_parse(arg);
 
-	if (opt_is(p, idx, "rows")) {
-		v = kmap_capmap_subject_parse(p->arg);
-		if (v < 0) {
-			error("--rows %s: not function, file, dir, file-function or ip",
-			      p->arg);
-			return -1;
-		}
-		o->subject = v;
-	} else if (opt_is(p, idx, "cols")) {
-		v = kmap_capmap_group_parse(p->arg);
-		if (v < 0) {
-			error("--cols %s: not callsite, cache, kind, object or type",
-			      p->arg);
-			return -1;
-		}
-		o->group = v;
-	} else if (opt_is(p, idx, "limit")) {
-		if (parse_u64_arg("-n", p->arg, &o->limit))
-			return -1;
-		if (!o->limit) {
-			error("-n 0: nothing to print (leave -n out for all)");
-			return -1;
-		}
-	} else if (opt_is(p, idx, "csv") || opt_is(p, idx, "json")) {
-		o->fmt = opt_is(p, idx, "csv") ? FMT_CSV : FMT_JSON;
-		o->formats++;
-	} else if (opt_is(p, idx, "vmlinux")) {
-		o->vmlinux = p->arg;
-	} else if (opt_is(p, idx, "system-map")) {
-		o->system_map = p->arg;
-	} else if (opt_is(p, idx, "output")) {
-		o->output = p->arg;
-	} else {
-		return 0;
+	if (v < 0) {
+		error("--rows %s: not function, file, dir, file-function or ip",
+		      arg);
+		return -1;
 	}
-	return 1;
+	*(enum kmap_capmap_subject *)opt->value = v;
+	return 0;
+}
+
+int capmap_cols_cb(const struct opt *opt, const char *arg)
+{
+	int v = kmap_capmap_group_parse(arg);
+
+	if (v < 0) {
+		error("--cols %s: not callsite, cache, kind, object or type",
+		      arg);
+		return -1;
+	}
+	*(enum kmap_capmap_group *)opt->value = v;
+	return 0;
+}
+
+int capmap_limit_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t *limit = opt->value;
+
+	if (parse_u64_arg("-n", arg, limit))
+		return -1;
+	if (!*limit) {
+		error("-n 0: nothing to print (leave -n out for all)");
+		return -1;
+	}
+	return 0;
 }
 
 struct kmap_capmap *capmap_new(const struct capmap_opts *o,
@@ -512,82 +517,63 @@ static int print_table(const struct kmap_capmap *m, const size_t *order,
 	return rc;
 }
 
-static int run(int argc, char **argv)
+int cmd_capmap(int argc, char **argv)
 {
-	int rc = -1, idx, failed, r, dot = 0, fields = 0;
+	const struct capmap_opts *o = &capmap_opts;
+	int rc = -1, failed;
 	struct kmap_capmap *m = NULL;
 	struct kmap_src *src = NULL;
-	struct capmap_opts o;
 	struct kmap_sym *sym;
 	char err[KMAP_ERR_MAX];
 	size_t n, *order = NULL;
-	struct optparse p;
 	struct output out;
 
-	capmap_opts_init(&o);
-	optparse_init(&p, &cmd_capmap, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		r = capmap_option(&p, idx, &o);
-		if (r < 0)
-			return 2;
-		if (!r && opt_is(&p, idx, "dot")) {
-			dot = 1;
-			o.formats++;
-		} else if (!r && opt_is(&p, idx, "fields")) {
-			fields = 1;
-			o.fields = 1;
-		}
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (o.formats > 1) {
+	if (o->formats & (o->formats - 1)) {
 		error("one of --csv, --json and --dot");
 		return 2;
 	}
-	if (p.nops != 1) {
-		error(p.nops ? "one file at a time (memorizer diff compares two)" :
+	if (argc != 1) {
+		error(argc ? "one file at a time (memorizer diff compares two)" :
 		      "which file?");
-		cmd_usage(&cmd_capmap, stderr);
+		cmd_usage(&cmd_capmap_desc, stderr);
 		return 2;
 	}
-	sym = open_symbols(o.vmlinux, o.system_map, &failed);
+	sym = open_symbols(o->vmlinux, o->system_map, &failed);
 	if (failed)
 		return 2;
-	m = capmap_new(&o, sym);
+	m = capmap_new(o, sym);
 	if (!m) {
-		kmap_sym_close(sym);
-		return 2;
+		rc = -2;
+		goto out;
 	}
-	if (fields)
+	if (o->fields)
 		kmap_capmap_split_ranges(m);
-	if (output_open(&out, o.output, p.ops, 1))
-		goto done;
-	src = kmap_src_open(p.ops[0], err);
+	if (output_open(&out, o->output, argv, 1))
+		goto out;
+	src = kmap_src_open(argv[0], err);
 	if (!src)
 		error("%s", err);
-	else if (!capmap_read(m, o.group, src) &&
+	else if (!capmap_read(m, o->group, src) &&
 		 !(order = sorted_cells(m, &n)))
 		error("out of memory");
 	if (order) {
-		if (o.limit && o.limit < n)
-			n = o.limit;
-		rc = dot ? print_dot(m, order, n, out.f) :
-		     print_table(m, order, n, o.subject, o.group,
-				 kmap_src_name(src), o.fmt, out.f);
+		if (o->limit && o->limit < n)
+			n = o->limit;
+		rc = o->formats & FORMAT_DOT ? print_dot(m, order, n, out.f) :
+		     print_table(m, order, n, o->subject, o->group,
+				 kmap_src_name(src), capmap_fmt(o), out.f);
 	}
 	if (output_close(&out, !rc) && !rc)
 		rc = -1;
-done:
+out:
 	free(order);
 	kmap_src_close(src);
 	kmap_capmap_free(m);
 	kmap_sym_close(sym);
-	return rc ? 1 : 0;
+	return rc == -2 ? 2 : rc ? 1 : 0;
 }
 
-const struct cmd cmd_capmap = {
+const struct cmd cmd_capmap_desc = {
 	.name = "capmap",
 	.summary = "which code reads, writes and frees which objects: a capability map",
 	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object|type] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
@@ -687,5 +673,5 @@ const struct cmd cmd_capmap = {
 "  $ memorizer capmap stream.bin --vmlinux out/vmlinux --rows dir --cols cache\n"
 "  $ memorizer capmap tar.kmap --system-map out/System.map --dot -n 40 | dot -Tsvg > capmap.svg\n"
 "  $ memorizer capmap run.kmap_offsets --system-map out/System.map --cols kind --fields",
-	.run = run,
+	.run = cmd_capmap,
 };

@@ -12,17 +12,19 @@
 
 #include "capmap.h"
 
+static int all;
+
 static const struct opt opts[] = {
-	{ "rows", 'r', "SUBJECT", "Subjects: function (the default), file, dir, file-function or ip, as in memorizer capmap." },
-	{ "cols", 'c', "GROUP", "Object groups: callsite (the default), cache, kind or type (with --vmlinux's DWARF), as in memorizer capmap." },
-	{ "limit", 'n', "N", "Print at most N new, N vanished and N changed edges (N >= 1)." },
-	{ "all", 'a', NULL, "Print unchanged edges too (status same)." },
-	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per edge; no summary." },
-	{ "json", 0, NULL, "One JSON object: \"subject\", \"group\", \"a\", \"b\" (the inputs), \"summary\", \"columns\" and \"rows\" (one object per edge, keyed by column name)." },
-	{ "vmlinux", 0, "FILE", "Name ips from a vmlinux (functions, and files and directories from DWARF)." },
-	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms (functions only)." },
-	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
-	{ 0 },
+	OPT_CAPMAP_ROWS("Subjects: function (the default), file, dir, file-function or ip, as in memorizer capmap."),
+	OPT_CAPMAP_COLS("Object groups: callsite (the default), cache, kind or type (with --vmlinux's DWARF), as in memorizer capmap."),
+	OPT_CAPMAP_LIMIT("Print at most N new, N vanished and N changed edges (N >= 1)."),
+	OPT_BOOLEAN('a', "all", &all, "Print unchanged edges too (status same)."),
+	OPT__CSV(&capmap_opts.formats, "Comma-separated values: a header line of column names, then one line per edge; no summary."),
+	OPT__JSON(&capmap_opts.formats, "One JSON object: \"subject\", \"group\", \"a\", \"b\" (the inputs), \"summary\", \"columns\" and \"rows\" (one object per edge, keyed by column name)."),
+	OPT__VMLINUX(&capmap_opts.vmlinux, "Name ips from a vmlinux (functions, and files and directories from DWARF)."),
+	OPT__SYSTEM_MAP(&capmap_opts.system_map, "Name ips from a System.map or /proc/kallsyms (functions only)."),
+	OPT__OUTPUT(&capmap_opts.output, OPT_OUTPUT_HELP),
+	OPT_END(),
 };
 
 enum status { NEW, VANISHED, CHANGED, SAME };
@@ -113,9 +115,9 @@ static struct edge *join(const struct kmap_capmap *a,
 }
 
 struct run_args {
-	struct capmap_opts o;
+	const struct capmap_opts *o;
+	enum table_fmt fmt;
 	const char *name[2];
-	int all;
 };
 
 static uint64_t count(const struct edge *e, size_t n, enum status s)
@@ -146,8 +148,8 @@ static void print_summary(const struct run_args *ra,
 			i ? "B" : "A", ra->name[i],
 			(unsigned long long)t.objects,
 			plural(t.objects, "object", "objects"), ns,
-			capmap_plural(ra->o.subject, ns), ng,
-			capmap_group_plural(ra->o.group, ng), nc,
+			capmap_plural(ra->o->subject, ns), ng,
+			capmap_group_plural(ra->o->group, ng), nc,
 			plural(nc, "edge", "edges"));
 	}
 	fprintf(f, "  %llu new, %llu vanished, %llu changed, %llu unchanged\n\n",
@@ -170,9 +172,9 @@ static struct json_object *json_head(const struct run_args *ra,
 		return NULL;
 	}
 	json_object_object_add(h, "subject", json_object_new_string(
-		kmap_capmap_subject_name(ra->o.subject)));
+		kmap_capmap_subject_name(ra->o->subject)));
 	json_object_object_add(h, "group", json_object_new_string(
-		kmap_capmap_group_name(ra->o.group)));
+		kmap_capmap_group_name(ra->o->group)));
 	json_object_object_add(h, "a", json_bytes(ra->name[0]));
 	json_object_object_add(h, "b", json_bytes(ra->name[1]));
 	for (i = NEW; i <= SAME; i++)
@@ -188,8 +190,8 @@ static int print_diff(const struct run_args *ra,
 {
 	const struct col cols[] = {
 		{ "status", COL_STR },
-		{ kmap_capmap_subject_name(ra->o.subject), COL_STR },
-		{ kmap_capmap_group_name(ra->o.group), COL_STR },
+		{ kmap_capmap_subject_name(ra->o->subject), COL_STR },
+		{ kmap_capmap_group_name(ra->o->group), COL_STR },
 		{ "reads_a", COL_U64 }, { "reads_b", COL_U64 },
 		{ "writes_a", COL_U64 }, { "writes_b", COL_U64 },
 		{ "frees_a", COL_U64 }, { "frees_b", COL_U64 },
@@ -206,8 +208,8 @@ static int print_diff(const struct run_args *ra,
 		const struct kmap_capmap_cell *a = e[i].a, *b = e[i].b;
 		union cell *row;
 
-		if ((e[i].status == SAME && !ra->all) ||
-		    (ra->o.limit && shown[e[i].status] >= ra->o.limit))
+		if ((e[i].status == SAME && !all) ||
+		    (ra->o->limit && shown[e[i].status] >= ra->o->limit))
 			continue;
 		shown[e[i].status]++;
 		row = table_row(&t);
@@ -227,12 +229,12 @@ static int print_diff(const struct run_args *ra,
 		row[8].u = b ? b->frees : 0;
 		row[9].i = e[i].change;
 	}
-	if (!rc && ra->o.fmt == FMT_JSON && !(head = json_head(ra, e, n)))
+	if (!rc && ra->fmt == FMT_JSON && !(head = json_head(ra, e, n)))
 		rc = -1;
-	if (!rc && ra->o.fmt == FMT_TEXT)
+	if (!rc && ra->fmt == FMT_TEXT)
 		print_summary(ra, m, e, n, f);
 	if (!rc)
-		rc = table_print(&t, f, ra->o.fmt, 0, head);
+		rc = table_print(&t, f, ra->fmt, 0, head);
 	if (rc)
 		error("out of memory");
 	json_object_put(head);
@@ -258,55 +260,42 @@ static int read_one(struct kmap_capmap *m, enum kmap_capmap_group group,
 	return rc;
 }
 
-static int run(int argc, char **argv)
+int cmd_diff(int argc, char **argv)
 {
+	const struct capmap_opts *o = &capmap_opts;
 	struct kmap_capmap *m[2] = { NULL, NULL };
-	int rc = -1, idx, failed, r, i;
-	struct run_args ra = { 0 };
+	struct run_args ra = { .o = o, .fmt = capmap_fmt(o) };
+	int rc = -1, failed, i;
 	struct edge *e = NULL;
 	struct kmap_sym *sym;
-	struct optparse p;
 	struct output out;
 	size_t n;
 
-	capmap_opts_init(&ra.o);
-	optparse_init(&p, &cmd_diff, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		r = capmap_option(&p, idx, &ra.o);
-		if (r < 0)
-			return 2;
-		if (!r && opt_is(&p, idx, "all"))
-			ra.all = 1;
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (ra.o.formats > 1) {
+	if (o->formats & (o->formats - 1)) {
 		error("--csv or --json, not both");
 		return 2;
 	}
-	if (ra.o.group == KMAP_GROUP_OBJECT) {
+	if (o->group == KMAP_GROUP_OBJECT) {
 		error("--cols object: objects of two runs are not the same objects; compare them by callsite, cache or kind");
 		return 2;
 	}
-	if (p.nops != 2) {
+	if (argc != 2) {
 		error("two files to compare, A and B");
-		cmd_usage(&cmd_diff, stderr);
+		cmd_usage(&cmd_diff_desc, stderr);
 		return 2;
 	}
-	sym = open_symbols(ra.o.vmlinux, ra.o.system_map, &failed);
+	sym = open_symbols(o->vmlinux, o->system_map, &failed);
 	if (failed)
 		return 2;
 	for (i = 0; i < 2; i++)
-		if (!(m[i] = capmap_new(&ra.o, sym))) {
+		if (!(m[i] = capmap_new(o, sym))) {
 			rc = -2;
-			goto done;
+			goto out;
 		}
-	if (output_open(&out, ra.o.output, p.ops, 2))
-		goto done;
-	if (!read_one(m[0], ra.o.group, p.ops[0], &ra.name[0]) &&
-	    !read_one(m[1], ra.o.group, p.ops[1], &ra.name[1])) {
+	if (output_open(&out, o->output, argv, 2))
+		goto out;
+	if (!read_one(m[0], o->group, argv[0], &ra.name[0]) &&
+	    !read_one(m[1], o->group, argv[1], &ra.name[1])) {
 		e = join(m[0], m[1], &n);
 		rc = e ? print_diff(&ra, m, e, n, out.f) : -1;
 		if (!e)
@@ -314,7 +303,7 @@ static int run(int argc, char **argv)
 	}
 	if (output_close(&out, !rc) && !rc)
 		rc = -1;
-done:
+out:
 	free(e);
 	kmap_capmap_free(m[0]);
 	kmap_capmap_free(m[1]);
@@ -322,7 +311,7 @@ done:
 	return rc == -2 ? 2 : rc ? 1 : 0;
 }
 
-const struct cmd cmd_diff = {
+const struct cmd cmd_diff_desc = {
 	.name = "diff",
 	.summary = "what two runs do differently: capability map edges new, vanished and changed",
 	.synopsis = "A B [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|type] [-n N] [-a] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
@@ -353,5 +342,5 @@ const struct cmd cmd_diff = {
 "  $ memorizer diff before.kmap after.kmap --system-map out/System.map\n"
 "  $ memorizer diff a.bin b.bin --vmlinux out/vmlinux --rows dir --cols cache -n 10\n"
 "  $ memorizer diff a.kmap b.kmap --system-map out/System.map --json | jq '.rows[] | select(.status == \"new\")'",
-	.run = run,
+	.run = cmd_diff,
 };

@@ -20,12 +20,14 @@
 #include "kmap_types.h"
 #include "table.h"
 
+static const char *format, *dir, *vmlinux, *system_map;
+
 static const struct opt opts[] = {
-	{ "format", 'f', "FORMAT", "csv (a header line, then one line per row) or jsonl (one JSON object per line)." },
-	{ "output", 'o', "DIR", "Write DIR/objects.FORMAT and DIR/accesses.FORMAT (DIR is made if it does not exist; its parent must)." },
-	{ "vmlinux", 0, "FILE", "Name ips: function from the symbol table, file and line from DWARF." },
-	{ "system-map", 0, "FILE", "Name ips' functions from a System.map or /proc/kallsyms." },
-	{ 0 },
+	OPT_STRING('f', "format", &format, "FORMAT", "csv (a header line, then one line per row) or jsonl (one JSON object per line)."),
+	OPT_STRING('o', "output", &dir, "DIR", "Write DIR/objects.FORMAT and DIR/accesses.FORMAT (DIR is made if it does not exist; its parent must)."),
+	OPT__VMLINUX(&vmlinux, "Name ips: function from the symbol table, file and line from DWARF."),
+	OPT__SYSTEM_MAP(&system_map, "Name ips' functions from a System.map or /proc/kallsyms."),
+	OPT_END(),
 };
 
 /* A column: CSV writes a null empty, JSON null; hex is a string. */
@@ -264,31 +266,13 @@ static int make_dir(const char *dir, int *made)
 	return 0;
 }
 
-static int run(int argc, char **argv)
+int cmd_export(int argc, char **argv)
 {
-	const char *vmlinux = NULL, *system_map = NULL, *dir = NULL;
-	const char *format = NULL;
 	struct export x = { 0 };
 	struct kmap_src *src = NULL;
 	char err[KMAP_ERR_MAX];
-	int rc = -1, idx, failed, made = 0;
-	struct optparse p;
+	int rc = -1, failed, made = 0;
 
-	optparse_init(&p, &cmd_export, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "format"))
-			format = p.arg;
-		else if (opt_is(&p, idx, "output"))
-			dir = p.arg;
-		else if (opt_is(&p, idx, "vmlinux"))
-			vmlinux = p.arg;
-		else if (opt_is(&p, idx, "system-map"))
-			system_map = p.arg;
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
 	if (!format || (strcmp(format, "csv") && strcmp(format, "jsonl"))) {
 		if (format)
 			error("--format %s: not csv or jsonl", format);
@@ -302,9 +286,9 @@ static int run(int argc, char **argv)
 		      format, format);
 		return 2;
 	}
-	if (p.nops != 1) {
-		error(p.nops ? "one file at a time" : "which file?");
-		cmd_usage(&cmd_export, stderr);
+	if (argc != 1) {
+		error(argc ? "one file at a time" : "which file?");
+		cmd_usage(&cmd_export_desc, stderr);
 		return 2;
 	}
 	x.sym = open_symbols(vmlinux, system_map, &failed);
@@ -314,21 +298,21 @@ static int run(int argc, char **argv)
 	if (vmlinux)
 		x.types = kmap_types_open(vmlinux, err);
 	if (make_dir(dir, &made))
-		goto done;
-	if (open_table(&x.objects, dir, "objects", format, p.ops) ||
-	    open_table(&x.accesses, dir, "accesses", format, p.ops))
-		goto done;
-	src = kmap_src_open(p.ops[0], err);
+		goto out;
+	if (open_table(&x.objects, dir, "objects", format, argv) ||
+	    open_table(&x.accesses, dir, "accesses", format, argv))
+		goto out;
+	src = kmap_src_open(argv[0], err);
 	if (!src) {
 		error("%s", err);
-		goto done;
+		goto out;
 	}
 	rc = export(&x, src);
 	/* Both complete before either replaces a table. */
 	if (!rc && (output_flush(&x.objects.out) ||
 		    output_flush(&x.accesses.out)))
 		rc = -1;
-done:
+out:
 	if (output_close(&x.objects.out, !rc) && !rc)
 		rc = -1;
 	if (output_close(&x.accesses.out, !rc) && !rc)
@@ -343,7 +327,7 @@ done:
 	return rc ? 1 : 0;
 }
 
-const struct cmd cmd_export = {
+const struct cmd cmd_export_desc = {
 	.name = "export",
 	.summary = "write a kmap or stream as tables for a data engine: objects and accesses, CSV or JSON lines",
 	.synopsis = "FILE --format csv|jsonl -o DIR [--vmlinux FILE|--system-map FILE]",
@@ -437,5 +421,5 @@ const struct cmd cmd_export = {
 "  $ memorizer export stream.bin --format jsonl -o run1 --vmlinux out/vmlinux\n"
 "  $ duckdb -c \"SELECT a.function, o.type, a.field, sum(a.writes) FROM 'run1/objects.jsonl' o\n"
 "      JOIN 'run1/accesses.jsonl' a ON a.object_id = o.id WHERE o.type = 'file' GROUP BY ALL\"",
-	.run = run,
+	.run = cmd_export,
 };

@@ -104,14 +104,17 @@ struct cmd {
  * point, given the operands once the options are parsed.
  */
 extern const struct cmd cmd_record_desc, cmd_stream_desc, cmd_check_desc,
-	cmd_text_desc, cmd_symbolize_desc;
+	cmd_text_desc, cmd_symbolize_desc, cmd_capmap_desc, cmd_diff_desc,
+	cmd_export_desc;
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_text(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
-extern const struct cmd cmd_report, cmd_capmap, cmd_diff, cmd_export,
-	cmd_sharing, cmd_crosscheck;
+int cmd_capmap(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+extern const struct cmd cmd_report, cmd_sharing, cmd_crosscheck;
 extern const struct cmd *const commands[];
 
 /*

@@ -6,23 +6,32 @@
 #include "builtin.h"
 #include "table.h"
 
-/* The options both take: --rows, --cols, -n, --csv, --json, symbols, -o. */
+/*
+ * The options both take: --rows, --cols, -n, --csv, --json, symbols, -o,
+ * set in capmap_opts (one command runs per process), declared by the
+ * OPT_CAPMAP_* macros below.
+ */
 struct capmap_opts {
 	enum kmap_capmap_subject subject;
 	enum kmap_capmap_group group;
 	const char *vmlinux, *system_map, *output;
 	uint64_t limit;			/* -n; 0: no limit */
-	enum table_fmt fmt;
-	int formats;			/* how many format options were given */
+	unsigned int formats;		/* FORMAT_CSV, FORMAT_JSON, capmap's --dot */
 	int fields;			/* capmap --fields */
 };
-/* Rows function, cols callsite, a text table. */
-void capmap_opts_init(struct capmap_opts *o);
-/*
- * Apply option idx of p if it is one of those: 1; -1 after a message when
- * its argument is bad (the command returns 2); 0 when it is another.
- */
-int capmap_option(const struct optparse *p, int idx, struct capmap_opts *o);
+extern struct capmap_opts capmap_opts;
+/* The table format --csv and --json asked for (FMT_TEXT: neither). */
+enum table_fmt capmap_fmt(const struct capmap_opts *o);
+/* --rows, --cols and -n: their argument checked, a message when bad. */
+int capmap_rows_cb(const struct opt *opt, const char *arg);
+int capmap_cols_cb(const struct opt *opt, const char *arg);
+int capmap_limit_cb(const struct opt *opt, const char *arg);
+#define OPT_CAPMAP_ROWS(h) \
+	OPT_CALLBACK('r', "rows", &capmap_opts.subject, "SUBJECT", h, capmap_rows_cb)
+#define OPT_CAPMAP_COLS(h) \
+	OPT_CALLBACK('c', "cols", &capmap_opts.group, "GROUP", h, capmap_cols_cb)
+#define OPT_CAPMAP_LIMIT(h) \
+	OPT_CALLBACK('n', "limit", &capmap_opts.limit, "N", h, capmap_limit_cb)
 /*
  * A map whose subjects the symbols given can name, with the struct types
  * of --vmlinux's DWARF for --cols type (which needs them) and --fields

@@ -17,8 +17,8 @@ const char *progname = "memorizer";
 
 const struct cmd *const commands[] = {
 	&cmd_record_desc, &cmd_stream_desc, &cmd_check_desc, &cmd_report,
-	&cmd_text_desc, &cmd_symbolize_desc, &cmd_capmap, &cmd_diff,
-	&cmd_export, &cmd_sharing, &cmd_crosscheck, NULL,
+	&cmd_text_desc, &cmd_symbolize_desc, &cmd_capmap_desc, &cmd_diff_desc,
+	&cmd_export_desc, &cmd_sharing, &cmd_crosscheck, NULL,
 };
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

@@ -722,6 +722,8 @@ run capmap capmap-bad-rows "$M" capmap $cm --rows type $sm
 run capmap capmap-bad-cols "$M" capmap $cm --cols colour $sm
 run capmap capmap-bad-limit "$M" capmap $cm $sm -n 0
 run capmap capmap-two-formats "$M" capmap $cm $sm --csv --dot
+# One format given twice is that format.
+run capmap capmap-format-twice "$M" capmap $cm $sm --csv --csv -n 2
 run capmap capmap-two-files "$M" capmap $cm $cm $sm
 printf 'ffffffff812e0540,10,ffff888000001000,64,100,110,ffffffff812a5010,tar\n  ffffffff817562d6,10,0\n' > bad-access.kmap
 cp fixtures/tar.kmap kept.txt
