@@ -26,20 +26,6 @@
 #include "mtrace_log.h"
 #include "table.h"
 
-static const struct opt opts[] = {
-	{ "by", 'b', "VIEW", "One row per kind (the default), callsite (allocating function), object (an object, or a group of objects at one reused address) or ip (per object and instruction, with its class)." },
-	{ "call-site", 'c', "FUNC", "Only objects allocated by FUNC (a function name, shell wildcards allowed, with --system-map or --vmlinux; or an address in hex); repeatable." },
-	{ "exact", 0, NULL, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes (at the ip, or agree-shifted)." },
-	{ "whole-log", 0, NULL, "Count the whole log, not the window of mtrace_task.ko's markers." },
-	{ "all-tasks", 0, NULL, "Count the log's accesses of every task, not only of the tasks Memorizer recorded accesses of (its pid modes trace some tasks only)." },
-	{ "system-map", 0, "FILE", "Name functions from a System.map or the guest's /proc/kallsyms (which has its modules')." },
-	{ "vmlinux", 0, "FILE", "Name functions from a vmlinux." },
-	{ "top", 'n', "N", "Print the first N rows (default: all)." },
-	{ "csv", 0, NULL, "CSV: a header row, then a row per line; no summary." },
-	{ "json", 0, NULL, "JSON: one object, \"columns\" and \"rows\"." },
-	{ 0 },
-};
-
 enum view { BY_KIND, BY_CALLSITE, BY_OBJECT, BY_IP };
 #define MIXED		(-2)		/* a group's kind or call site: several */
 
@@ -852,97 +838,101 @@ out:
 	return rc;
 }
 
-static int run(int argc, char **argv)
+static enum view view = BY_KIND;
+static struct sites {
+	char **v;
+	size_t n, cap;
+} sites;				/* --call-site */
+static const char *vmlinux, *system_map;
+static uint64_t top;
+static unsigned int formats;
+static int exact, whole_log, all_tasks;
+
+static int view_cb(const struct opt *opt, const char *arg)
 {
-	const char *vmlinux = NULL, *system_map = NULL;
-	struct state st = { 0 };
+	enum view *v = opt->value;
+
+	if (!strcmp(arg, "kind"))
+		*v = BY_KIND;
+	else if (!strcmp(arg, "callsite"))
+		*v = BY_CALLSITE;
+	else if (!strcmp(arg, "object"))
+		*v = BY_OBJECT;
+	else if (!strcmp(arg, "ip"))
+		*v = BY_IP;
+	else {
+		error("--by %s: not kind, callsite, object or ip", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int site_cb(const struct opt *opt, const char *arg)
+{
+	struct sites *s = opt->value;
+
+	if (kmap_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v))) {
+		error("out of memory");
+		return -1;
+	}
+	s->v[s->n++] = (char *)arg;
+	return 0;
+}
+
+static const struct opt opts[] = {
+	OPT_CALLBACK('b', "by", &view, "VIEW", "One row per kind (the default), callsite (allocating function), object (an object, or a group of objects at one reused address) or ip (per object and instruction, with its class).", view_cb),
+	OPT_CALLBACK('c', "call-site", &sites, "FUNC", "Only objects allocated by FUNC (a function name, shell wildcards allowed, with --system-map or --vmlinux; or an address in hex); repeatable.", site_cb),
+	OPT_BOOLEAN(0, "exact", &exact, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes (at the ip, or agree-shifted)."),
+	OPT_BOOLEAN(0, "whole-log", &whole_log, "Count the whole log, not the window of mtrace_task.ko's markers."),
+	OPT_BOOLEAN(0, "all-tasks", &all_tasks, "Count the log's accesses of every task, not only of the tasks Memorizer recorded accesses of (its pid modes trace some tasks only)."),
+	OPT__SYSTEM_MAP(&system_map, "Name functions from a System.map or the guest's /proc/kallsyms (which has its modules')."),
+	OPT__VMLINUX(&vmlinux, "Name functions from a vmlinux."),
+	OPT_U64('n', "top", &top, "N", "Print the first N rows (default: all)."),
+	OPT__CSV(&formats, "CSV: a header row, then a row per line; no summary."),
+	OPT__JSON(&formats, "JSON: one object, \"columns\" and \"rows\"."),
+	OPT_END(),
+};
+
+int cmd_crosscheck(int argc, char **argv)
+{
+	struct state st = {
+		.sites = sites.v, .nsites = sites.n,
+		.windowed = !whole_log, .all_tasks = all_tasks,
+	};
+	enum table_fmt fmt = formats == FORMAT_CSV ? FMT_CSV :
+			     formats == FORMAT_JSON ? FMT_JSON : FMT_TEXT;
+	enum view v = view;
 	struct kmap_src *src = NULL;
 	struct table t = { 0 };
 	struct fig total;
 	char err[KMAP_ERR_MAX];
-	struct optparse p;
-	uint64_t top = 0, differ = 0, mem_pairs = 0;
-	enum view v = BY_KIND;
-	int idx, fmt = FMT_TEXT, formats = 0, exact = 0, failed, rc = 1;
+	uint64_t differ = 0, mem_pairs = 0;
+	int failed, rc = 2;
 	int have_table = 0;
-	size_t cap = 0;
 
-	st.windowed = 1;
-	optparse_init(&p, &cmd_crosscheck, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "by")) {
-			if (!strcmp(p.arg, "kind"))
-				v = BY_KIND;
-			else if (!strcmp(p.arg, "callsite"))
-				v = BY_CALLSITE;
-			else if (!strcmp(p.arg, "object"))
-				v = BY_OBJECT;
-			else if (!strcmp(p.arg, "ip"))
-				v = BY_IP;
-			else {
-				error("--by %s: not kind, callsite, object or ip", p.arg);
-				free(st.sites);
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "call-site")) {
-			if (kmap_grow((void **)&st.sites, &cap, st.nsites + 1,
-				      sizeof(*st.sites))) {
-				error("out of memory");
-				free(st.sites);
-				return 2;
-			}
-			st.sites[st.nsites++] = (char *)p.arg;
-		} else if (opt_is(&p, idx, "exact")) {
-			exact = 1;
-		} else if (opt_is(&p, idx, "whole-log")) {
-			st.windowed = 0;
-		} else if (opt_is(&p, idx, "all-tasks")) {
-			st.all_tasks = 1;
-		} else if (opt_is(&p, idx, "vmlinux")) {
-			vmlinux = p.arg;
-		} else if (opt_is(&p, idx, "system-map")) {
-			system_map = p.arg;
-		} else if (opt_is(&p, idx, "top")) {
-			if (parse_u64_arg("--top", p.arg, &top)) {
-				free(st.sites);
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "csv") || opt_is(&p, idx, "json")) {
-			fmt = opt_is(&p, idx, "csv") ? FMT_CSV : FMT_JSON;
-			formats++;
-		}
-	}
-	if (idx == -2 || idx == -3) {
-		free(st.sites);
-		return idx == -2 ? 0 : 2;
-	}
-	if (formats > 1) {
+	if (formats == (FORMAT_CSV | FORMAT_JSON)) {
 		error("--csv or --json, not both");
-		free(st.sites);
-		return 2;
+		goto out;
 	}
-	if (p.nops != 2) {
+	if (argc != 2) {
 		error("a log and a kmap (or stream): memorizer crosscheck LOG KMAP");
-		cmd_usage(&cmd_crosscheck, stderr);
-		free(st.sites);
-		return 2;
+		cmd_usage(&cmd_crosscheck_desc, stderr);
+		goto out;
 	}
-	if (!strcmp(p.ops[0], "-")) {
+	if (!strcmp(argv[0], "-")) {
 		error("the log is read twice: a file, not standard input");
-		free(st.sites);
-		return 2;
+		goto out;
 	}
 	st.sym = open_symbols(vmlinux, system_map, &failed);
-	if (failed) {
-		free(st.sites);
-		return 2;
-	}
+	if (failed)
+		goto out;
+	rc = 1;
 	kmap_map_init(&st.ipmap);
 	kmap_map_init(&st.cellmap);
 	kmap_map_init(&st.pids);
-	if (find_window(&st, p.ops[0]))
+	if (find_window(&st, argv[0]))
 		goto out;
-	src = kmap_src_open(p.ops[1], err);
+	src = kmap_src_open(argv[1], err);
 	if (!src) {
 		error("%s", err);
 		goto out;
@@ -956,7 +946,7 @@ static int run(int argc, char **argv)
 		goto out;
 	kmap_src_close(src);
 	src = NULL;
-	if (make_groups(&st) || count_log(&st, p.ops[0]))
+	if (make_groups(&st) || count_log(&st, argv[0]))
 		goto out;
 	if (build(&st, v, &t, &differ, &mem_pairs, &total))
 		goto out;
@@ -966,7 +956,7 @@ static int run(int argc, char **argv)
 
 		if (st.windowed)
 			printf("%s: %llu of %llu accesses in %zu %s (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared",
-			       p.ops[0], (unsigned long long)st.in_window,
+			       argv[0], (unsigned long long)st.in_window,
 			       (unsigned long long)st.log_accesses,
 			       st.nwin / 2, plural(st.nwin / 2, "window", "windows"),
 			       (unsigned long long)window_ns(&st),
@@ -974,7 +964,7 @@ static int run(int argc, char **argv)
 			       (unsigned long long)(st.in_objects + st.other_tasks));
 		else
 			printf("%s: %llu accesses, the whole log (no window), %llu of them in the objects compared",
-			       p.ops[0], (unsigned long long)st.log_accesses,
+			       argv[0], (unsigned long long)st.log_accesses,
 			       (unsigned long long)(st.in_objects + st.other_tasks));
 		if (st.all_tasks)
 			printf(", of every task\n");
@@ -983,7 +973,7 @@ static int run(int argc, char **argv)
 			       (unsigned long long)st.in_objects,
 			       st.pids.len, plural(st.pids.len, "task", "tasks"));
 		printf("%s: %zu %s, %llu compared in %llu %s (%llu of several objects at a reused address)\n",
-		       p.ops[1], st.nobjs, plural(st.nobjs, "object", "objects"),
+		       argv[1], st.nobjs, plural(st.nobjs, "object", "objects"),
 		       (unsigned long long)total.objects,
 		       (unsigned long long)total.groups,
 		       plural(total.groups, "group", "groups"),
@@ -1045,7 +1035,7 @@ out:
 	return rc;
 }
 
-const struct cmd cmd_crosscheck = {
+const struct cmd cmd_crosscheck_desc = {
 	.name = "crosscheck",
 	.summary = "compare Memorizer's per-ip counts with an mtrace log of the same run",
 	.synopsis = "[--by kind|callsite|object|ip] [-c FUNC]... [--exact] [--whole-log] [--all-tasks] [--system-map FILE | --vmlinux FILE] [-n N] [--csv | --json] LOG KMAP",
@@ -1096,5 +1086,5 @@ const struct cmd cmd_crosscheck = {
 "  $ vm/run --mtrace run.mtrace --mtrace-mode all --mtrace-window task --out out/run workload.sh\n"
 "  $ memorizer crosscheck --system-map out/run/kallsyms run.mtrace out/run/s.bin\n"
 "  $ memorizer crosscheck --by ip -c run_write --exact --system-map out/run/kallsyms run.mtrace out/run/test.kmap",
-	.run = run,
+	.run = cmd_crosscheck,
 };

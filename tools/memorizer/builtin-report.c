@@ -22,21 +22,6 @@
 #include "report.h"
 #include "table.h"
 
-static const struct opt opts[] = {
-	{ "by", 'b', "KEY", "Group by callsite (the default), cache, kind, function, pid or object." },
-	{ "sort", 's', "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, kind, pid), accesses (function), size (object)." },
-	{ "limit", 'n', "N", "Print the first N rows only (N >= 1)." },
-	{ "csv", 0, NULL, "Comma-separated values: a header line of column names, then one line per row; no summary." },
-	{ "json", 0, NULL, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)." },
-	{ "html", 0, NULL, "One self-contained HTML page (no network needed) with every view: summary, allocation icicle, object explorer, lifetimes. Give -o FILE." },
-	{ "stats", 0, "FILE", "With --html: the collection's figures, a copy of debugfs memorizer/stats (\"key value\" lines), shown in the summary." },
-	{ "objects", 0, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most)." },
-	{ "vmlinux", 0, "FILE", "Name ips as function+offset (and file:line when the vmlinux has DWARF)." },
-	{ "system-map", 0, "FILE", "Name ips from a System.map or /proc/kallsyms." },
-	{ "output", 'o', "FILE", "Write to FILE instead of standard output." },
-	{ 0 },
-};
-
 /*
  * One group's figures. Each field means one thing in every view. Those
  * of a few views only are in struct about: 112 bytes, not 144, for the
@@ -826,20 +811,80 @@ static int print_report(struct report *rep, struct kmap_src *src, FILE *out,
 	return rc;
 }
 
-static int run(int argc, char **argv)
+static const struct dim *by;		/* NULL: not given, callsite */
+static const char *sort, *output, *stats, *vmlinux, *system_map;
+static uint64_t limit, objects;		/* 0: not given */
+static unsigned int formats;
+static int html;
+
+static int by_cb(const struct opt *opt, const char *arg)
 {
-	struct optparse p;
-	const char *vmlinux = NULL, *system_map = NULL, *sort = NULL;
-	const char *output = NULL;
-	enum table_fmt fmt = FMT_TEXT;
-	struct html_opts hopts = { .per_site = HTML_PER_SITE };
-	int html = 0, shaped = 0, html_only = 0;
-	uint64_t limit = 0;
-	struct report rep = { .dim = dims };
-	struct kmap_src *src;
+	const struct dim **d = opt->value;
+
+	*d = find_dim(arg);
+	if (!*d) {
+		error("--by %s: not callsite, cache, kind, function, pid or object",
+		      arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int limit_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t *v = opt->value;
+
+	if (parse_u64_arg("-n", arg, v))
+		return -1;
+	if (!*v) {
+		error("-n 0: no rows to print (leave -n out for all)");
+		return -1;
+	}
+	return 0;
+}
+
+static int objects_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t *v = opt->value;
+
+	if (parse_u64_arg("--objects", arg, v))
+		return -1;
+	if (!*v || *v > HTML_OBJECTS_MAX) {
+		error("--objects %s: from 1 to %d objects per call site",
+		      arg, HTML_OBJECTS_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt opts[] = {
+	OPT_CALLBACK('b', "by", &by, "KEY", "Group by callsite (the default), cache, kind, function, pid or object.", by_cb),
+	OPT_STRING('s', "sort", &sort, "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, kind, pid), accesses (function), size (object)."),
+	OPT_CALLBACK('n', "limit", &limit, "N", "Print the first N rows only (N >= 1).", limit_cb),
+	OPT__CSV(&formats, "Comma-separated values: a header line of column names, then one line per row; no summary."),
+	OPT__JSON(&formats, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)."),
+	OPT_BOOLEAN(0, "html", &html, "One self-contained HTML page (no network needed) with every view: summary, allocation icicle, object explorer, lifetimes. Give -o FILE."),
+	OPT_STRING(0, "stats", &stats, "FILE", "With --html: the collection's figures, a copy of debugfs memorizer/stats (\"key value\" lines), shown in the summary."),
+	OPT_CALLBACK(0, "objects", &objects, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most).", objects_cb),
+	OPT__VMLINUX(&vmlinux, "Name ips as function+offset (and file:line when the vmlinux has DWARF)."),
+	OPT__SYSTEM_MAP(&system_map, "Name ips from a System.map or /proc/kallsyms."),
+	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
+	OPT_END(),
+};
+
+int cmd_report(int argc, char **argv)
+{
+	enum table_fmt fmt = formats & FORMAT_JSON ? FMT_JSON :
+			     formats & FORMAT_CSV ? FMT_CSV : FMT_TEXT;
+	struct html_opts hopts = {
+		.per_site = objects ? objects : HTML_PER_SITE,
+		.stats = stats,
+	};
+	struct report rep = { .dim = by ? by : dims };
+	struct kmap_src *src = NULL;
 	char err[KMAP_ERR_MAX];
 	struct output out;
-	int rc, idx, failed, formats = 0;
+	int rc = -1, failed;
 
 #ifdef M_TRIM_THRESHOLD
 	/*
@@ -854,56 +899,7 @@ static int run(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
-	optparse_init(&p, &cmd_report, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		shaped |= opt_is(&p, idx, "by") || opt_is(&p, idx, "sort") ||
-			  opt_is(&p, idx, "limit");
-		if (opt_is(&p, idx, "by")) {
-			rep.dim = find_dim(p.arg);
-			if (!rep.dim) {
-				error("--by %s: not callsite, cache, kind, function, pid or object",
-				      p.arg);
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "sort")) {
-			sort = p.arg;
-		} else if (opt_is(&p, idx, "limit")) {
-			if (parse_u64_arg("-n", p.arg, &limit))
-				return 2;
-			if (!limit) {
-				error("-n 0: no rows to print (leave -n out for all)");
-				return 2;
-			}
-		} else if (opt_is(&p, idx, "csv") || opt_is(&p, idx, "json")) {
-			fmt = opt_is(&p, idx, "csv") ? FMT_CSV : FMT_JSON;
-			formats |= 1 << fmt;
-		} else if (opt_is(&p, idx, "html")) {
-			html = 1;
-		} else if (opt_is(&p, idx, "stats")) {
-			hopts.stats = p.arg;
-			html_only = 1;
-		} else if (opt_is(&p, idx, "objects")) {
-			if (parse_u64_arg("--objects", p.arg, &hopts.per_site))
-				return 2;
-			if (!hopts.per_site || hopts.per_site > HTML_OBJECTS_MAX) {
-				error("--objects %s: from 1 to %d objects per call site",
-				      p.arg, HTML_OBJECTS_MAX);
-				return 2;
-			}
-			html_only = 1;
-		} else if (opt_is(&p, idx, "vmlinux")) {
-			vmlinux = p.arg;
-		} else if (opt_is(&p, idx, "system-map")) {
-			system_map = p.arg;
-		} else if (opt_is(&p, idx, "output")) {
-			output = p.arg;
-		}
-	}
-	if (idx == -2)
-		return 0;
-	if (idx == -3)
-		return 2;
-	if (formats == (1 << FMT_CSV | 1 << FMT_JSON)) {
+	if (formats == (FORMAT_CSV | FORMAT_JSON)) {
 		error("--csv or --json, not both");
 		return 2;
 	}
@@ -911,7 +907,7 @@ static int run(int argc, char **argv)
 		error("--html, --csv or --json: one format at a time");
 		return 2;
 	}
-	if (html && shaped) {
+	if (html && (by || sort || limit)) {
 		error("--by, --sort and -n shape the table; --html shows every view");
 		return 2;
 	}
@@ -919,13 +915,13 @@ static int run(int argc, char **argv)
 		error("--html writes a page: give -o FILE");
 		return 2;
 	}
-	if (!html && html_only) {
+	if (!html && (stats || objects)) {
 		error("--stats and --objects are for --html");
 		return 2;
 	}
-	if (p.nops != 1) {
-		error(p.nops ? "one file at a time" : "which file?");
-		cmd_usage(&cmd_report, stderr);
+	if (argc != 1) {
+		error(argc ? "one file at a time" : "which file?");
+		cmd_usage(&cmd_report_desc, stderr);
 		return 2;
 	}
 	rep.sym = open_symbols(vmlinux, system_map, &failed);
@@ -936,33 +932,25 @@ static int run(int argc, char **argv)
 		hopts.vmlinux = vmlinux;
 		rep.dim = &html_dim;
 		rep.html = html_new(&hopts, rep.sym);
-		if (!rep.html) {
-			kmap_sym_close(rep.sym);
-			return 1;
-		}
+		if (!rep.html)
+			goto out;
 	}
 	if (rep.dim->needs_symbols && !rep.sym) {
 		error("--by %s names the functions of access ips: give --vmlinux FILE or --system-map FILE (/proc/kallsyms in the guest)",
 		      rep.dim->name);
-		return 2;
+		rc = -2;
+		goto out;
 	}
-	if (output_open(&out, output, p.ops, 1)) {
-		html_free(rep.html);
-		kmap_sym_close(rep.sym);
-		return 1;
-	}
-	src = kmap_src_open(p.ops[0], err);
+	if (output_open(&out, output, argv, 1))
+		goto out;
+	src = kmap_src_open(argv[0], err);
 	if (!src) {
 		error("%s", err);
-		output_close(&out, 0);
-		html_free(rep.html);
-		kmap_sym_close(rep.sym);
-		return 1;
+		goto out_close;
 	}
 	rep.input = kmap_src_name(src);
 	if (!rep.dim->ordered)
 		kmap_src_any_order(src);
-	kmap_map_init(&rep.index);
 	rc = read_objects(src, add_to_report, &rep);
 	if (!rc)
 		rc = file_held(&rep);
@@ -971,8 +959,10 @@ static int run(int argc, char **argv)
 		rc = html_write(rep.html, &rep.tot, src, out.f);
 	else if (!rc)
 		rc = print_report(&rep, src, out.f, fmt, limit, sort);
+out_close:
 	if (output_close(&out, !rc) && !rc)
 		rc = -1;
+out:
 	kmap_src_close(src);
 	kmap_sym_close(rep.sym);
 	html_free(rep.html);
@@ -982,7 +972,7 @@ static int run(int argc, char **argv)
 	return rc == -2 ? 2 : rc < 0 ? 1 : 0;
 }
 
-const struct cmd cmd_report = {
+const struct cmd cmd_report_desc = {
 	.name = "report",
 	.summary = "summarize a kmap or stream per call site, cache, kind, function, pid or object",
 	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
@@ -1080,5 +1070,5 @@ const struct cmd cmd_report = {
 "  $ memorizer report tar.kmap --by pid --csv > pids.csv\n"
 "  $ memorizer report stream.bin --by cache --sort waste --json\n"
 "  $ memorizer report tar.kmap --html --system-map out/System.map -o report.html",
-	.run = run,
+	.run = cmd_report,
 };

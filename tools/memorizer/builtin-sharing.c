@@ -16,18 +16,52 @@
 #define MAX_IPS		8	/* instructions shown per line */
 #define MAX_OBJS	3	/* objects shown per line */
 
-static const struct opt opts[] = {
-	{ "kmap", 0, "FILE", "Name the objects from a kmap or a binary stream of the same run (Memorizer's records)." },
-	{ "stream", 0, "FILE", "The same (a binary stream; any kmap input is taken)." },
-	{ "system-map", 0, "FILE", "Functions, and global objects when no --kmap, from a System.map or /proc/kallsyms." },
-	{ "vmlinux", 0, "FILE", "Functions (and source lines) from a vmlinux." },
-	{ "pid", 'p', "PID", "Only the accesses of task PID (repeatable; the plugin knows tasks from mtrace_task.ko's markers)." },
-	{ "top", 'n', "N", "Show the first N lines (default 20; 0: all)." },
-	{ "csv", 0, NULL, "CSV, a line a row, with a header row." },
-	{ "json", 0, NULL, "JSON: one object, the lines in rank order." },
-	{ 0 },
-};
+static const char *kmap, *vmlinux, *system_map;
+static struct kmap_map pids;		/* --pid: the tasks kept (none: all) */
+static uint64_t top = 20;
+static unsigned int formats;
 
+/* --kmap and --stream: one of them, once. */
+static int kmap_cb(const struct opt *opt, const char *arg)
+{
+	const char **v = opt->value;
+
+	if (*v) {
+		error("one --kmap or --stream");
+		return -1;
+	}
+	*v = arg;
+	return 0;
+}
+
+static int pid_cb(const struct opt *opt, const char *arg)
+{
+	uint64_t pid;
+
+	if (parse_u64_arg("--pid", arg, &pid))
+		return -1;
+	if (pid >= KMAP_PID_MAX) {
+		error("--pid: %s: not a pid", arg);
+		return -1;
+	}
+	if (!kmap_map_get(opt->value, pid, NULL)) {
+		error("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt opts[] = {
+	OPT_CALLBACK(0, "kmap", &kmap, "FILE", "Name the objects from a kmap or a binary stream of the same run (Memorizer's records).", kmap_cb),
+	OPT_CALLBACK(0, "stream", &kmap, "FILE", "The same (a binary stream; any kmap input is taken).", kmap_cb),
+	OPT__SYSTEM_MAP(&system_map, "Functions, and global objects when no --kmap, from a System.map or /proc/kallsyms."),
+	OPT__VMLINUX(&vmlinux, "Functions (and source lines) from a vmlinux."),
+	OPT_CALLBACK('p', "pid", &pids, "PID", "Only the accesses of task PID (repeatable; the plugin knows tasks from mtrace_task.ko's markers).", pid_cb),
+	OPT_U64('n', "top", &top, "N", "Show the first N lines (default 20; 0: all)."),
+	OPT__CSV(&formats, "CSV, a line a row, with a header row."),
+	OPT__JSON(&formats, "JSON: one object, the lines in rank order."),
+	OPT_END(),
+};
 struct line {
 	uint64_t addr;			/* the line's first byte (virtual) */
 	uint64_t transfers, reads, writes;
@@ -74,14 +108,12 @@ struct state {
 	const struct mtrace_log_header *hdr;
 	unsigned int nr_cpus, mode;
 	uint64_t accesses, flagged, unknown_task;
-	struct kmap_map pids;		/* --pid: the tasks kept */
-	int npids;
 };
 
 /* Whether --pid keeps an access of pid. */
-static int pid_kept(const struct state *st, uint32_t pid)
+static int pid_kept(uint32_t pid)
 {
-	return !st->npids || kmap_map_find(&st->pids, pid);
+	return !pids.len || kmap_map_find(&pids, pid);
 }
 
 static int open_log(const char *path, struct kmap_src **src, char *err)
@@ -137,7 +169,7 @@ static int pass_lines(struct state *st, struct kmap_src *src)
 			continue;
 		st->accesses++;
 		if (!(rec.u.access.flags & MTRACE_F_SHARED) ||
-		    !pid_kept(st, rec.u.access.pid))
+		    !pid_kept(rec.u.access.pid))
 			continue;
 		st->flagged++;
 		st->unknown_task += rec.u.access.pid == MTRACE_PID_UNKNOWN;
@@ -218,7 +250,7 @@ static int pass_ips(struct state *st, struct kmap_src *src)
 
 		if (rec.type != MTRACE_REC_ACCESS ||
 		    !(rec.u.access.flags & MTRACE_F_SHARED) ||
-		    !pid_kept(st, rec.u.access.pid))
+		    !pid_kept(rec.u.access.pid))
 			continue;
 		v = kmap_map_find(&ranked, rec.u.access.vaddr & ~(uint64_t)(LINE_SIZE - 1));
 		if (!v)
@@ -621,81 +653,34 @@ static void print(struct state *st, int fmt)
 		printf("]}\n");
 }
 
-static int run(int argc, char **argv)
+int cmd_sharing(int argc, char **argv)
 {
-	const char *kmap = NULL, *vmlinux = NULL, *system_map = NULL;
+	int fmt = formats == FORMAT_CSV ? OUT_CSV :
+		  formats == FORMAT_JSON ? OUT_JSON : OUT_TEXT;
 	struct state st = { 0 };
 	struct kmap_src *src = NULL;
 	char err[KMAP_ERR_MAX];
-	struct optparse p;
-	uint64_t top = 20;
-	int idx, fmt = OUT_TEXT, failed, rc = 1;
+	int failed, rc = 2;
 	size_t i;
 
-	kmap_map_init(&st.pids);
-	optparse_init(&p, &cmd_sharing, argc, argv);
-	while ((idx = opt_next(&p)) >= 0) {
-		if (opt_is(&p, idx, "kmap") || opt_is(&p, idx, "stream")) {
-			if (kmap) {
-				error("one --kmap or --stream");
-				return 2;
-			}
-			kmap = p.arg;
-		} else if (opt_is(&p, idx, "vmlinux")) {
-			vmlinux = p.arg;
-		} else if (opt_is(&p, idx, "system-map")) {
-			system_map = p.arg;
-		} else if (opt_is(&p, idx, "pid")) {
-			uint64_t pid;
-
-			if (parse_u64_arg("--pid", p.arg, &pid) ||
-			    pid >= KMAP_PID_MAX) {
-				if (pid >= KMAP_PID_MAX)
-					error("--pid: %s: not a pid", p.arg);
-				kmap_map_free(&st.pids);
-				return 2;
-			}
-			if (!kmap_map_get(&st.pids, pid, NULL)) {
-				error("out of memory");
-				kmap_map_free(&st.pids);
-				return 2;
-			}
-			st.npids++;
-		} else if (opt_is(&p, idx, "top")) {
-			if (parse_u64_arg("--top", p.arg, &top))
-				return 2;
-		} else if (opt_is(&p, idx, "csv")) {
-			fmt = fmt == OUT_JSON ? -1 : OUT_CSV;
-		} else if (opt_is(&p, idx, "json")) {
-			fmt = fmt == OUT_CSV ? -1 : OUT_JSON;
-		}
-	}
-	if (idx == -2 || idx == -3) {
-		kmap_map_free(&st.pids);
-		return idx == -2 ? 0 : 2;
-	}
-	if (fmt < 0) {
+	if (formats == (FORMAT_CSV | FORMAT_JSON)) {
 		error("--csv or --json, not both");
-		kmap_map_free(&st.pids);
-		return 2;
+		goto out;
 	}
-	if (p.nops != 1) {
-		error(p.nops ? "one log at a time" : "which log?");
-		cmd_usage(&cmd_sharing, stderr);
-		kmap_map_free(&st.pids);
-		return 2;
+	if (argc != 1) {
+		error(argc ? "one log at a time" : "which log?");
+		cmd_usage(&cmd_sharing_desc, stderr);
+		goto out;
 	}
-	if (!strcmp(p.ops[0], "-")) {
+	if (!strcmp(argv[0], "-")) {
 		error("the log is read twice: a file, not standard input");
-		kmap_map_free(&st.pids);
-		return 2;
+		goto out;
 	}
-	st.log = p.ops[0];
+	st.log = argv[0];
 	st.fsym = open_symbols(vmlinux, system_map, &failed);
-	if (failed) {
-		kmap_map_free(&st.pids);
-		return 2;
-	}
+	if (failed)
+		goto out;
+	rc = 1;
 	if (system_map && !kmap && load_data_syms(&st, system_map))
 		goto out;
 	if (kmap && load_objects(&st, kmap))
@@ -741,7 +726,7 @@ out:
 	kmap_src_close(src);
 	kmap_sym_close(st.fsym);
 	kmap_map_free(&st.lines);
-	kmap_map_free(&st.pids);
+	kmap_map_free(&pids);
 	for (i = 0; st.ips && i < st.nrank; i++)
 		free(st.ips[i]);
 	free(st.ips);
@@ -756,7 +741,7 @@ out:
 	return rc;
 }
 
-const struct cmd cmd_sharing = {
+const struct cmd cmd_sharing_desc = {
 	.name = "sharing",
 	.summary = "rank the cache lines an mtrace log shows moving between vCPUs",
 	.synopsis = "[--kmap FILE | --stream FILE] [--system-map FILE | --vmlinux FILE] [-p PID]... [-n N] [--csv | --json] LOG",
@@ -793,5 +778,5 @@ const struct cmd cmd_sharing = {
 	.examples =
 "  $ vm/run --mtrace run.mtrace --out out/run workload.sh\n"
 "  $ memorizer sharing --system-map out/run/kallsyms run.mtrace | head -20",
-	.run = run,
+	.run = cmd_sharing,
 };

@@ -104,17 +104,19 @@ struct cmd {
  * point, given the operands once the options are parsed.
  */
 extern const struct cmd cmd_record_desc, cmd_stream_desc, cmd_check_desc,
-	cmd_text_desc, cmd_symbolize_desc, cmd_capmap_desc, cmd_diff_desc,
-	cmd_export_desc;
+	cmd_report_desc, cmd_text_desc, cmd_symbolize_desc, cmd_capmap_desc,
+	cmd_diff_desc, cmd_export_desc, cmd_sharing_desc, cmd_crosscheck_desc;
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_text(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_capmap(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
-extern const struct cmd cmd_report, cmd_sharing, cmd_crosscheck;
+int cmd_sharing(int argc, char **argv);
+int cmd_crosscheck(int argc, char **argv);
 extern const struct cmd *const commands[];
 
 /*
