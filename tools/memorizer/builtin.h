@@ -92,10 +92,7 @@ struct cmd {
 	const char *files_desc;		/* what FILE arguments complete to */
 	const char *examples;		/* "$ command" lines and comments */
 	int stop_at_nonopt;		/* options end at the first operand */
-	/*
-	 * argv[0 .. argc - 1]: the operands, argv[argc] NULL (a table of
-	 * untyped entries: the command line, parsed by opt_next()).
-	 */
+	/* argv[0 .. argc - 1]: the operands, argv[argc] NULL. */
 	int (*run)(int argc, char **argv);
 };
 
@@ -106,6 +103,7 @@ struct cmd {
 extern const struct cmd cmd_record_desc, cmd_stream_desc, cmd_check_desc,
 	cmd_report_desc, cmd_text_desc, cmd_symbolize_desc, cmd_capmap_desc,
 	cmd_diff_desc, cmd_export_desc, cmd_sharing_desc, cmd_crosscheck_desc;
+extern const struct cmd *const commands[];
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -117,36 +115,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sharing(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv);
-extern const struct cmd *const commands[];
-
-/*
- * The untyped tables' options, one at a time (commands being converted
- * to parse_options(); their entries leave the typed fields out).
- */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-struct option;
-struct optparse {
-	const struct cmd *cmd;
-	int argc;
-	char **argv;
-	const char *arg;		/* the current option's argument */
-	int stop_at_nonopt;		/* record: stop at CMD */
-	char **ops;			/* operands, in order (NULL-ended) */
-	int nops;
-	struct option *longopts;	/* getopt_long's tables (static) */
-	const char *shortopts;
-};
-/*
- * The next option: its index in opts (>= 0), -1 at the end (operands are
- * then in p->ops[0 .. p->nops - 1]; options and operands may mix, except
- * after the first operand when stop_at_nonopt is set, and after "--"), -2
- * after printing --help (the caller returns 0), -3 after a usage error
- * (the caller returns 2). One command line per process (getopt's state).
- */
-int opt_next(struct optparse *p);
-void optparse_init(struct optparse *p, const struct cmd *c, int argc,
-		   char **argv);
-int opt_is(const struct optparse *p, int idx, const char *name);
 
 /*
  * Parse c's options in argv[1 .. argc - 1] (argv[0] is the command's

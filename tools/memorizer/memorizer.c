@@ -95,10 +95,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(name, sizeof(name), "memorizer %s", c->name);
 	progname = name;
-	/* A table of untyped entries: the command parses (opt_next()). */
-	if (c->opts[0].name && c->opts[0].type == OPTION_END)
-		return finish(c->run(argc - 1, argv + 1));
-	/* Every other command's options, --help and usage errors: here. */
+	/* Every command's options, --help and usage errors: here. */
 	argc = parse_options(c, argc - 1, argv + 1);
 	if (argc == PARSE_OPT_HELP)
 		return finish(0);
