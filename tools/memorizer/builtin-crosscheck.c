@@ -880,7 +880,8 @@ static int site_cb(const struct opt *opt, const char *arg)
 }
 
 static const struct opt opts[] = {
-	OPT_CALLBACK('b', "by", &view, "VIEW", "One row per kind (the default), callsite (allocating function), object (an object, or a group of objects at one reused address) or ip (per object and instruction, with its class).", view_cb),
+	OPT_CALLBACK_VALUES('b', "by", &view, "VIEW", "One row per kind (the default), callsite (allocating function), object (an object, or a group of objects at one reused address) or ip (per object and instruction, with its class).", view_cb,
+			    "kind callsite object ip"),
 	OPT_CALLBACK('c', "call-site", &sites, "FUNC", "Only objects allocated by FUNC (a function name, shell wildcards allowed, with --system-map or --vmlinux; or an address in hex); repeatable.", site_cb),
 	OPT_BOOLEAN(0, "exact", &exact, "Exit 1 unless every (object, ip) count Memorizer recorded for the objects compared is the log's, reads and writes (at the ip, or agree-shifted)."),
 	OPT_BOOLEAN(0, "whole-log", &whole_log, "Count the whole log, not the window of mtrace_task.ko's markers."),

@@ -30,7 +30,8 @@ static int mode_cb(const struct opt *opt, const char *arg)
 
 static const struct opt opts[] = {
 	OPT__OUTPUT(&output, "Save the kmap to FILE (default memorizer.kmap)."),
-	OPT_CALLBACK('m', "mode", &mode, "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system.", mode_cb),
+	OPT_CALLBACK_VALUES('m', "mode", &mode, "MODE", "What to trace, as memorizer_enabled takes it: 3 (the default) CMD and the processes it creates; 2 the same and all interrupt contexts; 1 the whole system.", mode_cb,
+			    "1 2 3"),
 	OPT_BOOLEAN(0, "no-access", &no_access, "Record objects only, not accesses (memorizer_log_access stays 0)."),
 	OPT_BOOLEAN(0, "offsets", &offsets, "Save kmap_offsets instead of kmap: the same lines, each access line with the bytes of the object it touched (for capmap --fields and the report's bytes view)."),
 	OPT__DEBUGFS(&debugfs),

@@ -858,7 +858,8 @@ static int objects_cb(const struct opt *opt, const char *arg)
 }
 
 static const struct opt opts[] = {
-	OPT_CALLBACK('b', "by", &by, "KEY", "Group by callsite (the default), cache, kind, function, pid or object.", by_cb),
+	OPT_CALLBACK_VALUES('b', "by", &by, "KEY", "Group by callsite (the default), cache, kind, function, pid or object.", by_cb,
+			    "callsite cache kind function pid object"),
 	OPT_STRING('s', "sort", &sort, "COLUMN", "Sort by this column: descending for numbers, ascending for names. Default: bytes (callsite, cache, kind, pid), accesses (function), size (object)."),
 	OPT_CALLBACK('n', "limit", &limit, "N", "Print the first N rows only (N >= 1).", limit_cb),
 	OPT__CSV(&formats, "Comma-separated values: a header line of column names, then one line per row; no summary."),

@@ -41,6 +41,7 @@ struct opt {
 	/* OPTION_CALLBACK: 0, or -1 after a message (a usage error). */
 	int (*callback)(const struct opt *opt, const char *arg);
 	unsigned int bit;		/* OPTION_BIT */
+	const char *values;		/* what the argument completes to */
 };
 
 /* v's type must be t: a compile-time error otherwise. */
@@ -63,6 +64,11 @@ struct opt {
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .name = (l), \
 	  .value = (v), .arg = (a), .help = (h), .callback = (f) }
+/* One of the words w (bash completion offers them). */
+#define OPT_CALLBACK_VALUES(s, l, v, a, h, f, w) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .name = (l), \
+	  .value = (v), .arg = (a), .help = (h), .callback = (f), \
+	  .values = (w) }
 
 /*
  * The options several commands take, declared here once: their names,

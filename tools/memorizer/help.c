@@ -237,10 +237,9 @@ void print_completion(FILE *f)
 			fprintf(f, "\t\t--%s", o->name);
 			if (o->short_name)
 				fprintf(f, "|-%c", o->short_name);
-			if (!strcmp(o->name, "by"))
-				fputs(")\n\t\t\tCOMPREPLY=($(compgen -W 'callsite cache kind function pid object' -- \"$cur\"))\n\t\t\treturn ;;\n", f);
-			else if (!strcmp(o->name, "mode"))
-				fputs(")\n\t\t\tCOMPREPLY=($(compgen -W '1 2 3' -- \"$cur\"))\n\t\t\treturn ;;\n", f);
+			if (o->values)
+				fprintf(f, ")\n\t\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n\t\t\treturn ;;\n",
+					o->values);
 			else if (!strcmp(o->arg, "FILE") || !strcmp(o->arg, "DIR"))
 				fputs(")\n\t\t\t_filedir\n\t\t\treturn ;;\n", f);
 			else

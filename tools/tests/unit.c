@@ -3611,7 +3611,8 @@ static const struct opt t_one_opts[] = {
 	OPT_STRING('s', "string", &t_string, "S", "A string."),
 	OPT_BOOLEAN('f', "flag", &t_flag, "A flag."),
 	OPT_U64('u', "u64", &t_u64, "N", "A number."),
-	OPT_CALLBACK(0, "odd", &t_odd, "N", "An odd number.", t_odd_cb),
+	OPT_CALLBACK_VALUES(0, "odd", &t_odd, "N", "An odd number.", t_odd_cb,
+			    "1 3 5"),
 	OPT__VMLINUX(&t_vmlinux, "Symbols."),
 	OPT__CSV(&t_formats, "CSV."),
 	OPT__JSON(&t_formats, "JSON."),
@@ -3790,7 +3791,10 @@ static void test_options_help(void **state)
 	assert_string_equal(ops[1], "--help");
 }
 
-/* Completion: every option of the table, FILE arguments to files. */
+/*
+ * Completion: every option of the table, FILE arguments to files, an
+ * argument of known values to them.
+ */
 static void test_options_completion(void **state)
 {
 	char out[8192];
@@ -3807,6 +3811,8 @@ static void test_options_completion(void **state)
 	assert_non_null(strstr(out, "'--string --flag --u64 --odd --vmlinux --csv --json --output --help'"));
 	assert_non_null(strstr(out, "\t\t--vmlinux)\n\t\t\t_filedir\n"));
 	assert_non_null(strstr(out, "\t\t--output|-o)\n\t\t\t_filedir\n"));
+	assert_non_null(strstr(out, "\t\t--odd)\n\t\t\tCOMPREPLY=($(compgen -W '1 3 5' -- \"$cur\"))\n"));
+	assert_non_null(strstr(out, "\t\t--u64|-u)\n\t\t\treturn ;;\n"));
 }
 
 int main(void)
