@@ -671,6 +671,7 @@ run capmap capmap-ip-object-csv "$M" capmap $cm --rows ip --cols object --csv
 run capmap capmap-ip-symbols-json "$M" capmap $cm --rows ip --cols kind --json $sm
 run capmap capmap-limit sh -c "\"$M\" capmap $cm $sm -n 2 -o out.txt && cat out.txt"
 run capmap capmap-tar "$M" capmap fixtures/tar.kmap $sm
+run capmap capmap-saturated "$M" capmap fixtures/saturate.kmap $sm --csv
 run capmap capmap-stream-cache "$M" capmap stream.bin --cols cache $sm
 run capmap capmap-stream-kind "$M" capmap globals.bin --rows ip --cols kind
 # Found objects (no allocation seen; alloc_ip their own address) have no
@@ -793,6 +794,7 @@ run diff diff-function-callsite "$M" diff $cm fixtures/capmap-b.kmap $sm
 run diff diff-all-json "$M" diff $cm fixtures/capmap-b.kmap $sm -a --json
 run diff diff-reverse-csv "$M" diff fixtures/capmap-b.kmap $cm $sm --csv
 run diff diff-kind-limit "$M" diff $cm fixtures/tar.kmap --rows ip --cols kind -n 1
+run diff diff-saturated "$M" diff fixtures/saturate.kmap fixtures/saturate.kmap $sm -a --csv
 run diff diff-same "$M" diff $cm $cm $sm
 run diff diff-bad-cols "$M" diff $cm fixtures/capmap-b.kmap $sm --cols object
 run diff diff-one-file "$M" diff $cm $sm

@@ -613,6 +613,27 @@ static void test_parse_dec(void **state)
 }
 
 /* One growth helper, one interning helper, for every array. */
+/* Counts summed stop at UINT64_MAX: kmap_add_sat() and merges through it. */
+static void test_add_sat(void **state)
+{
+	struct kmap_access a = { .ip = 1, .writes = UINT64_MAX, .reads = 5 };
+	const struct kmap_access b = { .ip = 1, .writes = UINT64_MAX,
+				       .reads = UINT64_MAX - 5 };
+
+	(void)state;
+	assert_true(kmap_add_sat(0, 0) == 0);
+	assert_true(kmap_add_sat(2, 3) == 5);
+	assert_true(kmap_add_sat(UINT64_MAX - 1, 1) == UINT64_MAX);
+	assert_true(kmap_add_sat(UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	assert_true(kmap_add_sat(UINT64_MAX - 1, 2) == UINT64_MAX);
+	assert_true(kmap_add_sat(1, UINT64_MAX) == UINT64_MAX);
+	kmap_access_merge(&a, &b);
+	assert_true(a.writes == UINT64_MAX);
+	assert_true(a.reads == UINT64_MAX);
+	kmap_access_merge(&a, &b);
+	assert_true(a.reads == UINT64_MAX);
+}
+
 static void test_grow_intern(void **state)
 {
 	uint32_t *a = NULL;
@@ -3588,6 +3609,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_parse_dec),
+		cmocka_unit_test(test_add_sat),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
 		cmocka_unit_test(test_reader_hex_bytes),
