@@ -398,6 +398,12 @@ run report report-found-kind-text-kmap "$M" report found.kmap --by kind
 run report report-stream-module-kind "$M" report modules.bin --by kind
 "$M" text modules.bin > modules.kmap 2> /dev/null
 run report report-module-kind-text-kmap "$M" report modules.kmap --by kind
+# Counts summed stop at 2^64-1 (saturated), they do not wrap: two
+# access lines of 2^64-1 reads and writes on one call site, pid and ip.
+sat=fixtures/saturate.kmap
+run report report-saturated "$M" report $sat
+run report report-saturated-views sh -c "\"$M\" report --by pid --csv $sat && \"$M\" report --by function --system-map fixtures/System.map --csv $sat && \"$M\" report --json -n 1 $sat"
+run report report-saturated-html sh -c "\"$M\" report --html -o sat.html $sat && echo wrapped: \$(grep -o 18446744073709551614 sat.html | wc -l) && echo saturated: \$(grep -o 18446744073709551615 sat.html | wc -l)"
 run report report-bad-input "$M" report fixtures/../golden.sh
 # check's rules are every reader's: report and text refuse what check
 # refuses, with its message.
