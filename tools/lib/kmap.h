@@ -806,6 +806,18 @@ static inline int kmap_grow(void **p, size_t *cap, size_t n, size_t size)
 }
 
 /*
+ * a + b, or UINT64_MAX when the sum does not fit: counts of accesses
+ * (reads, writes, frees) summed stop at the top rather than wrap, as the
+ * kernel's own do. Every sum of counts read from a kmap goes through it.
+ */
+static inline uint64_t kmap_add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t s = a + b;
+
+	return s < a ? UINT64_MAX : s;
+}
+
+/*
  * A hash map from u64 keys (any) to u64 values; grows. Open addressing,
  * a key and its value side by side (one cache line per lookup); a free
  * slot holds KMAP_MAP_FREE, and that key, should it be used, lives apart.

@@ -519,11 +519,6 @@ static struct kmap_capmap_cell *cell_of(struct kmap_capmap *m,
 	return c;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 void kmap_capmap_split_ranges(struct kmap_capmap *m)
 {
 	if (!m->ncells)		/* cells keyed one way only */
@@ -556,10 +551,10 @@ int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		    !(c = cell_of(m, subject, group, acc[i].offset,
 				  acc[i].offset_end)))
 			return -1;
-		c->reads = add_sat(c->reads, acc[i].reads);
-		c->writes = add_sat(c->writes, acc[i].writes);
-		m->tot.reads = add_sat(m->tot.reads, acc[i].reads);
-		m->tot.writes = add_sat(m->tot.writes, acc[i].writes);
+		c->reads = kmap_add_sat(c->reads, acc[i].reads);
+		c->writes = kmap_add_sat(c->writes, acc[i].writes);
+		m->tot.reads = kmap_add_sat(m->tot.reads, acc[i].reads);
+		m->tot.writes = kmap_add_sat(m->tot.writes, acc[i].writes);
 	}
 	if (!kmap_object_freed(o))
 		return 0;

@@ -834,16 +834,10 @@ static inline int key_less(const struct acc_key *x, const struct acc_key *y)
 /* Sort k[0 .. n) through tmp: returns k or tmp, where they are. */
 KMAP_DEFINE_SORT(sort_keys, struct acc_key, key_less, 8)
 
-/* Merged counts stop at the top rather than wrap, as the kernel's do. */
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
 void kmap_access_merge(struct kmap_access *a, const struct kmap_access *b)
 {
-	a->writes = sat_add(a->writes, b->writes);
-	a->reads = sat_add(a->reads, b->reads);
+	a->writes = kmap_add_sat(a->writes, b->writes);
+	a->reads = kmap_add_sat(a->reads, b->reads);
 	if (!b->offset_end)		/* none known */
 		return;
 	if (!a->offset_end || b->offset < a->offset)

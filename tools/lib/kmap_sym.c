@@ -30,6 +30,16 @@ struct sym {
 struct kmap_sym {
 	struct sym *syms;
 	size_t nsyms;
+	/*
+	 * Where find() bisects: the table cut into nbuckets spans of
+	 * 1 << shift bytes from the first symbol's address; bucket[b] is the
+	 * number of symbols below span b's start, bucket[nbuckets] nsyms.
+	 * NULL when the table is small (or no memory was had): all of it.
+	 */
+	uint32_t *bucket;
+	size_t nbuckets;
+	unsigned int shift;
+	const struct sym *last;		/* lookup()'s last found */
 	char *names;
 	size_t names_len;
 #ifdef KMAP_DW
@@ -79,6 +89,40 @@ static int add_sym(struct kmap_sym *s, size_t *cap, size_t *ncap,
 }
 
 /*
+ * find()'s buckets over the sorted table: a lookup bisects the symbols
+ * of one span (about one symbol a span), not the whole table (a cache
+ * miss a step when it is large: check looks up every ip of a kmap).
+ */
+#define INDEX_MIN_SYMS	64
+static void index_syms(struct kmap_sym *s)
+{
+	uint64_t span, first;
+	size_t b, i;
+
+	s->last = NULL;
+	free(s->bucket);
+	s->bucket = NULL;
+	if (s->nsyms < INDEX_MIN_SYMS)
+		return;
+	first = s->syms[0].addr;
+	span = s->syms[s->nsyms - 1].addr - first;
+	for (s->shift = 0; (span >> s->shift) >= s->nsyms; s->shift++)
+		;
+	s->nbuckets = (size_t)(span >> s->shift) + 1;
+	s->bucket = malloc((s->nbuckets + 1) * sizeof(*s->bucket));
+	if (!s->bucket)
+		return;		/* bisect the whole table */
+	for (b = 0, i = 0; b < s->nbuckets; b++) {
+		uint64_t start = first + ((uint64_t)b << s->shift);
+
+		while (i < s->nsyms && s->syms[i].addr < start)
+			i++;
+		s->bucket[b] = (uint32_t)i;
+	}
+	s->bucket[s->nbuckets] = (uint32_t)s->nsyms;
+}
+
+/*
  * Sort the table and keep one symbol per address (the first by rank, then
  * by order read); a symbol without a size ends where the next begins, the
  * last at end (or a page on).
@@ -99,6 +143,7 @@ static void sort_syms(struct kmap_sym *s, uint64_t end)
 	if (s->nsyms && !s->syms[i].size)
 		s->syms[i].size = end > s->syms[i].addr ? end - s->syms[i].addr
 							: 4096;
+	index_syms(s);
 }
 
 struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
@@ -279,6 +324,7 @@ void kmap_sym_close(struct kmap_sym *s)
 	kmap_cu_index_free(&s->cus);
 #endif
 	free(s->syms);
+	free(s->bucket);
 	free(s->names);
 	free(s);
 }
@@ -287,6 +333,17 @@ static const struct sym *find(const struct kmap_sym *s, uint64_t ip)
 {
 	size_t lo = 0, hi = s->nsyms;
 
+	/* The symbols at or below ip number lo to hi: within ip's bucket. */
+	if (s->bucket && s->nsyms && ip >= s->syms[0].addr) {
+		uint64_t b = (ip - s->syms[0].addr) >> s->shift;
+
+		if (b < s->nbuckets) {
+			lo = s->bucket[b];
+			hi = s->bucket[b + 1];
+		} else {
+			lo = s->nsyms;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -309,11 +366,19 @@ static const struct sym *find(const struct kmap_sym *s, uint64_t ip)
 static const char *lookup(struct kmap_sym *s, uint64_t ip, uint64_t *start,
 			  uint64_t *size)
 {
-	const struct sym *y;
+	const struct sym *y = s->last;
 
-	y = find(s, ip);
-	if (!y)
-		return NULL;
+	/*
+	 * ip in the function found last (an object's accesses mostly come
+	 * from a few functions): what find() answers, without a search.
+	 */
+	if (!y || ip - y->addr >= y->size ||
+	    (y + 1 < s->syms + s->nsyms && ip >= y[1].addr)) {
+		y = find(s, ip);
+		if (!y)
+			return NULL;
+		s->last = y;
+	}
 	*start = y->addr;
 	*size = y->size;
 	return s->names + y->name;

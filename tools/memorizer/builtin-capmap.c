@@ -215,10 +215,7 @@ static const struct kmap_capmap_cell *sort_cells;
 
 static uint64_t cell_total(const struct kmap_capmap_cell *c)
 {
-	uint64_t t = c->reads + c->writes;
-
-	t = t < c->reads ? UINT64_MAX : t;
-	return t + c->frees < t ? UINT64_MAX : t + c->frees;
+	return kmap_add_sat(kmap_add_sat(c->reads, c->writes), c->frees);
 }
 
 static int cell_cmp(const void *x, const void *y)

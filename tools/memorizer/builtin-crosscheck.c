@@ -242,8 +242,8 @@ static int make_groups(struct state *st)
 
 			if (cell_of(st, k, a->ip, &c))
 				goto oom;
-			c->mr += a->reads;
-			c->mw += a->writes;
+			c->mr = kmap_add_sat(c->mr, a->reads);
+			c->mw = kmap_add_sat(c->mw, a->writes);
 		}
 	}
 	return 0;
@@ -484,10 +484,10 @@ static enum cls classify(struct state *st, const struct cellc *c)
 	const char *fn;
 	uint64_t start;
 
-	if (c->mr + c->mw && c->lr + c->lw)
+	if (kmap_add_sat(c->mr, c->mw) && kmap_add_sat(c->lr, c->lw))
 		return c->mr == c->lr && c->mw == c->lw ?
 		       (c->shifted ? C_SHIFTED : C_AGREE) : C_DIFFER;
-	if (c->mr + c->mw)
+	if (kmap_add_sat(c->mr, c->mw))
 		return C_MEM_ONLY;
 	fn = st->sym ? kmap_sym_function(st->sym, st->ips[c->ip], &start) : NULL;
 	if (fn && matches(tool_funcs, fn))
@@ -543,7 +543,7 @@ static const struct col sum_cols[] = {
 
 static void fill_fig(union cell *r, const struct fig *f)
 {
-	uint64_t m = f->mr + f->mw, l = f->lr + f->lw;
+	uint64_t m = kmap_add_sat(f->mr, f->mw), l = kmap_add_sat(f->lr, f->lw);
 
 	r[0].u = f->objects;
 	r[1].u = f->groups;
@@ -569,15 +569,16 @@ static void fill_fig(union cell *r, const struct fig *f)
 
 static void add_cell(struct fig *f, const struct cellc *c, enum cls k)
 {
-	f->mr += c->mr;
-	f->mw += c->mw;
-	f->lr += c->lr;
-	f->lw += c->lw;
+	f->mr = kmap_add_sat(f->mr, c->mr);
+	f->mw = kmap_add_sat(f->mw, c->mw);
+	f->lr = kmap_add_sat(f->lr, c->lr);
+	f->lw = kmap_add_sat(f->lw, c->lw);
 	f->pairs[k]++;
 	if (k == C_AGREE || k == C_SHIFTED)
-		f->agree += c->mr + c->mw;
+		f->agree = kmap_add_sat(f->agree, kmap_add_sat(c->mr, c->mw));
 	if (k >= C_LOG_ASM)
-		f->log_only[k] += c->lr + c->lw;
+		f->log_only[k] = kmap_add_sat(f->log_only[k],
+						 kmap_add_sat(c->lr, c->lw));
 }
 
 static const uint64_t *sort_ips;	/* cell_cmp's: st->ips */
@@ -613,7 +614,7 @@ static void shift_pairs(struct state *st)
 		uint64_t ip = st->ips[c->ip], start = 0, start2 = 0;
 		const char *fn = NULL;
 
-		if (c->merged || !(c->mr + c->mw) || c->lr + c->lw)
+		if (c->merged || !kmap_add_sat(c->mr, c->mw) || kmap_add_sat(c->lr, c->lw))
 			continue;
 		if (st->sym)
 			fn = kmap_sym_function(st->sym, ip, &start);
@@ -623,7 +624,7 @@ static void shift_pairs(struct state *st)
 
 			if (d->group != c->group || ip2 - ip > SHIFT_MAX)
 				break;
-			if (d->merged || d->mr + d->mw || d->lr != c->mr ||
+			if (d->merged || kmap_add_sat(d->mr, d->mw) || d->lr != c->mr ||
 			    d->lw != c->mw)
 				continue;
 			if (st->sym && (!fn || kmap_sym_function(st->sym, ip2, &start2) != fn))
@@ -721,8 +722,8 @@ static int build(struct state *st, enum view v, struct table *t,
 			k = classify(st, c);
 			r = table_row(t);
 			add_cell(total, c, k);
-			*mem_pairs += c->mr + c->mw > 0;
-			*differ += c->mr + c->mw > 0 && k != C_AGREE && k != C_SHIFTED;
+			*mem_pairs += kmap_add_sat(c->mr, c->mw) > 0;
+			*differ += kmap_add_sat(c->mr, c->mw) > 0 && k != C_AGREE && k != C_SHIFTED;
 			if (!r)
 				goto oom;
 			r[0].u = g->lo;
@@ -792,8 +793,8 @@ static int build(struct state *st, enum view v, struct table *t,
 			continue;
 		k = classify(st, c);
 		add_cell(total, c, k);
-		*mem_pairs += c->mr + c->mw > 0;
-		*differ += c->mr + c->mw > 0 && k != C_AGREE && k != C_SHIFTED;
+		*mem_pairs += kmap_add_sat(c->mr, c->mw) > 0;
+		*differ += kmap_add_sat(c->mr, c->mw) > 0 && k != C_AGREE && k != C_SHIFTED;
 		row = row_of(st, v, &keys, names, c->group, buf, sizeof(buf),
 			     &is_new);
 		if (!row || is_new)	/* every selected group has its row */
@@ -953,7 +954,7 @@ int cmd_crosscheck(int argc, char **argv)
 		goto out;
 	have_table = 1;
 	if (fmt == FMT_TEXT) {
-		uint64_t m = total.mr + total.mw, l = total.lr + total.lw;
+		uint64_t m = kmap_add_sat(total.mr, total.mw), l = kmap_add_sat(total.lr, total.lw);
 
 		if (st.windowed)
 			printf("%s: %llu of %llu accesses in %zu %s (mtrace_task.ko's markers, %llu ns%s), %llu of them in the objects compared",

@@ -70,12 +70,8 @@ static int edge_cmp(const void *x, const void *y)
 /* Counts fit in int64 but for ~2^63 accesses: saturate there. */
 static int64_t total(const struct kmap_capmap_cell *c)
 {
-	uint64_t t = c ? c->reads : 0;
+	uint64_t t = c ? kmap_add_sat(kmap_add_sat(c->reads, c->writes), c->frees) : 0;
 
-	if (c) {
-		t = t + c->writes < t ? UINT64_MAX : t + c->writes;
-		t = t + c->frees < t ? UINT64_MAX : t + c->frees;
-	}
 	return t > INT64_MAX ? INT64_MAX : (int64_t)t;
 }
 

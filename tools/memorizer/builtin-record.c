@@ -107,7 +107,7 @@ static int count(const char *path, uint64_t *objects, uint64_t *lines,
 		(*objects)++;
 		*lines += n;
 		for (i = 0; i < n; i++)
-			*accesses += a[i].reads + a[i].writes;
+			*accesses = kmap_add_sat(*accesses, kmap_add_sat(a[i].reads, a[i].writes));
 	}
 	if (rc < 0)
 		error("the kernel's kmap does not parse: %s", kmap_src_error(s));

@@ -187,8 +187,8 @@ static void add_object(struct row *r, const struct kmap_object *o,
 	}
 	r->cross_cpu += cross_cpu(o);
 	r->mismatch += mismatched(o);
-	r->reads += reads;
-	r->writes += writes;
+	r->reads = kmap_add_sat(r->reads, reads);
+	r->writes = kmap_add_sat(r->writes, writes);
 	r->never_read += reads == 0;
 	r->never_written += writes == 0;
 }
@@ -202,8 +202,8 @@ static void add_totals(struct totals *t, const struct kmap_object *o,
 	t->bytes += o->size;
 	t->bytes_alloc += bytes_alloc(o);
 	t->lines += nacc;
-	t->reads += reads;
-	t->writes += writes;
+	t->reads = kmap_add_sat(t->reads, reads);
+	t->writes = kmap_add_sat(t->writes, writes);
 	t->never_read += reads == 0;
 	t->never_written += writes == 0;
 	t->missed += o->free_ip == KMAP_FREE_IP_MISSED;
@@ -304,8 +304,8 @@ static int add_function(struct report *rep, const struct kmap_object *o,
 			snprintf(name, sizeof(ab->name), "%llx",
 				 (unsigned long long)acc[i].ip);
 		ab->sites++;
-		a->reads += acc[i].reads;
-		a->writes += acc[i].writes;
+		a->reads = kmap_add_sat(a->reads, acc[i].reads);
+		a->writes = kmap_add_sat(a->writes, acc[i].writes);
 		if (ab->last_obj != rep->objno) {
 			ab->last_obj = rep->objno;
 			a->objects++;
@@ -348,8 +348,8 @@ static int add_pid(struct report *rep, const struct kmap_object *o,
 		}
 		a = &rep->rows[at];
 		ab = about(rep, a);
-		a->reads += acc[i].reads;
-		a->writes += acc[i].writes;
+		a->reads = kmap_add_sat(a->reads, acc[i].reads);
+		a->writes = kmap_add_sat(a->writes, acc[i].writes);
 		if (ab->last_obj != rep->objno) {
 			ab->last_obj = rep->objno;
 			ab->touched++;
@@ -428,7 +428,7 @@ GET(waste, c->u = r->bytes_alloc - r->bytes)
 GET(avg_lifetime, c->f = mean(r->life_sum, r->life_n))
 GET(reads, c->u = r->reads)
 GET(writes, c->u = r->writes)
-GET(accesses, c->u = r->reads + r->writes)
+GET(accesses, c->u = kmap_add_sat(r->reads, r->writes))
 GET(reads_per_byte, c->f = ratio(r->reads, r->bytes))
 GET(writes_per_byte, c->f = ratio(r->writes, r->bytes))
 GET(never_read, c->u = r->never_read)
@@ -573,8 +573,8 @@ static int add_to_report(void *ctx, const struct kmap_object *o,
 		return -1;
 	}
 	for (i = 0; i < nacc; i++) {
-		reads += acc[i].reads;
-		writes += acc[i].writes;
+		reads = kmap_add_sat(reads, acc[i].reads);
+		writes = kmap_add_sat(writes, acc[i].writes);
 	}
 	add_totals(&rep->tot, o, nacc, reads, writes);
 	if (rep->dim->key) {
@@ -716,10 +716,13 @@ static void print_summary(const struct report *rep, struct kmap_src *src,
 		fprintf(out, " requested, %llu allocated (%.1f%% waste)",
 			(unsigned long long)t->bytes_alloc,
 			100.0 * ratio(t->bytes_alloc - t->bytes, t->bytes_alloc));
-	fprintf(out, "\n  %llu access %s: %llu %s, %llu %s (%.2f, %.2f per byte)\n",
+	/* A sum stopped at UINT64_MAX (kmap_add_sat()) says so here. */
+	fprintf(out, "\n  %llu access %s: %llu %s%s, %llu %s%s (%.2f, %.2f per byte)\n",
 		(unsigned long long)t->lines, plural(t->lines, "line", "lines"),
 		(unsigned long long)t->reads, plural(t->reads, "read", "reads"),
+		t->reads == UINT64_MAX ? " (saturated)" : "",
 		(unsigned long long)t->writes, plural(t->writes, "write", "writes"),
+		t->writes == UINT64_MAX ? " (saturated)" : "",
 		ratio(t->reads, t->bytes), ratio(t->writes, t->bytes));
 	if (t->life_n)
 		snprintf(life, sizeof(life), "average lifetime %.2f jiffies",

@@ -326,7 +326,7 @@ static unsigned int life_bucket(uint64_t life)
 /* Whether a is busier than b: more accesses, then the earlier object. */
 static int busier(const struct cand *a, const struct cand *b)
 {
-	uint64_t x = a->reads + a->writes, y = b->reads + b->writes;
+	uint64_t x = kmap_add_sat(a->reads, a->writes), y = kmap_add_sat(b->reads, b->writes);
 
 	return x != y ? x > y : a->id < b->id;
 }
@@ -376,7 +376,7 @@ static int cmp_acc_ip(const void *a, const void *b)
 static int cmp_acc_count(const void *a, const void *b)
 {
 	const struct kmap_access *x = a, *y = b;
-	uint64_t cx = x->reads + x->writes, cy = y->reads + y->writes;
+	uint64_t cx = kmap_add_sat(x->reads, x->writes), cy = kmap_add_sat(y->reads, y->writes);
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
@@ -413,8 +413,8 @@ static int fill_accessors(struct html *h, struct cand *c,
 	c->nacc = keep;
 	for (i = keep; i < n; i++) {
 		c->other_ips++;
-		c->other_reads += h->tmp[i].reads;
-		c->other_writes += h->tmp[i].writes;
+		c->other_reads = kmap_add_sat(c->other_reads, h->tmp[i].reads);
+		c->other_writes = kmap_add_sat(c->other_writes, h->tmp[i].writes);
 	}
 	return 0;
 }
@@ -483,8 +483,8 @@ int html_add(struct html *h, const struct kmap_object *o,
 	s->bytes += o->size;
 	s->bytes_alloc += (o->has & KMAP_HAS_SIZE_ALLOC) ? o->size_alloc :
 			  o->size;
-	s->reads += reads;
-	s->writes += writes;
+	s->reads = kmap_add_sat(s->reads, reads);
+	s->writes = kmap_add_sat(s->writes, writes);
 	s->never_read += reads == 0;
 	s->never_written += writes == 0;
 	if (!kmap_object_freed(o)) {
@@ -663,8 +663,8 @@ static void kind_add(struct kind_sum *k, const struct site *s)
 	k->live += s->live;
 	k->bytes += s->bytes;
 	k->bytes_alloc += s->bytes_alloc;
-	k->reads += s->reads;
-	k->writes += s->writes;
+	k->reads = kmap_add_sat(k->reads, s->reads);
+	k->writes = kmap_add_sat(k->writes, s->writes);
 }
 
 static unsigned int kind_index(int kind)
@@ -975,20 +975,14 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Sat: a count summed stays a count (capmap's cells saturate alike). */
-static uint64_t sum_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static void cm_line_add(struct cm_line *l, const char *name,
 			const struct kmap_capmap_cell *c)
 {
 	l->name = name;
-	l->reads = sum_sat(l->reads, c->reads);
-	l->writes = sum_sat(l->writes, c->writes);
-	l->frees = sum_sat(l->frees, c->frees);
-	l->traffic = sum_sat(sum_sat(l->reads, l->writes), l->frees);
+	l->reads = kmap_add_sat(l->reads, c->reads);
+	l->writes = kmap_add_sat(l->writes, c->writes);
+	l->frees = kmap_add_sat(l->frees, c->frees);
+	l->traffic = kmap_add_sat(kmap_add_sat(l->reads, l->writes), l->frees);
 }
 
 /*
@@ -1183,9 +1177,9 @@ static struct json_object *capmap_view_json(struct capmap_view *v,
 		/* Left out: what the top rows and columns do not show. */
 		if (r < 0 || r >= (long)top_s || g < 0) {
 			out[2]++;
-			out[3] = sum_sat(out[3], c->reads);
-			out[4] = sum_sat(out[4], c->writes);
-			out[5] = sum_sat(out[5], c->frees);
+			out[3] = kmap_add_sat(out[3], c->reads);
+			out[4] = kmap_add_sat(out[4], c->writes);
+			out[5] = kmap_add_sat(out[5], c->frees);
 		}
 		if (r < 0 || g < 0)
 			continue;

@@ -398,6 +398,12 @@ run report report-found-kind-text-kmap "$M" report found.kmap --by kind
 run report report-stream-module-kind "$M" report modules.bin --by kind
 "$M" text modules.bin > modules.kmap 2> /dev/null
 run report report-module-kind-text-kmap "$M" report modules.kmap --by kind
+# Counts summed stop at 2^64-1 (saturated), they do not wrap: two
+# access lines of 2^64-1 reads and writes on one call site, pid and ip.
+sat=fixtures/saturate.kmap
+run report report-saturated "$M" report $sat
+run report report-saturated-views sh -c "\"$M\" report --by pid --csv $sat && \"$M\" report --by function --system-map fixtures/System.map --csv $sat && \"$M\" report --json -n 1 $sat"
+run report report-saturated-html sh -c "\"$M\" report --html -o sat.html $sat && echo wrapped: \$(grep -o 18446744073709551614 sat.html | wc -l) && echo saturated: \$(grep -o 18446744073709551615 sat.html | wc -l)"
 run report report-bad-input "$M" report fixtures/../golden.sh
 # check's rules are every reader's: report and text refuse what check
 # refuses, with its message.
@@ -671,6 +677,7 @@ run capmap capmap-ip-object-csv "$M" capmap $cm --rows ip --cols object --csv
 run capmap capmap-ip-symbols-json "$M" capmap $cm --rows ip --cols kind --json $sm
 run capmap capmap-limit sh -c "\"$M\" capmap $cm $sm -n 2 -o out.txt && cat out.txt"
 run capmap capmap-tar "$M" capmap fixtures/tar.kmap $sm
+run capmap capmap-saturated "$M" capmap fixtures/saturate.kmap $sm --csv
 run capmap capmap-stream-cache "$M" capmap stream.bin --cols cache $sm
 run capmap capmap-stream-kind "$M" capmap globals.bin --rows ip --cols kind
 # Found objects (no allocation seen; alloc_ip their own address) have no
@@ -795,6 +802,7 @@ run diff diff-function-callsite "$M" diff $cm fixtures/capmap-b.kmap $sm
 run diff diff-all-json "$M" diff $cm fixtures/capmap-b.kmap $sm -a --json
 run diff diff-reverse-csv "$M" diff fixtures/capmap-b.kmap $cm $sm --csv
 run diff diff-kind-limit "$M" diff $cm fixtures/tar.kmap --rows ip --cols kind -n 1
+run diff diff-saturated "$M" diff fixtures/saturate.kmap fixtures/saturate.kmap $sm -a --csv
 run diff diff-same "$M" diff $cm $cm $sm
 run diff diff-bad-cols "$M" diff $cm fixtures/capmap-b.kmap $sm --cols object
 run diff diff-one-file "$M" diff $cm $sm

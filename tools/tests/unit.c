@@ -614,6 +614,27 @@ static void test_parse_dec(void **state)
 }
 
 /* One growth helper, one interning helper, for every array. */
+/* Counts summed stop at UINT64_MAX: kmap_add_sat() and merges through it. */
+static void test_add_sat(void **state)
+{
+	struct kmap_access a = { .ip = 1, .writes = UINT64_MAX, .reads = 5 };
+	const struct kmap_access b = { .ip = 1, .writes = UINT64_MAX,
+				       .reads = UINT64_MAX - 5 };
+
+	(void)state;
+	assert_true(kmap_add_sat(0, 0) == 0);
+	assert_true(kmap_add_sat(2, 3) == 5);
+	assert_true(kmap_add_sat(UINT64_MAX - 1, 1) == UINT64_MAX);
+	assert_true(kmap_add_sat(UINT64_MAX, UINT64_MAX) == UINT64_MAX);
+	assert_true(kmap_add_sat(UINT64_MAX - 1, 2) == UINT64_MAX);
+	assert_true(kmap_add_sat(1, UINT64_MAX) == UINT64_MAX);
+	kmap_access_merge(&a, &b);
+	assert_true(a.writes == UINT64_MAX);
+	assert_true(a.reads == UINT64_MAX);
+	kmap_access_merge(&a, &b);
+	assert_true(a.reads == UINT64_MAX);
+}
+
 static void test_grow_intern(void **state)
 {
 	uint32_t *a = NULL;
@@ -2803,6 +2824,48 @@ static void test_sym_map(void **state)
 	unlink(path);
 }
 
+/*
+ * A table large enough for find()'s buckets, its functions of uneven
+ * sizes (gaps of 1 to 4000 bytes, some spans with none, some with many):
+ * each ip's function and start are those a scan of the table finds.
+ */
+static void test_sym_buckets(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX], name[32];
+	enum { NSYMS = 500 };
+	uint64_t addr[NSYMS], ip, start;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct kmap_sym *s;
+	size_t i;
+
+	(void)state;
+	assert_non_null(f);
+	addr[0] = 0xffffffff81000000ull;
+	for (i = 1; i < NSYMS; i++)
+		addr[i] = addr[i - 1] + 1 + (i * i * 37 % 97 == 0 ? 4000 :
+					     i * 7919 % 61);
+	for (i = 0; i < NSYMS; i++)
+		fprintf(f, "%llx T f%zu\n", (unsigned long long)addr[i], i);
+	fclose(f);
+	s = kmap_sym_open_map(path, err);
+	unlink(path);
+	assert_non_null(s);
+	assert_null(kmap_sym_function(s, addr[0] - 1, &start));
+	assert_null(kmap_sym_function(s, 0, &start));
+	for (i = 0, ip = addr[0]; ip < addr[NSYMS - 1]; ip++) {
+		while (addr[i + 1] <= ip)
+			i++;
+		snprintf(name, sizeof(name), "f%zu", i);
+		assert_string_equal(kmap_sym_function(s, ip, &start), name);
+		assert_true(start == addr[i]);
+	}
+	assert_string_equal(kmap_sym_function(s, addr[NSYMS - 1], &start),
+			    "f499");
+	assert_null(kmap_sym_function(s, UINT64_MAX, &start));
+	kmap_sym_close(s);
+}
+
 /* Capability maps. */
 
 /* A System.map in a temporary file: f_a, f_b, f_c of 0x100 bytes each. */
@@ -3831,6 +3894,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_parse_dec),
+		cmocka_unit_test(test_add_sat),
 		cmocka_unit_test(test_grow_intern),
 		cmocka_unit_test(test_reader_fast_path),
 		cmocka_unit_test(test_reader_hex_bytes),
@@ -3871,6 +3935,7 @@ int main(void)
 		cmocka_unit_test(test_src_version1),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),
+		cmocka_unit_test(test_sym_buckets),
 		cmocka_unit_test(test_capmap_cells),
 		cmocka_unit_test(test_capmap_groups),
 		cmocka_unit_test(test_capmap_subjects),
