@@ -894,11 +894,11 @@ int cmd_report(int argc, char **argv)
 	/*
 	 * Memory freed (the source's, after reading; a map's old slots as
 	 * it grows) is taken again, from the heap, rather than given back
-	 * and faulted in anew: page faults were a fifth of a report of a
+	 * and faulted in anew: page faults were much of a report of a
 	 * stream. Arrays of more than 4 MiB (the rows, the table's cells)
-	 * are mapped apart, and grow by remapping, not copying: 32 MiB
-	 * (glibc's greatest) left the cells to a heap too cut up to hold
-	 * them, 2,600 page faults more.
+	 * are mapped apart, and grow by remapping, not copying: with
+	 * glibc's greatest threshold the cells found the heap too cut up
+	 * to hold them and faulted more.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
