@@ -194,7 +194,7 @@ if [ $build_status = 0 ] && [ -z "$quick" ]; then
 		# on, and an interrupt in that window sees pgtable_l5_enabled()
 		# false, so KASAN_SHADOW_START moves and KASAN reports a
 		# wild-memory-access on any direct-map address (seen here in
-		# handle_edge_irq at 0.0097 s). Upstream's, not Memorizer's.
+		# handle_edge_irq, early in boot). Upstream's, not Memorizer's.
 		extra+=(--append no5lvl)
 		boot_start=$SECONDS
 		if VMRUN_INITRAMFS=$work/initramfs.cpio.gz VMRUN_LOG_DIR=$results \

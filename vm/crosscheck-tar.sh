@@ -3,8 +3,8 @@
 # "The cross-check"): tar over a few files of /etc, traced by Memorizer
 # (its pid mode: tar alone) into a binary stream, while the mtrace plugin
 # logs every kernel access in mtrace_task.ko's window. Mode all logs
-# hundreds of MB a second under Memorizer: tar over the whole of /etc,
-# exec included, passed 48 GB. So tar (busybox's: no -T) extracts an
+# every access under Memorizer too: tar over the whole of /etc, exec
+# included, made a log of tens of GB. So tar (busybox's: no -T) extracts an
 # archive of them from a FIFO: started before the window, it waits on the
 # FIFO; the window holds its work on the files and its exit (and cat's,
 # which feeds the FIFO, untraced by Memorizer and not counted).

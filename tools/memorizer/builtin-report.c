@@ -24,8 +24,9 @@
 
 /*
  * One group's figures. Each field means one thing in every view. Those
- * of a few views only are in struct about: 112 bytes, not 144, for the
- * 190,000 rows of a large --by callsite (each of their pages faulted in).
+ * of a few views only are in struct about, to keep the row small: a
+ * large --by callsite has hundreds of thousands (each of their pages
+ * faulted in).
  */
 struct row {
 	uint64_t key;
@@ -647,7 +648,7 @@ static int add_rows_sorted(struct report *rep, struct table *t,
 	for (r = 0; r < m && !rc; r++) {
 		/*
 		 * The rows in sorted order are all over the array: each
-		 * missed the cache (a tenth of a 190,000-row report), so
+		 * missed the cache (much of a large report's time), so
 		 * the row ROW_AHEAD on is fetched meanwhile.
 		 */
 		if (r + ROW_AHEAD < m) {

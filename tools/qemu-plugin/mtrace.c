@@ -528,8 +528,8 @@ static void log_switch(struct vcpu *v, unsigned int cpu, uint32_t pid)
  * with a call (qemu_plugin_mem_is_store(), a function of its argument
  * alone); QEMU 7.2 answers from one bit. So the bit is found here, and
  * kept only if the call agrees with it on every bit alone and on 65,536
- * other values: the call and its return were a tenth of the hot path's
- * time in a profile, and a path with a call saves registers.
+ * other values: the call and its return showed in a profile of the hot
+ * path, and a path with a call saves registers.
  */
 static uint32_t store_bit_of(void)
 {

@@ -261,7 +261,7 @@ void __aligned(PAGE_SIZE) __memorizer_access(unsigned long addr, size_t size,
 	 * irq_exit_rcu()). Its accesses, counted in the middle of ours,
 	 * replaced the way the fast path had found, and the slow path then
 	 * counted ours on the way's new record: lockdep's lock_classes, not
-	 * the test object (1 test object in about 3,000 lost a count so).
+	 * the test object, which lost the count.
 	 */
 	busy = memorizer_busy_flag(level);
 	if (*busy) {
