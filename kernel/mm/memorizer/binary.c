@@ -30,7 +30,6 @@
 #include <uapi/linux/memorizer.h>
 
 #include "memorizer.h"
-#include "pool.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "memorizer."
@@ -358,15 +357,6 @@ static bool binary_record_closed(struct memorizer_record *rec)
  */
 #define SWEEP_INTERVAL		HZ
 /*
- * Counters freed per sweep, at most (1 MiB of pointers, outside the
- * pool). Found objects (globals, stacks, struct pages, ...) are touched by
- * every process: a workload that forks leaves tens of thousands of idle
- * counters a second, and a smaller cap let them pile up.
- */
-#define SWEEP_IDLE_MAX		(1U << 17)
-static struct memorizer_counter **sweep_idle;
-
-/*
  * Between two records of a sweep (it may sleep): while this CPU's ring is
  * more than half full, give the reader time to drain it, up to about
  * 200 ms a sweep. A sweep writes every live object's counts at once into
@@ -392,21 +382,10 @@ static DECLARE_DELAYED_WORK(sweep_work, sweep_counters);
 
 static void sweep_counters(struct work_struct *work)
 {
-	unsigned int i, n;
-
 	if (!atomic_read(&binary_readers))
 		return;
 	sweep_waits = 0;
-	n = memorizer_records_sweep(binary_counts, sweep_pace, sweep_idle,
-				    SWEEP_IDLE_MAX);
-	/*
-	 * After this, no access holds a counter the sweep took out of the
-	 * hash (the next sweep sends its last counts and unlinks it), and
-	 * no kmap reader one it unlinked.
-	 */
-	synchronize_rcu();
-	for (i = 0; i < n; i++)
-		memorizer_pool_free(MEMORIZER_POOL_SMALL, sweep_idle[i]);
+	memorizer_records_sweep(binary_counts, sweep_pace);
 	queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
 }
 
@@ -546,12 +525,8 @@ static int binary_open(struct inode *inode, struct file *file)
 		/* Pairs with ring_put(). */
 		smp_store_release(&r->data, data);
 	}
-	if (!err && !sweep_idle) {
-		sweep_idle = vmalloc(array_size(SWEEP_IDLE_MAX,
-						sizeof(*sweep_idle)));
-		if (!sweep_idle)
-			err = -ENOMEM;
-	}
+	if (!err)
+		err = memorizer_records_sweep_init();
 	if (!err && !atomic_read(&binary_readers)) {
 		found_records_restart();
 		WRITE_ONCE(binary_session, binary_session + 1);

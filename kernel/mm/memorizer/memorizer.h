@@ -689,10 +689,9 @@ struct memorizer_record *memorizer_walk_next(int *cpu,
 struct llist_node *memorizer_records_take_closed(void);
 bool memorizer_records_closed_waiting(int cpu);
 unsigned int memorizer_records_free(struct llist_node *chain);
+int memorizer_records_sweep_init(void);
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
-				     void (*pace)(void),
-				     struct memorizer_counter **idle,
-				     unsigned int max);
+				     void (*pace)(void));
 
 /* attribute.c */
 struct memorizer_record *memorizer_attribute(unsigned long addr);

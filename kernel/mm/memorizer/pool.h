@@ -3,8 +3,8 @@
 #define _MM_MEMORIZER_POOL_H
 
 enum memorizer_pool_class {
-	MEMORIZER_POOL_OBJ,	/* struct memorizer_obj */
-	MEMORIZER_POOL_SMALL,	/* struct memorizer_access */
+	MEMORIZER_POOL_OBJ,	/* struct memorizer_record */
+	MEMORIZER_POOL_SMALL,	/* struct memorizer_counter */
 	MEMORIZER_POOL_KEY,	/* struct memorizer_key of vmalloc pages */
 	MEMORIZER_POOL_NR,
 };

@@ -35,6 +35,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include "memorizer.h"
@@ -470,17 +471,35 @@ static void free_sent(struct work_struct *work)
 }
 
 /*
+ * Counters freed per sweep, at most (1 MiB of pointers, outside the
+ * pool). Found objects (globals, stacks, struct pages, ...) are touched by
+ * every process: a workload that forks leaves tens of thousands of idle
+ * counters a second, and a smaller cap let them pile up.
+ */
+#define SWEEP_IDLE_MAX		(1U << 17)
+static struct memorizer_counter **sweep_idle;
+
+/* Before the first sweep; may sleep. Only the sweep's caller calls it. */
+int memorizer_records_sweep_init(void)
+{
+	if (!sweep_idle)
+		sweep_idle = vmalloc(array_size(SWEEP_IDLE_MAX,
+						sizeof(*sweep_idle)));
+	return sweep_idle ? 0 : -ENOMEM;
+}
+
+/*
  * Sweep the counters of the live records whose ALLOC went out on the
- * binary stream, and of the found ones (memorizer_counters_sweep()).
- * Returns the entries of @idle.
+ * binary stream, and of the found ones (memorizer_counters_sweep()):
+ * @counts sends what each counted since the last sweep, and the counters
+ * it found idle for a whole interval are freed. Sleeps. Returns how many
+ * were freed.
  */
 unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
-				     void (*pace)(void),
-				     struct memorizer_counter **idle,
-				     unsigned int max)
+				     void (*pace)(void))
 {
 	struct memorizer_record *rec = NULL;
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	unsigned long flags;
 	bool guard;
 	int cpu = -1;
@@ -498,13 +517,22 @@ unsigned int memorizer_records_sweep(memorizer_counts_fn counts,
 			continue;
 		guard = memorizer_guard();
 		local_irq_save(flags);
-		n = memorizer_counters_sweep(rec, counts, idle, n, max);
+		n = memorizer_counters_sweep(rec, counts, sweep_idle, n,
+					     SWEEP_IDLE_MAX);
 		local_irq_restore(flags);
 		memorizer_unguard(guard);
 		pace();
 		cond_resched();
 	}
 	memorizer_walk_end();
+	/*
+	 * After this, no access holds a counter the sweep took out of the
+	 * hash (the next sweep sends its last counts and unlinks it), and
+	 * no kmap reader one it unlinked.
+	 */
+	synchronize_rcu();
+	for (i = 0; i < n; i++)
+		memorizer_pool_free(MEMORIZER_POOL_SMALL, sweep_idle[i]);
 	return n;
 }
 
@@ -521,10 +549,9 @@ int __init memorizer_records_init(unsigned long pool_size)
 		return err;
 	/*
 	 * Chains stay short with the pool full: a bucket per record the pool
-	 * can hold, and one per two counters (the counters of hackbench
-	 * filled a 64 MiB pool, 900k of them, and walking chains of 14 made
-	 * up much of the access path). The tables cost at most 1/23 and 1/12
-	 * of the pool.
+	 * can hold, and one per two counters (hackbench fills a pool with
+	 * counters, and walking long chains made up much of the access
+	 * path). The tables cost at most 1/23 and 1/12 of the pool.
 	 */
 	err = memorizer_index_init(clamp_t(unsigned int,
 		ilog2(pool_size / MEMORIZER_POOL_OBJ_SIZE), 10, 22)) ?:
