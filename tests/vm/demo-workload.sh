@@ -3,7 +3,8 @@
 # CONFIG_JUMP_LABEL=y, no lockdep, no KUnit at boot), the demo's tar in
 # mode 3, then a whole-system mixed workload (hackbench, stress-ng, tar)
 # in mode 1, toggling tracing and tracepoints (static branches patched in
-# the kernel's text) between rounds. Their kmaps go to the host half,
+# the kernel's text) between rounds, and at last 160 times beside
+# hackbench. Their kmaps go to the host half,
 # tests/vm/host/demo-workload.sh, which reads them with the demo kernel's
 # DWARF: the instruments' code has less than 1% of the accesses and none
 # of the 20 busiest functions.
@@ -40,4 +41,20 @@ cat $M/kmap_offsets > /out/mixed.kmap_offsets
 cat $M/stats > /out/mixed.stats
 check "mixed: the kmap_offsets check" kmap_valid /out/mixed.kmap_offsets
 check "mixed: accesses recorded" [ "$(stat_in /out/mixed.stats accesses_recorded)" -gt 0 ]
+
+# Then what made a JUMP_LABEL guest die under QEMU 7.2's multi-threaded
+# TCG within a few flips (vm/run runs it in one thread): Memorizer, its
+# static keys and its tracepoints' probes, on and off 40 times in mode 1
+# and 40 in mode 3 while hackbench runs beside the flipping shell.
+hackbench -g 2 -f 5 -l 100 > /dev/null & h=$!
+n=0
+while [ $n -lt 40 ]; do
+	echo 1 > $e && echo 0 > $e && echo 3 > $e && echo 0 > $e || break
+	n=$((n + 1))
+done
+wait $h
+hb=$?
+check "160 flips of memorizer_enabled (modes 1 and 3) beside hackbench" \
+	[ "$n flips, hackbench $hb, memorizer_enabled $(cat $e)" = \
+	  "40 flips, hackbench 0, memorizer_enabled 0" ]
 finish
