@@ -156,6 +156,10 @@ def config_of(variant, mode, mtrace=None):
     """Which configuration a timed run measured."""
     if mtrace:
         return "mtrace_" + mtrace  # nokasan under the plugin: mtrace_sharing...
+    if variant == "kasan-jl":
+        return "kasan_jl"       # KASAN only, CONFIG_JUMP_LABEL=y
+    if variant == "memorizer-jl":
+        return mode + "_jl"     # off_jl
     if variant != "memorizer":
         return variant          # nokasan, kasan
     return mode                 # off, alloc_only, full, mode3
@@ -241,6 +245,7 @@ def aggregate(runs):
     res = {"command": meta.get("command"), "date": meta.get("date"),
            "kernel_version": meta.get("kernel_version"),
            "accelerator": meta.get("accelerator"), "qemu": meta.get("qemu"),
+           "tcg_threads": meta.get("tcg_threads") or None,
            "qemu_settings": meta.get("qemu_settings"), "host": meta.get("host"),
            "size": meta.get("size"), "rounds": int(meta.get("rounds", 0) or 0),
            "wall_seconds": int(meta.get("wall_seconds", 0) or 0),
@@ -276,6 +281,12 @@ def aggregate(runs):
             sn[key] = [r["min"], r["max"]] if r else None
         res["ratio_vs_nokasan"][wl] = rn
         res["ratio_vs_nokasan_spread"][wl] = sn
+    # Compiled in but off with static keys patched: the -jl pair.
+    res["off_jump_label"] = {}
+    for wl in WORKLOADS:
+        r = ratio("off_jl", "kasan_jl", wl)
+        res["off_jump_label"][wl] = ({"ratio": r["ratio"], "spread": [r["min"], r["max"]]}
+                                     if r else None)
 
     # Scaling: hackbench at -smp 1 and -smp 2, full tracing and KASAN only.
     scale = {}
@@ -412,10 +423,12 @@ def markdown(res):
     w(f"- Date: {res['date']}")
     w(f"- Kernel: Linux {res['kernel_version']} (`{res['uname']}`)")
     w(f"- QEMU: {res['qemu']}, accelerator **{res['accelerator']}**, {res['qemu_settings']}")
+    if res.get("tcg_threads"):
+        w(f"- TCG threads: {res['tcg_threads']}")
     w(f"- Host: {res['host']}; machine quiet (no `make -j` kernel build before, during or after): "
       f"**{'yes' if res['machine_quiet'] else 'no'}** (build seen in {res['kernel_build_running_samples']} "
       f"10-second samples); load average before {res['loadavg_before']}, after {res['loadavg_after']}")
-    w(f"- Rounds: {res['rounds']} (each boots nokasan, kasan and memorizer once, order rotating); "
+    w(f"- Rounds: {res['rounds']} (each boots nokasan, kasan, memorizer, kasan-jl and memorizer-jl once, order rotating); "
       f"workload size: {res['size']}")
     w("")
     w("## Overhead (time ratios, medians; per-round min–max in parentheses)")
@@ -428,6 +441,19 @@ def markdown(res):
         w(f"| {wl} | {fmt_ratio(rn['kasan_only'], sn['kasan_only'])} | "
           + " | ".join(fmt_ratio(rk[m], sk[m]) for m in MEM_MODES)
           + f" | {fmt_ratio(rn['full'], sn['full'])} |")
+    w("")
+    w("Compiled in but off with `CONFIG_JUMP_LABEL=y` (Memorizer's hooks patched nops; "
+      "the kasan-jl and memorizer-jl kernels, both in one TCG thread):")
+    w("")
+    w("| workload | KASAN s | off s | off / KASAN |")
+    w("|---|---|---|---|")
+    for wl in WORKLOADS:
+        k = res["seconds"].get("kasan_jl", {}).get(wl)
+        o = res["seconds"].get("off_jl", {}).get(wl)
+        r = res["off_jump_label"][wl]
+        sec = ["n/a" if not x else f"{x['median']:.3f}" for x in (k, o)]
+        w(f"| {wl} | {sec[0]} | {sec[1]} | "
+          f"{fmt_ratio(r['ratio'], r['spread']) if r else 'n/a'} |")
     w("")
     w("Seconds (median, min–max):")
     w("")
@@ -625,6 +651,10 @@ def markdown(res):
     for wl in WORKLOADS:
         checks.append((f"compiled in but off / KASAN on {wl} ≤ 1.02×",
                        rk[wl]["off"], lambda x: x <= 1.02, "{:.3f}×"))
+    for wl in WORKLOADS:
+        r = res["off_jump_label"][wl]
+        checks.append((f"the same with CONFIG_JUMP_LABEL=y on {wl} ≤ 1.02×",
+                       r["ratio"] if r else None, lambda x: x <= 1.02, "{:.3f}×"))
     checks += [
         ("-smp 2 speedup under full tracing ≥ 1.9×", res["smp2_speedup_full"], lambda x: x >= 1.9, "{:.2f}×"),
         ("bytes per object ≤ 64", res["bytes_per_object"], lambda x: x <= 64, "{}"),

@@ -3,9 +3,13 @@
 # patched source tree build/linux-source-6.12 (scripts/build-kernel.sh makes
 # it), each in build/bench/<variant>, from one bench configuration that
 # differs only in
-#   nokasan    CONFIG_KASAN=n (so CONFIG_MEMORIZER=n)
-#   kasan      KASAN on, CONFIG_MEMORIZER=n
-#   memorizer  KASAN + MEMORIZER
+#   nokasan       CONFIG_KASAN=n (so CONFIG_MEMORIZER=n)
+#   kasan         KASAN on, CONFIG_MEMORIZER=n
+#   memorizer     KASAN + MEMORIZER
+#   kasan-jl      kasan with CONFIG_JUMP_LABEL=y
+#   memorizer-jl  memorizer with CONFIG_JUMP_LABEL=y
+# (the -jl pair measures Memorizer compiled in but off as distributions
+# build kernels: static keys patched, a nop while off).
 # The bench configuration is kernel/memorizer.config over tinyconfig without
 # KUnit (the suites run at boot), without lockdep and atomic-sleep
 # debugging (they distort every ratio) and without DWARF (three kernels'
@@ -16,7 +20,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/linux-source-6.12
 jobs=${JOBS:-2}
-variants="nokasan kasan memorizer"
+variants="nokasan kasan memorizer kasan-jl memorizer-jl"
 
 log() { printf 'bench-kernels: %s\n' "$*"; }
 die() { printf 'bench-kernels: error: %s\n' "$*" >&2; exit 1; }
@@ -53,6 +57,10 @@ variant_fragment() {
 	common_fragment
 	echo "# bench variant: $1"
 	case $1 in
+	*-jl) echo "CONFIG_JUMP_LABEL=y" ;;
+	*) echo "# CONFIG_JUMP_LABEL is not set" ;;
+	esac
+	case ${1%-jl} in
 	nokasan)
 		echo "# CONFIG_KASAN is not set"
 		echo "# CONFIG_MEMORIZER is not set" ;;
@@ -163,11 +171,14 @@ check_diff nokasan kasan "$kasan_derived${kasan_sel:+|$kasan_sel}" \
 	"KASAN" CONFIG_KASAN
 check_diff kasan memorizer "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES${mem_sel:+|$mem_sel}" \
 	"MEMORIZER" CONFIG_MEMORIZER
+check_diff kasan kasan-jl "CONFIG_JUMP_LABEL" "JUMP_LABEL" CONFIG_JUMP_LABEL
+check_diff kasan-jl memorizer-jl "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES${mem_sel:+|$mem_sel}" \
+	"MEMORIZER" CONFIG_MEMORIZER
 [ "${1:-}" = --config-only ] && exit 0
 
 # 2. Build, one variant after the other (-j$jobs: the machine is shared).
 kversion=$(make -s -C "$src" kernelversion)
-for v in memorizer kasan nokasan; do
+for v in memorizer kasan nokasan memorizer-jl kasan-jl; do
 	b=$top/build/bench/$v
 	o=$top/out/bench/$v
 	log "$v: make -j$jobs bzImage (Linux $kversion)"

@@ -112,6 +112,12 @@ for r in 1 2; do
 	echo 1000000000 > "$t/runs/round$r-mtrace-all/mtrace-bytes"
 	echo 100.000 > "$t/runs/round$r-mtrace-all/wall-seconds"
 done
+# The JUMP_LABEL pair, hackbench only: kasan-jl 10 and 20 s, memorizer-jl
+# off 11 and 20 s.
+for r in 1 2; do
+	echo "base hackbench $((10 * r))" | boot round$r-kasan-jl kasan-jl 2
+	echo "off hackbench $((r == 1 ? 11 : 20))" | boot round$r-memorizer-jl memorizer-jl 2
+done
 echo 'full hackbench 90' | boot scale1-memorizer-smp1 memorizer 1
 echo 'full hackbench 50' | boot scale1-memorizer-smp2 memorizer 2
 echo 'base hackbench 20' | boot scale1-kasan-smp1 kasan 1
@@ -127,6 +133,7 @@ command=make bench
 date=2026-01-01T00:00:00Z
 kernel_version=6.12.117
 accelerator=tcg
+tcg_threads=one for all vCPUs
 rounds=2
 kernel_build_running_before=no
 kernel_build_running_after=no
@@ -174,6 +181,12 @@ eq(s["hackbench"]["mb_per_s"], 0.5, "MB/s"); eq(s["hackbench"]["overruns"], 5, "
 eq(s["hackbench"]["kmap_stream"]["records_per_s"], 500.0, "text records/s")
 eq(s["tar"]["records_per_s"], None, "missing workload")
 assert r["kernel_version"] == "6.12.117" and r["accelerator"] == "tcg" and r["date"]
+assert r["tcg_threads"] == "one for all vCPUs", r["tcg_threads"]
+# The JUMP_LABEL pair is its own: off_jl against kasan_jl only.
+eq(r["off_jump_label"]["hackbench"]["ratio"], 15.5 / 15, "off, JUMP_LABEL")
+assert r["off_jump_label"]["hackbench"]["spread"] == [1.0, 1.1], r["off_jump_label"]["hackbench"]
+assert r["off_jump_label"]["tar"] is None
+eq(r["seconds"]["kasan_jl"]["hackbench"]["median"], 15, "kasan_jl seconds")
 # The plugin's boots are their own configurations, not nokasan's.
 eq(r["seconds"]["nokasan"]["hackbench"]["median"], 5.5, "nokasan untouched")
 eq(r["ratio_vs_nokasan"]["hackbench"]["mtrace_sharing"], (10 + 24) / 2 / 5.5, "sharing")
@@ -216,6 +229,12 @@ grep -qx '| hackbench_long | 11.000 | 28.000 | 2.55× (2.00–3.00) | n/a | n/a 
 grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 4.00× (4.00–4.00) |' "$t/out/latest.md" ||
 	{ echo "latest.md: hackbench row wrong:"; grep '^| hackbench' "$t/out/latest.md"; exit 1; }
 
+grep -qx '| hackbench | 15.000 | 15.500 | 1.03× (1.00–1.10) |' "$t/out/latest.md" ||
+	{ echo "latest.md: JUMP_LABEL row wrong:"; grep '^| hackbench | 15' "$t/out/latest.md"; exit 1; }
+grep -qx '| tar | n/a | n/a | n/a |' "$t/out/latest.md" ||
+	{ echo "latest.md: JUMP_LABEL row of tar wrong"; exit 1; }
+grep -qx -- '- TCG threads: one for all vCPUs' "$t/out/latest.md" ||
+	{ echo "latest.md: no TCG threads line"; grep '^- ' "$t/out/latest.md"; exit 1; }
 grep -qx '| tar | full | 99.30% | 7 | slab 71.4%, percpu 28.6% | 3 |' "$t/out/latest.md" ||
 	{ echo "latest.md: attribution row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
 grep -qx '| tar | full | 1320 | 23.7% | kasan 22.7%, memorizer 1.0%, lockdep 0.0% |' "$t/out/latest.md" ||
