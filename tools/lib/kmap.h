@@ -148,7 +148,7 @@ static inline int kmap_object_freed(const struct kmap_object *o)
 }
 
 /*
- * Allocator kinds (enum memorizer_alloc_kind), in one table (kmap_src.c):
+ * Allocator kinds (enum memorizer_alloc_kind), in one table (kmap_kinds.c):
  * what the stream and the text kmap say of each, for the readers and the
  * rules alike. A kind is found (context MEMORIZER_CONTEXT_FOUND) when
  * Memorizer saw no allocation of the object and made its record at its
@@ -205,7 +205,7 @@ const char *kmap_found_word(int kind);
 int kmap_object_kind(const struct kmap_object *o);
 
 /*
- * Free APIs (enum memorizer_free_api), in one table (kmap_rules.c): each
+ * Free APIs (enum memorizer_free_api), in one table (kmap_kinds.c): each
  * one's name (as messages print it), the stream version that brought it
  * and the one kind it frees, if it frees one kind only.
  */
