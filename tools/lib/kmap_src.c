@@ -55,7 +55,6 @@ struct kmap_src {
 	kmap_read_fn dec;		/* raw_read, or zstd_read */
 	unsigned char head[16];		/* the first bytes dec gave */
 	size_t nhead, head_pos;
-	int zstd;
 	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
@@ -88,7 +87,7 @@ struct kmap_src {
 	size_t end_pos;
 	uint64_t lost, lost_frees, orphans;
 	struct kmap_map gone;		/* orphans given up: id -> first offset */
-	uint64_t orphan_records, since_sweep;
+	uint64_t since_sweep;
 	struct kmap_bin_rules *rules;
 	/* the object handed out: *outp (&out, or a tobj) */
 	struct kmap_object out, *outp;
@@ -191,15 +190,6 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 	return KMAP_FMT_TEXT;
 }
 
-int kmap_have_zstd(void)
-{
-#ifdef KMAP_ZSTD
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
 
 FILE *kmap_fopen(const char *path, char *err)
@@ -296,7 +286,6 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		}
 		ZSTD_initDStream(s->zd);
 		s->dec = zstd_read;
-		s->zstd = 1;
 #else
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s: zstd-compressed, and this memorizer was built without zstd",
@@ -335,11 +324,6 @@ uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size)
 	return s->raw_in;
 }
 
-int kmap_src_zstd(const struct kmap_src *s)
-{
-	return s->zstd;
-}
-
 struct kmap_text_reader *kmap_src_text(struct kmap_src *s)
 {
 	return s->tr;
@@ -368,11 +352,6 @@ enum kmap_format kmap_src_format(const struct kmap_src *s)
 uint64_t kmap_src_lost(const struct kmap_src *s)
 {
 	return s->lost;
-}
-
-uint64_t kmap_src_orphan_records(const struct kmap_src *s)
-{
-	return s->orphan_records;
 }
 
 uint64_t kmap_src_orphans(const struct kmap_src *s)
@@ -1008,12 +987,6 @@ static uint64_t orphan_window(const struct kmap_src *s)
 	return w > ORPHAN_WINDOW ? w : ORPHAN_WINDOW;
 }
 
-/* Records an orphan's entry held: its ACCESS records, and its FREE. */
-static uint64_t held_records(const struct entry *e)
-{
-	return e->nr_access + (kmap_object_freed(&e->o) ? 1 : 0);
-}
-
 /*
  * Give up the objects whose first record is more than ORPHAN_WINDOW bytes
  * back and still have no ALLOC: count them, remember their ids, drop
@@ -1042,7 +1015,6 @@ static int sweep_orphans(struct kmap_src *s, uint64_t offset)
 		if (!slot || *slot != i)
 			continue;
 		s->orphans++;
-		s->orphan_records += held_records(e);
 		slot = kmap_map_get(&s->gone, e->o.id, NULL);
 		if (!slot) {
 			snprintf(s->err, sizeof(s->err), "%s: out of memory",
@@ -1079,10 +1051,8 @@ static int gone_record(struct kmap_src *s, const struct kmap_bin_rec *r)
 	first = kmap_map_find(&s->gone, id);
 	if (!first)
 		return 0;
-	if (r->type != MEMORIZER_REC_ALLOC) {
-		s->orphan_records++;
+	if (r->type != MEMORIZER_REC_ALLOC)
 		return 1;
-	}
 	snprintf(s->err, sizeof(s->err),
 		 "%s: byte %llu: ALLOC of object id %llu more than %llu MiB after its first record (byte %llu): records out of order",
 		 s->name, (unsigned long long)r->offset, (unsigned long long)id,
@@ -1333,7 +1303,6 @@ static int bin_next(struct kmap_src *s)
 			continue;
 		if (!s->ent[i].have_alloc) {
 			s->orphans++;
-			s->orphan_records += held_records(&s->ent[i]);
 			continue;
 		}
 		s->ent[i].have_alloc = 0;

@@ -43,15 +43,6 @@ struct kmap_sym {
 #endif
 };
 
-int kmap_have_dw(void)
-{
-#ifdef KMAP_DW
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
