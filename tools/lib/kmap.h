@@ -845,6 +845,28 @@ struct kmap_sym;
 struct kmap_sym *kmap_sym_open_map(const char *path, char *err);
 struct kmap_sym *kmap_sym_open_elf(const char *path, char *err);
 /*
+ * One line of a System.map or /proc/kallsyms: "ADDR TYPE NAME", and in
+ * kallsyms "\t[MODULE]" after a module's symbol. name and module (""
+ * when none) are valid during the call only.
+ */
+struct kmap_ksym {
+	uint64_t addr;
+	char type;			/* nm's: T, t, D, d, B, b, R, r, W, ... */
+	const char *name;
+	const char *module;
+};
+typedef int (*kmap_ksym_fn)(void *ctx, const struct kmap_ksym *k);
+/*
+ * Read path's lines, every symbol of every type, in file order, calling
+ * fn on each; fn returns 0 to go on, or -1 with err[KMAP_ERR_MAX] set
+ * (err is the one given here) to stop. Returns 0, or -1 with err set: a
+ * line not of the format ("PATH:LINE: what is wrong"), the file not
+ * readable, or fn's. kmap_sym_open_map() reads its text symbols so;
+ * a tool that wants other symbols (data) reads them so too.
+ */
+int kmap_sym_read_map(const char *path, kmap_ksym_fn fn, void *ctx,
+		      char *err);
+/*
  * Describe ip: "func+0xOFF/0xSIZE" (and " at FILE:LINE" when known, " at
  * FILE" for code of no line: kmap_sym_source()'s line 0) into out. Returns 1 when ip is inside a known function, 0 otherwise (out is
  * then the bare hex address).
