@@ -762,6 +762,35 @@ int kmap_rule_bin_time(struct kmap_bin_rules *st,
 void kmap_bin_rules_free(struct kmap_bin_rules *st);
 
 /* ------------------------------------------------------------------ */
+/* debugfs memorizer/stats (kmap_stats.c).                            */
+
+/*
+ * The kernel's figures (kernel/Documentation/dev-tools/memorizer.rst):
+ * one "KEY VALUE" line each, KEY without a space, VALUE unsigned decimal
+ * within 64 bits; empty lines are skipped. Keys are looked up by name
+ * (new ones may come), in file order.
+ */
+#define KMAP_STATS_LINE_MAX	256	/* newline included */
+struct kmap_stat {
+	char *key;
+	uint64_t value;
+};
+struct kmap_stats {
+	struct kmap_stat *stat;
+	size_t n, cap;
+};
+/*
+ * Read f (name in errors; f not closed) into *st. Returns 0, or -1 with
+ * err[KMAP_ERR_MAX] set ("NAME:LINE: what is wrong", the line quoted when
+ * it is not a "key value" one). kmap_stats_free() *st either way.
+ */
+int kmap_stats_read(FILE *f, const char *name, struct kmap_stats *st,
+		    char *err);
+/* The value of key (the first line's, if repeated); NULL when none has it. */
+const uint64_t *kmap_stats_find(const struct kmap_stats *st, const char *key);
+void kmap_stats_free(struct kmap_stats *st);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
 
 /*

@@ -2873,6 +2873,66 @@ static void test_sym_read_map(void **state)
 	unlink(path);
 }
 
+/* kmap_stats_read() over text, its error into err ("" when none). */
+static int stats_of(const char *text, struct kmap_stats *st, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	err[0] = 0;
+	rc = kmap_stats_read(f, "s", st, err);
+	fclose(f);
+	return rc;
+}
+
+static void test_stats(void **state)
+{
+	char err[KMAP_ERR_MAX], longer[400];
+	struct kmap_stats st;
+
+	(void)state;
+	assert_int_equal(stats_of("kmalloc_tracked 4021\n\nobjects_dropped 3\n"
+				  "big 18446744073709551615\nobjects_dropped 9\n"
+				  "last 0", &st, err), 0);
+	assert_int_equal(st.n, 5);
+	assert_string_equal(st.stat[0].key, "kmalloc_tracked");
+	assert_true(st.stat[0].value == 4021);
+	assert_true(*kmap_stats_find(&st, "objects_dropped") == 3);
+	assert_true(*kmap_stats_find(&st, "big") == UINT64_MAX);
+	assert_true(*kmap_stats_find(&st, "last") == 0);
+	assert_null(kmap_stats_find(&st, "accesses_dropped"));
+	assert_null(kmap_stats_find(&st, "kmalloc"));
+	kmap_stats_free(&st);
+	assert_int_equal(st.n, 0);
+
+	assert_int_equal(stats_of("", &st, err), 0);
+	assert_int_equal(st.n, 0);
+	kmap_stats_free(&st);
+
+	/* Not "key value": the line's number and text. */
+	assert_int_equal(stats_of("a 1\nkmalloc_live many\n", &st, err), -1);
+	assert_string_equal(err, "s:2: not a \"key value\" line (debugfs memorizer/stats): 'kmalloc_live many'");
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of(" 1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a  1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a -1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a 18446744073709551616\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a 1 2\n", &st, err), -1);
+	kmap_stats_free(&st);
+	memset(longer, 'k', sizeof(longer) - 4);
+	strcpy(longer + sizeof(longer) - 4, " 1\n");
+	assert_int_equal(stats_of(longer, &st, err), -1);
+	assert_string_equal(err, "s:1: line too long");
+	kmap_stats_free(&st);
+}
+
 /* Capability maps. */
 
 /* A System.map in a temporary file: f_a, f_b, f_c of 0x100 bytes each. */
@@ -3700,6 +3760,7 @@ int main(void)
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),
 		cmocka_unit_test(test_sym_read_map),
+		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_capmap_cells),
 		cmocka_unit_test(test_capmap_groups),
 		cmocka_unit_test(test_capmap_subjects),
