@@ -148,7 +148,7 @@ static inline int kmap_object_freed(const struct kmap_object *o)
 }
 
 /*
- * Allocator kinds (enum memorizer_alloc_kind), in one table (kmap_src.c):
+ * Allocator kinds (enum memorizer_alloc_kind), in one table (kmap_kinds.c):
  * what the stream and the text kmap say of each, for the readers and the
  * rules alike. A kind is found (context MEMORIZER_CONTEXT_FOUND) when
  * Memorizer saw no allocation of the object and made its record at its
@@ -205,7 +205,7 @@ const char *kmap_found_word(int kind);
 int kmap_object_kind(const struct kmap_object *o);
 
 /*
- * Free APIs (enum memorizer_free_api), in one table (kmap_rules.c): each
+ * Free APIs (enum memorizer_free_api), in one table (kmap_kinds.c): each
  * one's name (as messages print it), the stream version that brought it
  * and the one kind it frees, if it frees one kind only.
  */
@@ -240,8 +240,6 @@ struct kmap_text_reader;
 struct kmap_text_reader *kmap_text_open(FILE *f, const char *name);
 /* Reads up to len bytes into buf; returns the count, 0 at end, -1 on error. */
 typedef long (*kmap_read_fn)(void *ctx, void *buf, size_t len);
-/* A kmap_read_fn over a FILE * (ctx), for kmap_text_open and kmap_bin_open. */
-long kmap_file_read(void *ctx, void *buf, size_t len);
 
 /* The same, over a read function. */
 struct kmap_text_reader *kmap_text_open_fn(kmap_read_fn fn, void *ctx,
@@ -397,8 +395,7 @@ struct kmap_bin_rec {
 
 struct kmap_bin_reader;
 
-/* Over a FILE (not closed by kmap_bin_close). NULL only when out of memory. */
-struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name);
+/* Over a buffer, or a read function. NULL only when out of memory. */
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
 					  const char *name);
 struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
@@ -494,7 +491,6 @@ struct kmap_mtrace_rec {
 	} u;
 };
 struct kmap_mtrace_reader;
-struct kmap_mtrace_reader *kmap_mtrace_open(FILE *f, const char *name);
 struct kmap_mtrace_reader *kmap_mtrace_open_mem(const void *buf, size_t len,
 						const char *name);
 struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
@@ -504,12 +500,9 @@ const struct mtrace_log_header *
 kmap_mtrace_header(const struct kmap_mtrace_reader *r);
 /* 1 with *rec, 0 at a clean end, -1 on error (kmap_mtrace_error()). */
 int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec);
-uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r);
 uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r);
 const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r);
 void kmap_mtrace_close(struct kmap_mtrace_reader *r);
-int kmap_mtrace_check_header(const void *buf, size_t len, char *err);
-size_t kmap_mtrace_min_size(unsigned int type);
 /*
  * One record as a text line into line[KMAP_LINE_MAX] (newline included,
  * NUL-terminated); returns its length. memorizer text's format:
@@ -554,8 +547,6 @@ enum kmap_format kmap_src_format(const struct kmap_src *s);
  * compressed input); *size is the file's size, 0 when not a regular file.
  */
 uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size);
-/* Whether the input was zstd-compressed. */
-int kmap_src_zstd(const struct kmap_src *s);
 /*
  * The record reader under s (the text one for a text kmap, else NULL; the
  * binary one for a stream), for a validator that wants every record and
@@ -595,10 +586,9 @@ uint64_t kmap_src_lost(const struct kmap_src *s);
  * per CPU, at least 16 MiB, after their first record: the kernel's
  * per-CPU buffers, 4 MiB by default, interleave): memory stays
  * bounded whatever the number of orphans. An ALLOC later than that is an
- * error. kmap_src_orphan_records(): their FREE and ACCESS records.
+ * error.
  */
 uint64_t kmap_src_orphans(const struct kmap_src *s);
-uint64_t kmap_src_orphan_records(const struct kmap_src *s);
 /*
  * Whether the input's accesses carry offsets: 1 for a stream of version 5
  * or later and a kmap_offsets text, 0 for an older stream and a seeds'
@@ -625,9 +615,6 @@ void kmap_src_close(struct kmap_src *s);
  * magic is damaged is then reported as such, not as bad text).
  */
 enum kmap_format kmap_guess_format(const void *buf, size_t len);
-
-/* Whether this libkmap can read zstd-compressed streams. */
-int kmap_have_zstd(void);
 
 /* ------------------------------------------------------------------ */
 /* The rules beyond syntax: one set, for every reader (kmap_rules.c). */
@@ -775,6 +762,35 @@ int kmap_rule_bin_time(struct kmap_bin_rules *st,
 void kmap_bin_rules_free(struct kmap_bin_rules *st);
 
 /* ------------------------------------------------------------------ */
+/* debugfs memorizer/stats (kmap_stats.c).                            */
+
+/*
+ * The kernel's figures (kernel/Documentation/dev-tools/memorizer.rst):
+ * one "KEY VALUE" line each, KEY without a space, VALUE unsigned decimal
+ * within 64 bits; empty lines are skipped. Keys are looked up by name
+ * (new ones may come), in file order.
+ */
+#define KMAP_STATS_LINE_MAX	256	/* newline included */
+struct kmap_stat {
+	char *key;
+	uint64_t value;
+};
+struct kmap_stats {
+	struct kmap_stat *stat;
+	size_t n, cap;
+};
+/*
+ * Read f (name in errors; f not closed) into *st. Returns 0, or -1 with
+ * err[KMAP_ERR_MAX] set ("NAME:LINE: what is wrong", the line quoted when
+ * it is not a "key value" one). kmap_stats_free() *st either way.
+ */
+int kmap_stats_read(FILE *f, const char *name, struct kmap_stats *st,
+		    char *err);
+/* The value of key (the first line's, if repeated); NULL when none has it. */
+const uint64_t *kmap_stats_find(const struct kmap_stats *st, const char *key);
+void kmap_stats_free(struct kmap_stats *st);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
 
 /*
@@ -869,8 +885,28 @@ int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
 struct kmap_sym;
 struct kmap_sym *kmap_sym_open_map(const char *path, char *err);
 struct kmap_sym *kmap_sym_open_elf(const char *path, char *err);
-/* Whether libkmap was built with libdw. */
-int kmap_have_dw(void);
+/*
+ * One line of a System.map or /proc/kallsyms: "ADDR TYPE NAME", and in
+ * kallsyms "\t[MODULE]" after a module's symbol. name and module (""
+ * when none) are valid during the call only.
+ */
+struct kmap_ksym {
+	uint64_t addr;
+	char type;			/* nm's: T, t, D, d, B, b, R, r, W, ... */
+	const char *name;
+	const char *module;
+};
+typedef int (*kmap_ksym_fn)(void *ctx, const struct kmap_ksym *k);
+/*
+ * Read path's lines, every symbol of every type, in file order, calling
+ * fn on each; fn returns 0 to go on, or -1 with err[KMAP_ERR_MAX] set
+ * (err is the one given here) to stop. Returns 0, or -1 with err set: a
+ * line not of the format ("PATH:LINE: what is wrong"), the file not
+ * readable, or fn's. kmap_sym_open_map() reads its text symbols so;
+ * a tool that wants other symbols (data) reads them so too.
+ */
+int kmap_sym_read_map(const char *path, kmap_ksym_fn fn, void *ctx,
+		      char *err);
 /*
  * Describe ip: "func+0xOFF/0xSIZE" (and " at FILE:LINE" when known, " at
  * FILE" for code of no line: kmap_sym_source()'s line 0) into out. Returns 1 when ip is inside a known function, 0 otherwise (out is

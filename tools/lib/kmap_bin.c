@@ -77,11 +77,6 @@ struct kmap_bin_reader *kmap_bin_open_fn(kmap_read_fn fn, void *ctx,
 	return r;
 }
 
-struct kmap_bin_reader *kmap_bin_open(FILE *f, const char *name)
-{
-	return kmap_bin_open_fn(kmap_file_read, f, name);
-}
-
 struct kmap_bin_reader *kmap_bin_open_mem(const void *buf, size_t len,
 					  const char *name)
 {

@@ -23,18 +23,13 @@ struct kmap_mtrace_reader {
 
 #define set_err(r, ...) kmap_records_error(&(r)->in, __VA_ARGS__)
 
-size_t kmap_mtrace_min_size(unsigned int type)
-{
-	static const uint16_t sizes[MTRACE_REC_NR_TYPES] = MTRACE_REC_SIZES;
-
-	return type < MTRACE_REC_NR_TYPES ? sizes[type] : 0;
-}
-
 /* The format's: one layout in every version of the log. */
 static size_t min_size(unsigned int version, unsigned int type)
 {
+	static const uint16_t sizes[MTRACE_REC_NR_TYPES] = MTRACE_REC_SIZES;
+
 	(void)version;
-	return kmap_mtrace_min_size(type);
+	return type < MTRACE_REC_NR_TYPES ? sizes[type] : 0;
 }
 
 struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
@@ -47,11 +42,6 @@ struct kmap_mtrace_reader *kmap_mtrace_open_fn(kmap_read_fn fn, void *ctx,
 		return NULL;
 	}
 	return r;
-}
-
-struct kmap_mtrace_reader *kmap_mtrace_open(FILE *f, const char *name)
-{
-	return kmap_mtrace_open_fn(kmap_file_read, f, name);
 }
 
 struct kmap_mtrace_reader *kmap_mtrace_open_mem(const void *buf, size_t len,
@@ -76,11 +66,6 @@ void kmap_mtrace_close(struct kmap_mtrace_reader *r)
 const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r)
 {
 	return r->in.err;
-}
-
-uint64_t kmap_mtrace_offset(const struct kmap_mtrace_reader *r)
-{
-	return r->in.offset;
 }
 
 uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r)
@@ -136,11 +121,6 @@ static const struct kmap_records_format mtrace_format = {
 	.min_size = min_size,
 	.type_name = type_name,
 };
-
-int kmap_mtrace_check_header(const void *buf, size_t len, char *err)
-{
-	return kmap_records_check_header(buf, len, &mtrace_format, err);
-}
 
 int kmap_mtrace_read_header(struct kmap_mtrace_reader *r)
 {

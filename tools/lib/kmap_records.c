@@ -54,8 +54,8 @@ void kmap_records_error(struct kmap_records *in, uint64_t off,
 }
 
 /* kmap_records_peek() when the buffer holds fewer than len bytes. */
-const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
-				       size_t *got)
+static const unsigned char *kmap_records_fill(struct kmap_records *in,
+					      size_t len, size_t *got)
 {
 	while (in->end - in->start < len && !in->eof) {
 		long n;
@@ -78,6 +78,21 @@ const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
 	}
 	*got = in->end - in->start < len ? in->end - in->start : len;
 	return in->buf + in->start;
+}
+
+/*
+ * The next len unread bytes (len <= KMAP_RECORDS_BUF), in place: *got of
+ * them, fewer only at the end of the input; NULL on a read error. They
+ * stay unread until kmap_records_consume().
+ */
+static inline const unsigned char *
+kmap_records_peek(struct kmap_records *in, size_t len, size_t *got)
+{
+	if (in->end - in->start >= len) {
+		*got = len;
+		return in->buf + in->start;
+	}
+	return kmap_records_fill(in, len, got);
 }
 
 /*

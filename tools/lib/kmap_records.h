@@ -49,24 +49,6 @@ void kmap_records_error(struct kmap_records *in, uint64_t off,
 			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-const unsigned char *kmap_records_fill(struct kmap_records *in, size_t len,
-				       size_t *got);
-
-/*
- * The next len unread bytes (len <= KMAP_RECORDS_BUF), in place: *got of
- * them, fewer only at the end of the input; NULL on a read error. They
- * stay unread until kmap_records_consume().
- */
-static inline const unsigned char *
-kmap_records_peek(struct kmap_records *in, size_t len, size_t *got)
-{
-	if (in->end - in->start >= len) {
-		*got = len;
-		return in->buf + in->start;
-	}
-	return kmap_records_fill(in, len, got);
-}
-
 static inline void kmap_records_consume(struct kmap_records *in, size_t len)
 {
 	in->start += len;

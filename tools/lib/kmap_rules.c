@@ -317,33 +317,6 @@ static const char *const context_name[] = {
 	[MEMORIZER_CONTEXT_FOUND] = "found",
 };
 
-/*
- * The free APIs: see struct kmap_free_api. New APIs add their row here,
- * with the stream version that brought them, no holes.
- */
-static const struct kmap_free_api free_apis[] = {
-	[MEMORIZER_FREE_KFREE] = { "kfree", 1, -1 },
-	[MEMORIZER_FREE_CACHE] = { "kmem_cache_free", 1, -1 },
-	[MEMORIZER_FREE_VFREE] = { "vfree", 1, -1 },
-	[MEMORIZER_FREE_PAGES] = { "free_pages", 1, -1 },
-	[MEMORIZER_FREE_MISSED] = { "missed", 1, -1 },
-	[MEMORIZER_FREE_PERCPU] = { "free_percpu", 3, -1 },
-	/* A module's globals, when it is unloaded. */
-	[MEMORIZER_FREE_MODULE] = { "module", 4, MEMORIZER_ALLOC_GLOBAL },
-};
-#define NR_FREE_APIS ((int)(sizeof(free_apis) / sizeof(free_apis[0])))
-
-const struct kmap_free_api *kmap_free_api(int api)
-{
-	return api >= 0 && api < NR_FREE_APIS && free_apis[api].name ?
-	       &free_apis[api] : NULL;
-}
-
-const char *kmap_free_api_name(int api)
-{
-	return kmap_free_api(api) ? free_apis[api].name : "unknown";
-}
-
 static unsigned int stream_version(const struct kmap_bin_reader *r)
 {
 	const struct memorizer_stream_header *h = kmap_bin_header(r);

@@ -55,7 +55,6 @@ struct kmap_src {
 	kmap_read_fn dec;		/* raw_read, or zstd_read */
 	unsigned char head[16];		/* the first bytes dec gave */
 	size_t nhead, head_pos;
-	int zstd;
 	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
@@ -88,7 +87,7 @@ struct kmap_src {
 	size_t end_pos;
 	uint64_t lost, lost_frees, orphans;
 	struct kmap_map gone;		/* orphans given up: id -> first offset */
-	uint64_t orphan_records, since_sweep;
+	uint64_t since_sweep;
 	struct kmap_bin_rules *rules;
 	/* the object handed out: *outp (&out, or a tobj) */
 	struct kmap_object out, *outp;
@@ -102,98 +101,6 @@ struct kmap_src {
 	int ended;			/* kmap_src_next() returned 0 */
 	char err[KMAP_ERR_MAX];
 };
-
-/*
- * The allocator kinds: see struct kmap_kind. New kinds add their row here,
- * with the stream version that brought them: one row per kind, no holes
- * (kmap_kind() is NULL from the first kind past the last on). A found slab
- * object is unseen, kmalloc's or kmem_cache's alike, and a found page is
- * a page of whatever allocator: their words do not say the kind. An IRQ
- * stack is found with pid 0, a task's stack with its task's. A percpu
- * object is a per-CPU variable (never freed) or an alloc_percpu() area
- * (freed by free_percpu()): its record does not say which, so a FREE of
- * one is valid. A global is the kernel's (never freed) or a module's
- * (freed when the module is unloaded, from version 4): a FREE of one is
- * valid from version 4, by api module or missed (a stale record closed),
- * no other.
- */
-static const struct kmap_kind kinds[] = {
-	[MEMORIZER_ALLOC_KMALLOC] = {
-		.name = "kmalloc", .since = 1, .found_since = 3,
-		.found_word = "unseen", .free_api = MEMORIZER_FREE_KFREE,
-	},
-	[MEMORIZER_ALLOC_CACHE] = {
-		.name = "kmem_cache", .since = 1, .found_since = 3,
-		.found_word = "unseen", .free_api = MEMORIZER_FREE_CACHE,
-	},
-	[MEMORIZER_ALLOC_KMALLOC_LARGE] = {
-		.name = "kmalloc_large", .since = 1,
-		.free_api = MEMORIZER_FREE_KFREE,
-	},
-	[MEMORIZER_ALLOC_VMALLOC] = {
-		.name = "vmalloc", .since = 1, .free_api = MEMORIZER_FREE_VFREE,
-	},
-	[MEMORIZER_ALLOC_PAGES] = {
-		.name = "pages", .since = 1, .found_since = 3,
-		.found_word = "page", .free_api = MEMORIZER_FREE_PAGES,
-	},
-	[MEMORIZER_ALLOC_GLOBAL] = {
-		.name = "global", .since = 2, .found_since = 2,
-		.found_word = "global", .word_is_kind = 1, .only_found = 1,
-		.freed_since = 4, .free_api = MEMORIZER_FREE_MODULE,
-		.free_api_only = 1,
-	},
-	[MEMORIZER_ALLOC_PERCPU] = {
-		.name = "percpu", .since = 3, .found_since = 3,
-		.found_word = "percpu", .word_is_kind = 1, .only_found = 1,
-		.free_api = MEMORIZER_FREE_PERCPU,
-	},
-	/* A task's stack goes with its pages when the task is freed. */
-	[MEMORIZER_ALLOC_STACK] = {
-		.name = "stack", .since = 3, .found_since = 3,
-		.found_word = "irq_stack", .word_is_kind = 1, .found_task = 1,
-		.free_api = MEMORIZER_FREE_PAGES,
-	},
-};
-#define NR_KINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
-
-const struct kmap_kind *kmap_kind(int kind)
-{
-	return kind >= 0 && kind < NR_KINDS && kinds[kind].name ?
-	       &kinds[kind] : NULL;
-}
-
-const char *kmap_kind_name(int kind)
-{
-	return kmap_kind(kind) ? kinds[kind].name : "unknown";
-}
-
-const char *kmap_found_word(int kind)
-{
-	return kmap_kind(kind) ? kinds[kind].found_word : NULL;
-}
-
-int kmap_object_found(const struct kmap_object *o)
-{
-	if (o->has & KMAP_HAS_KIND)
-		return o->context == MEMORIZER_CONTEXT_FOUND;
-	return o->alloc_ip == o->addr;
-}
-
-int kmap_object_kind(const struct kmap_object *o)
-{
-	int k;
-
-	if (o->has & KMAP_HAS_KIND)
-		return o->kind;
-	if (o->pid != 0 || o->alloc_ip != o->addr)
-		return KMAP_KIND_UNKNOWN;
-	for (k = 0; k < NR_KINDS; k++)
-		if (kinds[k].word_is_kind &&
-		    !strcmp(o->comm, kinds[k].found_word))
-			return k;
-	return KMAP_KIND_UNKNOWN;
-}
 
 /* Up to len of the bytes of from[*pos .. n) into buf; how many. */
 static size_t drain(const unsigned char *from, size_t n, size_t *pos,
@@ -281,15 +188,6 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 		if ((p[i] < 0x20 && p[i] != '\n') || p[i] >= 0x7f)
 			return KMAP_FMT_BINARY;
 	return KMAP_FMT_TEXT;
-}
-
-int kmap_have_zstd(void)
-{
-#ifdef KMAP_ZSTD
-	return 1;
-#else
-	return 0;
-#endif
 }
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
@@ -388,7 +286,6 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		}
 		ZSTD_initDStream(s->zd);
 		s->dec = zstd_read;
-		s->zstd = 1;
 #else
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s: zstd-compressed, and this memorizer was built without zstd",
@@ -427,11 +324,6 @@ uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size)
 	return s->raw_in;
 }
 
-int kmap_src_zstd(const struct kmap_src *s)
-{
-	return s->zstd;
-}
-
 struct kmap_text_reader *kmap_src_text(struct kmap_src *s)
 {
 	return s->tr;
@@ -460,11 +352,6 @@ enum kmap_format kmap_src_format(const struct kmap_src *s)
 uint64_t kmap_src_lost(const struct kmap_src *s)
 {
 	return s->lost;
-}
-
-uint64_t kmap_src_orphan_records(const struct kmap_src *s)
-{
-	return s->orphan_records;
 }
 
 uint64_t kmap_src_orphans(const struct kmap_src *s)
@@ -1094,12 +981,6 @@ static uint64_t orphan_window(const struct kmap_src *s)
 	return w > ORPHAN_WINDOW ? w : ORPHAN_WINDOW;
 }
 
-/* Records an orphan's entry held: its ACCESS records, and its FREE. */
-static uint64_t held_records(const struct entry *e)
-{
-	return e->nr_access + (kmap_object_freed(&e->o) ? 1 : 0);
-}
-
 /*
  * Give up the objects whose first record is more than ORPHAN_WINDOW bytes
  * back and still have no ALLOC: count them, remember their ids, drop
@@ -1128,7 +1009,6 @@ static int sweep_orphans(struct kmap_src *s, uint64_t offset)
 		if (!slot || *slot != i)
 			continue;
 		s->orphans++;
-		s->orphan_records += held_records(e);
 		slot = kmap_map_get(&s->gone, e->o.id, NULL);
 		if (!slot) {
 			snprintf(s->err, sizeof(s->err), "%s: out of memory",
@@ -1165,10 +1045,8 @@ static int gone_record(struct kmap_src *s, const struct kmap_bin_rec *r)
 	first = kmap_map_find(&s->gone, id);
 	if (!first)
 		return 0;
-	if (r->type != MEMORIZER_REC_ALLOC) {
-		s->orphan_records++;
+	if (r->type != MEMORIZER_REC_ALLOC)
 		return 1;
-	}
 	snprintf(s->err, sizeof(s->err),
 		 "%s: byte %llu: ALLOC of object id %llu more than %llu MiB after its first record (byte %llu): records out of order",
 		 s->name, (unsigned long long)r->offset, (unsigned long long)id,
@@ -1419,7 +1297,6 @@ static int bin_next(struct kmap_src *s)
 			continue;
 		if (!s->ent[i].have_alloc) {
 			s->orphans++;
-			s->orphan_records += held_records(&s->ent[i]);
 			continue;
 		}
 		s->ent[i].have_alloc = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libkmap: kernel symbols. System.map and /proc/kallsyms by hand; a
- * vmlinux's symbol table and DWARF line tables with elfutils' libdw.
+ * libkmap: kernel symbols. System.map and /proc/kallsyms by hand (the one
+ * reader of their lines: kmap_sym_read_map()); a vmlinux's symbol table
+ * and DWARF line tables with elfutils' libdw.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,15 +53,6 @@ struct kmap_sym {
 	int cus_read;
 #endif
 };
-
-int kmap_have_dw(void)
-{
-#ifdef KMAP_DW
-	return 1;
-#else
-	return 0;
-#endif
-}
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -146,94 +138,126 @@ static void sort_syms(struct kmap_sym *s, uint64_t end)
 	index_syms(s);
 }
 
-struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
+/* kmap_sym_read_map()'s error at line lineno of path: -1. */
+static int map_error(char *err, const char *path, unsigned long lineno,
+		     const char *what)
+{
+	snprintf(err, KMAP_ERR_MAX, "%s:%lu: %s", path, lineno, what);
+	return -1;
+}
+
+int kmap_sym_read_map(const char *path, kmap_ksym_fn fn, void *ctx,
+		      char *err)
 {
 	FILE *f = kmap_fopen(path, err);
-	struct kmap_sym *s;
 	char line[SYM_LINE_MAX];
-	size_t cap = 0, ncap = 0;
 	unsigned long lineno = 0;
-	uint64_t etext = 0;
-	int nonzero = 0;
+	int rc = 0;
 
 	if (!f)
-		return NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		goto oom;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *name, *end;
-		uint64_t addr;
-		char type;
+		return -1;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		struct kmap_ksym k = { .module = "" };
+		char *p = line, *end;
 		size_t len = strlen(line);
 
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-			snprintf(err, KMAP_ERR_MAX, "%s:%lu: line too long",
-				 path, lineno);
-			goto fail;
+			rc = map_error(err, path, lineno, "line too long");
+			break;
 		}
 		end = p + strcspn(p, " ");
-		if (*end != ' ' || kmap_parse_hex(p, end - p, &addr)) {
-			snprintf(err, KMAP_ERR_MAX,
-				 "%s:%lu: not a System.map line (ADDRESS TYPE NAME)",
-				 path, lineno);
-			goto fail;
+		if (*end != ' ' || kmap_parse_hex(p, end - p, &k.addr) ||
+		    !end[1] || end[2] != ' ') {
+			rc = map_error(err, path, lineno,
+				       "not a System.map line (ADDRESS TYPE NAME)");
+			break;
 		}
-		p = end + 1;
-		type = *p;
-		if (!type || p[1] != ' ') {
-			snprintf(err, KMAP_ERR_MAX,
-				 "%s:%lu: not a System.map line (ADDRESS TYPE NAME)",
-				 path, lineno);
-			goto fail;
+		k.type = end[1];
+		k.name = p = end + 3;
+		p += strcspn(p, " \t\r\n");
+		if (p == k.name) {
+			rc = map_error(err, path, lineno, "symbol without a name");
+			break;
 		}
-		name = p + 2;
-		name[strcspn(name, " \t\r\n")] = 0;
-		if (!*name) {
-			snprintf(err, KMAP_ERR_MAX, "%s:%lu: symbol without a name",
-				 path, lineno);
-			goto fail;
+		/* kallsyms: "\t[MODULE]" after a module's symbol. */
+		end = p + strspn(p, " \t");
+		*p = 0;
+		if (*end == '[' && (p = strchr(end, ']'))) {
+			*p = 0;
+			k.module = end + 1;
 		}
-		if (!strcmp(name, "_etext"))
-			etext = addr;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (addr)
-			nonzero = 1;
-		if (s->nsyms >= MAX_SYMS) {
-			snprintf(err, KMAP_ERR_MAX, "%s: more than %u symbols",
-				 path, MAX_SYMS);
-			goto fail;
-		}
-		if (add_sym(s, &cap, &ncap, addr, 0, 0, name))
-			goto oom;
+		rc = fn(ctx, &k);
 	}
-	if (ferror(f)) {
+	if (!rc && ferror(f)) {
 		snprintf(err, KMAP_ERR_MAX, "%s: read error", path);
-		goto fail;
+		rc = -1;
 	}
-	if (!s->nsyms) {
+	fclose(f);
+	return rc ? -1 : 0;
+}
+
+/* What kmap_sym_open_map() gathers from kmap_sym_read_map(). */
+struct map_ctx {
+	struct kmap_sym *s;
+	const char *path;
+	char *err;
+	size_t cap, ncap;
+	uint64_t etext;
+	int nonzero;
+};
+
+/* One symbol of a System.map: text ones into the table. */
+static int map_sym(void *ctx, const struct kmap_ksym *k)
+{
+	struct map_ctx *m = ctx;
+
+	if (!strcmp(k->name, "_etext"))
+		m->etext = k->addr;
+	if (k->type != 't' && k->type != 'T' && k->type != 'w' && k->type != 'W')
+		return 0;
+	if (k->addr)
+		m->nonzero = 1;
+	if (m->s->nsyms >= MAX_SYMS) {
+		snprintf(m->err, KMAP_ERR_MAX, "%s: more than %u symbols",
+			 m->path, MAX_SYMS);
+		return -1;
+	}
+	if (add_sym(m->s, &m->cap, &m->ncap, k->addr, 0, 0, k->name)) {
+		snprintf(m->err, KMAP_ERR_MAX, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+struct kmap_sym *kmap_sym_open_map(const char *path, char *err)
+{
+	struct map_ctx m = { .path = path, .err = err };
+
+	m.s = calloc(1, sizeof(*m.s));
+	if (!m.s) {
+		snprintf(err, KMAP_ERR_MAX, "out of memory");
+		return NULL;
+	}
+	if (kmap_sym_read_map(path, map_sym, &m, err))
+		goto fail;
+	if (!m.s->nsyms) {
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s: no text symbols: not a System.map or kallsyms file",
 			 path);
 		goto fail;
 	}
-	if (!nonzero) {
+	if (!m.nonzero) {
 		snprintf(err, KMAP_ERR_MAX,
 			 "%s: every function address is 0 (kallsyms hides them from non-root)",
 			 path);
 		goto fail;
 	}
 	/* Aliases: the first name at an address; the last ends at _etext. */
-	sort_syms(s, etext);
-	fclose(f);
-	return s;
-oom:
-	snprintf(err, KMAP_ERR_MAX, "out of memory");
+	sort_syms(m.s, m.etext);
+	return m.s;
 fail:
-	fclose(f);
-	kmap_sym_close(s);
+	kmap_sym_close(m.s);
 	return NULL;
 }
 

@@ -213,11 +213,6 @@ void kmap_types_close(struct kmap_types *t)
 	free(t);
 }
 
-size_t kmap_types_count(const struct kmap_types *t)
-{
-	return t->n;
-}
-
 long kmap_types_struct(const struct kmap_types *t, const char *name)
 {
 	size_t lo = 0, hi = t->n;
@@ -595,12 +590,6 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 void kmap_types_close(struct kmap_types *t)
 {
 	(void)t;
-}
-
-size_t kmap_types_count(const struct kmap_types *t)
-{
-	(void)t;
-	return 0;
 }
 
 long kmap_types_struct(const struct kmap_types *t, const char *name)

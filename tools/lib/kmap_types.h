@@ -22,8 +22,6 @@ struct kmap_types;
  */
 struct kmap_types *kmap_types_open(const char *path, char *err);
 void kmap_types_close(struct kmap_types *t);
-/* How many struct types it knows. */
-size_t kmap_types_count(const struct kmap_types *t);
 
 /* A struct type: an index into t, or -1 for none. */
 long kmap_types_struct(const struct kmap_types *t, const char *name);

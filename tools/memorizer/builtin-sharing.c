@@ -101,7 +101,7 @@ struct state {
 	struct ipc **ips;		/* per ranked line */
 	size_t *nips, *ipcap;
 	struct sym *syms;		/* sorted by address */
-	size_t nsyms;
+	size_t nsyms, syms_cap;
 	struct obj *objs;		/* sorted by address */
 	size_t nobjs;
 	struct kmap_sym *fsym;
@@ -303,46 +303,41 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* One symbol of --system-map into st's table (data or not: sizes). */
+static int add_data_sym(void *ctx, const struct kmap_ksym *k)
+{
+	struct state *st = ctx;
+	struct sym *y;
+
+	if (kmap_grow((void **)&st->syms, &st->syms_cap, st->nsyms + 1,
+		      sizeof(*st->syms)))
+		return -1;
+	y = &st->syms[st->nsyms];
+	y->addr = k->addr;
+	y->size = 0;
+	y->data = strchr("dDbBrR", k->type) != NULL;
+	if (*k->module && asprintf(&y->name, "%s [%s]", k->name, k->module) < 0)
+		return -1;
+	if (!*k->module && !(y->name = strdup(k->name)))
+		return -1;
+	st->nsyms++;
+	return 0;
+}
+
 /*
- * Global objects from a System.map or /proc/kallsyms: data symbols (types
- * d, b, r, and their global capitals), each up to the next symbol.
+ * Global objects from a System.map or /proc/kallsyms (libkmap reads it):
+ * data symbols (types d, b, r, and their global capitals), each up to the
+ * next symbol.
  */
 static int load_data_syms(struct state *st, const char *path)
 {
-	char err[KMAP_ERR_MAX], line[512];
-	FILE *f = kmap_fopen(path, err);
-	size_t cap = 0, i;
+	char err[KMAP_ERR_MAX] = "out of memory";
+	size_t i;
 
-	if (!f) {
+	if (kmap_sym_read_map(path, add_data_sym, st, err)) {
 		error("%s", err);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char name[256], mod[128] = "", type;
-		unsigned long long addr;
-		int n = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
-
-		if (n < 3)
-			continue;
-		if (kmap_grow((void **)&st->syms, &cap, st->nsyms + 1,
-			      sizeof(*st->syms))) {
-			fclose(f);
-			error("out of memory");
-			return -1;
-		}
-		st->syms[st->nsyms].addr = addr;
-		st->syms[st->nsyms].size = 0;
-		st->syms[st->nsyms].data = strchr("dDbBrR", type) != NULL;
-		st->syms[st->nsyms].name = malloc(strlen(name) + strlen(mod) + 2);
-		if (!st->syms[st->nsyms].name) {
-			fclose(f);
-			error("out of memory");
-			return -1;
-		}
-		sprintf(st->syms[st->nsyms].name, "%s%s%s", name, *mod ? " " : "", mod);
-		st->nsyms++;
-	}
-	fclose(f);
 	qsort(st->syms, st->nsyms, sizeof(*st->syms), sym_cmp);
 	for (i = 0; i + 1 < st->nsyms; i++)
 		st->syms[i].size = st->syms[i + 1].addr - st->syms[i].addr;

@@ -227,9 +227,10 @@ int debugfs_open(const char *dir, const char *name, char *path, size_t size);
 /* read(2), again when a signal interrupted it. */
 ssize_t read_retry(int fd, void *buf, size_t len);
 /*
- * A figure from DIR/stats, whose lines are "key value" (like /proc/vmstat):
- * the value of key, found by name; -1 when the file cannot be read or has
- * no such key.
+ * A figure from DIR/stats, whose lines are "key value" (like /proc/vmstat;
+ * libkmap's kmap_stats_read() reads them): the value of key, found by
+ * name; -1 when the file cannot be read, is not all "key value" lines or
+ * has no such key.
  */
 long long stat_value(const char *dir, const char *key);
 

@@ -71,30 +71,20 @@ ssize_t read_retry(int fd, void *buf, size_t len)
 
 long long stat_value(const char *dir, const char *key)
 {
-	char path[4096], line[512];
+	char path[4096], err[KMAP_ERR_MAX];
+	struct kmap_stats st;
+	const uint64_t *v;
+	long long value = -1;
 	FILE *f;
-	long long v = -1;
-	size_t kl = strlen(key);
-	int bol = 1;			/* line holds a line's start */
 
 	snprintf(path, sizeof(path), "%s/stats", dir);
-	f = fopen(path, "r");
+	f = kmap_fopen(path, err);
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		int at_bol = bol;
-
-		bol = strchr(line, '\n') != NULL;
-		if (at_bol && !strncmp(line, key, kl) && line[kl] == ' ') {
-			const char *p = line + kl + 1;
-			uint64_t u;
-
-			if (!kmap_parse_dec(p, strcspn(p, "\n"), &u) &&
-			    u <= INT64_MAX)
-				v = (long long)u;
-			break;
-		}
-	}
+	if (!kmap_stats_read(f, path, &st, err) &&
+	    (v = kmap_stats_find(&st, key)) && *v <= INT64_MAX)
+		value = (long long)*v;
+	kmap_stats_free(&st);
 	fclose(f);
-	return v;
+	return value;
 }

@@ -132,58 +132,40 @@ struct html {
 /* Read --stats: "key value" lines, as debugfs memorizer/stats writes them. */
 static struct json_object *read_stats(const char *path)
 {
-	char err[KMAP_ERR_MAX], line[256];
-	struct json_object *a;
-	unsigned long n = 0;
+	char err[KMAP_ERR_MAX];
+	struct kmap_stats st;
+	struct json_object *a = NULL;
 	FILE *f = kmap_fopen(path, err);
+	size_t i;
 
 	if (!f) {
 		error("--stats %s", err);
 		return NULL;
 	}
+	if (kmap_stats_read(f, path, &st, err)) {
+		error("%s", err);
+		goto out;
+	}
 	a = json_object_new_array();
-	while (a && fgets(line, sizeof(line), f)) {
-		size_t len = strcspn(line, "\n"), klen = strcspn(line, " ");
-		struct json_object *pair;
-		uint64_t v;
+	for (i = 0; a && i < st.n; i++) {
+		struct json_object *pair = json_object_new_array();
 
-		n++;
-		if (line[len] != '\n' && !feof(f)) {
-			error("%s:%lu: line too long", path, n);
-			goto fail;
-		}
-		line[len] = 0;
-		if (!len)
-			continue;
-		if (!klen || klen >= len ||
-		    kmap_parse_dec(line + klen + 1, len - klen - 1, &v)) {
-			error("%s:%lu: not a \"key value\" line (debugfs memorizer/stats): '%s'",
-			      path, n, line);
-			goto fail;
-		}
-		line[klen] = 0;
-		pair = json_object_new_array();
 		if (!pair || json_object_array_add(a, pair)) {
 			json_object_put(pair);
+			json_object_put(a);
+			a = NULL;
 			break;
 		}
-		json_object_array_add(pair, json_bytes(line));
-		json_object_array_add(pair, json_object_new_uint64(v));
+		json_object_array_add(pair, json_bytes(st.stat[i].key));
+		json_object_array_add(pair,
+				      json_object_new_uint64(st.stat[i].value));
 	}
-	if (!a) {
+	if (!a)
 		error("out of memory");
-		goto fail;
-	}
-	if (ferror(f)) {
-		error("%s: read error", path);
-		goto fail;
-	}
+out:
+	kmap_stats_free(&st);
 	fclose(f);
 	return a;
-fail:
-	json_object_put(a);
-	fclose(f);
-	return NULL;
 }
 
 /*

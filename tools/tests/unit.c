@@ -2866,6 +2866,137 @@ static void test_sym_buckets(void **state)
 	kmap_sym_close(s);
 }
 
+/* kmap_sym_read_map(): every line's fields, in order, as kallsyms has them. */
+struct ksyms_seen {
+	char line[8][80];
+	int n;
+};
+
+static int ksym_seen(void *ctx, const struct kmap_ksym *k)
+{
+	struct ksyms_seen *seen = ctx;
+
+	if (seen->n == 8)
+		return -1;
+	snprintf(seen->line[seen->n++], sizeof(seen->line[0]), "%llx %c %s [%s]",
+		 (unsigned long long)k->addr, k->type, k->name, k->module);
+	return 0;
+}
+
+/* Write text to a new temporary file, its name into path. */
+static void tmp_text(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void test_sym_read_map(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	struct ksyms_seen seen = { .n = 0 };
+
+	(void)state;
+	tmp_text(path,
+		 "ffffffff81000000 T _stext\n"
+		 "ffffffff82000040 d some_data\n"
+		 "ffffffffa0020400 b true_line\t[mtrace_share_test]\n"
+		 "ffffffffa0018080 t fn [m]\r\n");
+	assert_int_equal(kmap_sym_read_map(path, ksym_seen, &seen, err), 0);
+	assert_int_equal(seen.n, 4);
+	assert_string_equal(seen.line[0], "ffffffff81000000 T _stext []");
+	assert_string_equal(seen.line[1], "ffffffff82000040 d some_data []");
+	assert_string_equal(seen.line[2],
+			    "ffffffffa0020400 b true_line [mtrace_share_test]");
+	assert_string_equal(seen.line[3], "ffffffffa0018080 t fn [m]");
+	unlink(path);
+
+	/* A line not of the format stops the reading, and says where. */
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	tmp_text(path, "ffffffff81000000 T a\nffffffff81000010 T\n");
+	seen.n = 0;
+	assert_int_equal(kmap_sym_read_map(path, ksym_seen, &seen, err), -1);
+	assert_int_equal(seen.n, 1);
+	assert_non_null(strstr(err, ":2: not a System.map line"));
+	unlink(path);
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	tmp_text(path, "ffffffff81000000 T a\nzz T b\n");
+	assert_int_equal(kmap_sym_read_map(path, ksym_seen, &seen, err), -1);
+	assert_non_null(strstr(err, ":2: not a System.map line"));
+	unlink(path);
+
+	/* fn's -1 stops it, its error kept. */
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	tmp_text(path, "ffffffff81000000 T a\n");
+	seen.n = 8;
+	strcpy(err, "fn's");
+	assert_int_equal(kmap_sym_read_map(path, ksym_seen, &seen, err), -1);
+	assert_string_equal(err, "fn's");
+	unlink(path);
+}
+
+/* kmap_stats_read() over text, its error into err ("" when none). */
+static int stats_of(const char *text, struct kmap_stats *st, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	err[0] = 0;
+	rc = kmap_stats_read(f, "s", st, err);
+	fclose(f);
+	return rc;
+}
+
+static void test_stats(void **state)
+{
+	char err[KMAP_ERR_MAX], longer[400];
+	struct kmap_stats st;
+
+	(void)state;
+	assert_int_equal(stats_of("kmalloc_tracked 4021\n\nobjects_dropped 3\n"
+				  "big 18446744073709551615\nobjects_dropped 9\n"
+				  "last 0", &st, err), 0);
+	assert_int_equal(st.n, 5);
+	assert_string_equal(st.stat[0].key, "kmalloc_tracked");
+	assert_true(st.stat[0].value == 4021);
+	assert_true(*kmap_stats_find(&st, "objects_dropped") == 3);
+	assert_true(*kmap_stats_find(&st, "big") == UINT64_MAX);
+	assert_true(*kmap_stats_find(&st, "last") == 0);
+	assert_null(kmap_stats_find(&st, "accesses_dropped"));
+	assert_null(kmap_stats_find(&st, "kmalloc"));
+	kmap_stats_free(&st);
+	assert_int_equal(st.n, 0);
+
+	assert_int_equal(stats_of("", &st, err), 0);
+	assert_int_equal(st.n, 0);
+	kmap_stats_free(&st);
+
+	/* Not "key value": the line's number and text. */
+	assert_int_equal(stats_of("a 1\nkmalloc_live many\n", &st, err), -1);
+	assert_string_equal(err, "s:2: not a \"key value\" line (debugfs memorizer/stats): 'kmalloc_live many'");
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of(" 1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a  1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a -1\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a 18446744073709551616\n", &st, err), -1);
+	kmap_stats_free(&st);
+	assert_int_equal(stats_of("a 1 2\n", &st, err), -1);
+	kmap_stats_free(&st);
+	memset(longer, 'k', sizeof(longer) - 4);
+	strcpy(longer + sizeof(longer) - 4, " 1\n");
+	assert_int_equal(stats_of(longer, &st, err), -1);
+	assert_string_equal(err, "s:1: line too long");
+	kmap_stats_free(&st);
+}
+
 /* Capability maps. */
 
 /* A System.map in a temporary file: f_a, f_b, f_c of 0x100 bytes each. */
@@ -3936,6 +4067,8 @@ int main(void)
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_sym_map),
 		cmocka_unit_test(test_sym_buckets),
+		cmocka_unit_test(test_sym_read_map),
+		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_capmap_cells),
 		cmocka_unit_test(test_capmap_groups),
 		cmocka_unit_test(test_capmap_subjects),
