@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) char *kmap_put_hex16(char *p,
  *	static type *name(type *k, type *tmp, size_t n);
  *
  * which sorts k[0 .. n) by less(const type *, const type *) with the
- * comparison inline (qsort's call per comparison was a third of a large
+ * comparison inline (qsort's call per comparison dominated a large
  * report's table): runs of @run by insertion, then merged pairwise
  * through tmp, room for n (unused, and may be NULL, when n <= run).
  * It returns where the sorted keys are: k or tmp. Stable.

@@ -128,7 +128,7 @@ int kmap_records_next_slow(struct kmap_records *in,
 			   const unsigned char **body);
 
 /*
- * Inline for most records (a call per record was a tenth of a report's
+ * Inline for most records (a call per record showed in a report's
  * instructions): whole in the buffer, of a known type at the size the
  * header gives (which check_sizes() found right for it). Any other is
  * kmap_records_next_slow()'s, which says what is wrong.

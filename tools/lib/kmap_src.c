@@ -742,8 +742,8 @@ static int emit_oom(struct kmap_src *s)
 /*
  * s->acc out of order: sorted by (ip, pid), stably, and repeated (ip, pid)
  * counters merged, into s->tmp, which then becomes s->acc. The keys are
- * sorted, and each counter moved once (they were moved n log n times:
- * a third of reading a stream). 0, or -1 out of memory.
+ * sorted, and each counter moved once (moving them n log n times was
+ * much of reading a stream). 0, or -1 out of memory.
  */
 static int sort_merge(struct kmap_src *s)
 {

@@ -67,7 +67,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
  * An entry also points at the state of the page's first line (a page's
  * lines are consecutive in a chunk), so that an access finds its line's
  * state in one load after the entry's: a profile of the plugin under
- * hackbench put a third of its time on the chain of loads from page to
+ * hackbench put much of its time on the chain of loads from page to
  * chunk to state before.
  */
 #define PAGE_CACHE_SIZE	64
