@@ -94,10 +94,11 @@ int memorizer_format_counter(char *buf, const struct memorizer_counter *c,
 	u32 offset, end;
 
 	/*
-	 * Nothing for a counter a sweep is freeing (out of the hash, so its
-	 * (ip, pid) may have a new counter) that counted nothing since.
+	 * Nothing for a counter that counted nothing since a sweep sent its
+	 * counts to the binary stream (kept in the hash for the next ones),
+	 * or that a sweep is freeing.
 	 */
-	if (!READ_ONCE(c->rec) && !writes && !reads) {
+	if (!writes && !reads) {
 		buf[0] = '\0';
 		return 0;
 	}
