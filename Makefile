@@ -42,12 +42,16 @@ demo: demo-kernel initramfs tools
 	@VMLINUX=out/demo-kernel/vmlinux SYSTEM_MAP=out/demo-kernel/System.map \
 		scripts/demo-report.sh out/demo
 
-# Ten minutes of whole-system tracing under mixed load (make check runs
-# two): tests/vm/soak.sh.
+# Ten minutes of whole-system tracing under mixed load, then ten of the
+# guest fuzzer with its own load (make check runs two of each):
+# tests/vm/soak.sh, tests/vm/fuzz-control.sh (SEED=N repeats a fuzzer run).
 soak: kernel initramfs tools
-	@mkdir -p out/soak
+	@mkdir -p out/soak out/soak-fuzz
 	@vm/run --smp 2 --timeout 1500 --append memorizer_enabled_boot=no \
 		--file tests/lib/guest-lib.sh --out out/soak tests/vm/soak.sh 600
+	@vm/run --smp 2 --timeout 1500 --append memorizer_enabled_boot=no \
+		--file tests/lib/guest-lib.sh --out out/soak-fuzz \
+		tests/vm/fuzz-control.sh 600 $(SEED)
 
 # Overhead, scaling, memory and stream figures: bench/README.md.
 bench: initramfs
