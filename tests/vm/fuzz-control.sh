@@ -51,7 +51,8 @@ hostile() {
 	14) printf 'global;stack' ;;
 	15) printf '+1' ;;
 	16) printf '4194304' ;;
-	17) printf '%s' "$(head -c 64 /dev/urandom | tr -d '\000')" ;;
+	17) printf '%b' "$(printf '\\0%03o' $(($1 % 255 + 1)) \
+		$(($1 / 7 % 255 + 1)) $(($1 / 49 % 255 + 1)) $(($1 / 343 % 255 + 1)))" ;;
 	18) printf 'yes\n\n' ;;
 	19) printf 'KMALLOC' ;;
 	20) printf '2147483648' ;;
