@@ -154,6 +154,40 @@ apis_exact() {
 	}' /tmp/expected /out/$1.syms /out/$1.kmap
 }
 
+# module_space_twice MODULE: load MODULE, touch it and unload it twice
+# with every context traced, so that its memory is allocated while
+# Memorizer records allocations and the second load may reuse the first's
+# addresses. While it is loaded the kmap checks (no object overlaps
+# another); after, the objects in module space are its globals, found,
+# each freed at rmmod. Its memory is no object: an image, as the kernel's,
+# whose objects are its globals.
+module_space_twice() {
+	echo 1 > $M/clear_object_list
+	echo 1 > $M/memorizer_log_access
+	echo 1 > $M/memorizer_enabled
+	ok=1
+	for i in 1 2; do
+		modprobe "$1" && echo '1 1' > /sys/kernel/debug/memorizer_test/apis &&
+			cat $M/kmap > /out/$1.loaded$i.kmap && rmmod "$1" || ok=0
+	done
+	echo 0 > $M/memorizer_enabled
+	echo 0 > $M/memorizer_log_access
+	[ $ok = 1 ] || return 1
+	cat $M/kmap > /out/$1.twice.kmap
+	kmap_valid /out/$1.loaded1.kmap && kmap_valid /out/$1.loaded2.kmap &&
+		kmap_valid /out/$1.twice.kmap || return 1
+	# Fields: alloc_ip,pid,addr,size,alloc_jiffies,free_jiffies,...
+	awk -F, '/^[0-9a-f]/ && $3 >= "ffffffffa0000000" && $3 < "ffffffffff000000" {
+		n++
+		if ($1 != $3) { print FILENAME ":" FNR ": allocated in module space: " $0; err = 1 }
+		else if ($6 == 0) { print FILENAME ":" FNR ": global live after rmmod: " $0; err = 1 }
+	}
+	END {
+		if (!n) { print FILENAME ": no global of the module found"; err = 1 }
+		exit err
+	}' /out/$1.twice.kmap
+}
+
 check "the in-tree test module runs every API" apis_kmap memorizer_test_module
 check "its kmap parses" kmap_valid /out/memorizer_test_module.kmap
 check "each API's objects exact (in-tree module)" apis_exact memorizer_test_module
@@ -162,4 +196,6 @@ check "the out-of-tree build runs every API" apis_kmap memorizer_oot
 check "its kmap parses" kmap_valid /out/memorizer_oot.kmap
 check "each API's objects exact (out-of-tree module)" apis_exact memorizer_oot
 check "its global found exact, and freed at rmmod" module_global memorizer_oot
+check "module space holds only globals, freed, after two loads" \
+	module_space_twice memorizer_test_module
 finish

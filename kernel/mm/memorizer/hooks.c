@@ -122,9 +122,17 @@ void __memorizer_free_bulk(size_t nr, void **p, unsigned long ip)
 		track_free(p[i], ip);
 }
 
+/*
+ * Not the areas execmem allocates outside the vmalloc range (a module's
+ * memory, BPF and kprobe code): a module's memory is an image as the
+ * kernel's is, whose objects are its globals (globals.c), found inside it.
+ * A record of the whole area would overlap them.
+ */
 void __memorizer_vmalloc(const void *addr, unsigned long size,
 			 unsigned long ip)
 {
+	if (!is_vmalloc_addr(addr))
+		return;
 	track_alloc(MEMORIZER_KIND_VMALLOC, addr, size, PAGE_ALIGN(size), ip,
 		    NULL, DIV_ROUND_UP(size, PAGE_SIZE) - 1);
 }
