@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel demo-kernel initramfs tools patch check check-config demo bench soak clean distclean
+.PHONY: all deps kernel demo-kernel initramfs tools patch check check-config demo bench soak fuzz clean distclean
 
 all: kernel initramfs
 
@@ -56,6 +56,12 @@ soak: kernel initramfs tools
 # Overhead, scaling, memory and stream figures: bench/README.md.
 bench: initramfs
 	@QUICK=$(QUICK) bench/run
+
+# libkmap's parsers under libFuzzer, RUNS executions each from the
+# committed corpora, which grow: bench/fuzz, bench/results/fuzz.md.
+RUNS ?= 10000000
+fuzz: deps
+	@RUNS=$(RUNS) bench/fuzz $(HARNESSES)
 
 clean:
 	rm -rf out

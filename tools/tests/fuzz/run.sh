@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# run.sh FUZZDIR SECONDS [text|bin] [MEMORIZER]: run the libFuzzer
+# run.sh FUZZDIR SECONDS [text|bin|mtrace|stats] [MEMORIZER]: run the libFuzzer
 # harnesses for a bounded time each, from a copy of the committed seed
-# corpus (which stays small). Exits non-zero when a harness finds a crash,
+# corpus (make fuzz grows it: bench/fuzz). Exits non-zero when a harness finds a crash,
 # leak or abort. With MEMORIZER, every input the fuzzer kept is then read
 # by memorizer check, report and text, which must agree on whether it is
 # valid (one set of rules, libkmap's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$1 secs=$2
-which=${3:-text bin}
+which=${3:-text bin mtrace stats}
 memorizer=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
