@@ -17,7 +17,31 @@
 . /vmrun/guest-lib.sh
 duration=${1:-120}
 seed=${2:-$(date +%s)}
-echo "fuzz-control: seed $seed, $duration s"
+faults=${3:-none}
+echo "fuzz-control: seed $seed, $duration s, faults $faults"
+# FAULTS (third argument): none; workload, failslab and fail_page_alloc
+# failing 1 in 100 of the workloads' allocations (hackbench's, tar's:
+# make-it-fail, inherited); pool, fail_memorizer_pool failing 1 in 100 of
+# Memorizer's own chunks, anywhere.
+D=/sys/kernel/debug
+arm() {	# arm DIR: 1 in 100, silently, with no end
+	echo 0 > "$1/verbose"
+	echo 1 > "$1/interval"
+	echo -1 > "$1/times"
+	echo 1 > "$1/probability"
+}
+case $faults in
+none) ;;
+workload)
+	for d in $D/failslab $D/fail_page_alloc; do
+		echo N > $d/ignore-gfp-wait
+		echo Y > $d/task-filter
+		arm $d
+	done
+	echo 0 > $D/fail_page_alloc/min-order ;;
+pool) arm $M/fail_pool ;;
+*) echo "fuzz-control: FAULTS: none, workload or pool, not $faults"; exit 1 ;;
+esac
 cd /tmp
 cp /bin/busybox /tmp/busybox-trig
 mkdir -p tree && cp -r /etc /sbin tree/
@@ -143,12 +167,21 @@ others() {
 }
 others &
 
-# The workloads, each in a loop of its own.
+# The workloads, each in a loop of its own. A round counts when it
+# succeeds, or, with the workload's allocations failing, when it ends.
 loop() {	# loop NAME COMMAND...
 	name=$1
 	shift
+	# The command is marked, not this shell: its forks must not fail.
+	[ "$faults" != workload ] ||
+		set -- sh -c 'echo 1 > /proc/self/make-it-fail && exec "$@"' sh "$@"
 	while running; do
-		"$@" > /dev/null 2>&1 && echo "$name" >> /tmp/fuzz.rounds
+		if "$@" > /dev/null 2>&1; then
+			echo "$name" >> /tmp/fuzz.rounds
+		elif [ "$faults" = workload ]; then
+			echo "$name" >> /tmp/fuzz.rounds
+			echo "$name failed" >> /tmp/fuzz.rounds
+		fi
 	done
 }
 loop hackbench hackbench -g 2 -f 5 -l 10 &
@@ -157,6 +190,9 @@ loop tar tar zcf /tmp/a.tgz tree &
 while running; do sleep 5; done
 kill $sleeper 2>/dev/null
 wait
+for d in $D/failslab $D/fail_page_alloc $M/fail_pool; do
+	[ ! -e $d/probability ] || echo 0 > $d/probability
+done
 echo 0 > $M/memorizer_enabled
 echo 0 > $M/memorizer_log_access
 echo 1 > /sys/devices/system/cpu/cpu1/online 2>/dev/null
@@ -168,6 +204,14 @@ for w in $M/memorizer_enabled $M/memorizer_log_access $M/kinds \
 	$M/count_instruments readers others hackbench tar; do
 	check "$w ran" grep -qx "$w" /tmp/fuzz.rounds
 done
+[ "$faults" != workload ] ||
+	check "injected failures made workload rounds fail" grep -q " failed\$" /tmp/fuzz.rounds
+pool_drops() {
+	[ "$(stat_value objects_dropped)" -gt 0 ] &&
+		[ "$(stat_value accesses_dropped)" -gt 0 ]
+}
+[ "$faults" != pool ] ||
+	check "the pool's refusals were counted as drops" pool_drops
 check "Memorizer still off and readable" sh -c \
 	"[ \"\$(cat $M/memorizer_enabled)\" = 0 ] && cat $M/kmap > /dev/null"
 check "the kmap checks" sh -c "cat $M/kmap_offsets > /tmp/k && memorizer check /tmp/k > /dev/null"

@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 
 #include "memorizer.h"
+#include "pool.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "memorizer."
@@ -404,6 +405,7 @@ static int __init memorizer_debugfs_init(void)
 	memorizer_stats_debugfs_init(dir);
 	memorizer_text_stream_debugfs_init(dir);
 	memorizer_binary_debugfs_init(dir);
+	memorizer_pool_debugfs_init(dir);
 
 	/* The seeds' command lines also use these at the debugfs root. */
 	for (i = 0; i < ARRAY_SIZE(root_links); i++) {

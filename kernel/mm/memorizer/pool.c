@@ -10,8 +10,15 @@
 
 #define pr_fmt(fmt) "memorizer: " fmt
 
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
+#include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -48,6 +55,114 @@ char *memorizer_pool_base __read_mostly;	/* memorizer_ref()'s */
 static unsigned long region_size;
 static DEFINE_PER_CPU(struct pool_cpu, pool_cpu);
 
+/*
+ * The kernel's fault injection (Documentation/fault-injection/) on this
+ * pool, as failslab is on the slab allocator: the tests aim it at a
+ * module's code (the stack-trace filter) and check that every chunk
+ * refused is a drop counted. Boot parameter fail_memorizer_pool=
+ * (interval,probability,space,times); debugfs memorizer/fail_pool/.
+ *
+ * The attributes are the kernel's, the decision is made here: the access
+ * path runs inside any code, random.c's and printk's included, so it
+ * cannot take should_fail_ex()'s get_random_u32_below() (lockdep saw the
+ * pool's call inside crng_make_state() invert random's locks) nor print.
+ * A per-CPU prandom state, used with IRQs off, takes no lock. Not
+ * fail-nth: that is the task's next fault point, not the pool's.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+static DECLARE_FAULT_ATTR(fail_pool);
+static DEFINE_PER_CPU(struct rnd_state, fail_pool_rnd);
+
+static int __init setup_fail_pool(char *str)
+{
+	return setup_fault_attr(&fail_pool, str);
+}
+__setup("fail_memorizer_pool=", setup_fail_pool);
+
+static void fail_pool_seed(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		prandom_seed_state(per_cpu_ptr(&fail_pool_rnd, cpu),
+				   get_random_u64());
+}
+
+#ifdef CONFIG_FAULT_INJECTION_STACKTRACE_FILTER
+/* As lib/fault-inject.c's filter: a frame in the required range. */
+static bool fail_pool_stack_wanted(void)
+{
+	unsigned long entries[32];
+	unsigned int i, n, depth = min_t(unsigned long,
+					 fail_pool.stacktrace_depth, 32);
+	bool found = fail_pool.require_start == 0 &&
+		     fail_pool.require_end == ULONG_MAX;
+
+	if (!depth || (found && !fail_pool.reject_start &&
+		       !fail_pool.reject_end))
+		return found;
+	n = stack_trace_save(entries, depth, 1);
+	for (i = 0; i < n; i++) {
+		if (entries[i] >= fail_pool.reject_start &&
+		    entries[i] < fail_pool.reject_end)
+			return false;
+		if (entries[i] >= fail_pool.require_start &&
+		    entries[i] < fail_pool.require_end)
+			found = true;
+	}
+	return found;
+}
+#else
+static bool fail_pool_stack_wanted(void)
+{
+	return true;
+}
+#endif
+
+/* IRQs off. */
+static bool fail_pool_now(unsigned int size)
+{
+	struct fault_attr *a = &fail_pool;
+
+	if (likely(!READ_ONCE(a->probability)))
+		return false;
+	if (a->task_filter && (!in_task() || !current->make_it_fail))
+		return false;
+	if (atomic_read(&a->times) == 0 || !fail_pool_stack_wanted())
+		return false;
+	if (atomic_read(&a->space) > size) {
+		atomic_sub(size, &a->space);
+		return false;
+	}
+	if (a->interval > 1 && ++a->count % a->interval)
+		return false;
+	if (a->probability <=
+	    prandom_u32_state(this_cpu_ptr(&fail_pool_rnd)) % 100)
+		return false;
+	if (atomic_read(&a->times) != -1)
+		atomic_add_unless(&a->times, -1, 0);
+	return true;
+}
+
+void __init memorizer_pool_debugfs_init(struct dentry *dir)
+{
+	fault_create_debugfs_attr("fail_pool", dir, &fail_pool);
+}
+#else
+static void fail_pool_seed(void)
+{
+}
+
+static bool fail_pool_now(unsigned int size)
+{
+	return false;
+}
+
+void __init memorizer_pool_debugfs_init(struct dentry *dir)
+{
+}
+#endif
+
 int memorizer_pool_init(unsigned long size)
 {
 	region = vmalloc(size);
@@ -55,6 +170,7 @@ int memorizer_pool_init(unsigned long size)
 		return -ENOMEM;
 	region_size = size;
 	memorizer_pool_base = region;
+	fail_pool_seed();
 	region_next = region;
 	region_end = region + size;
 	return 0;
@@ -114,6 +230,8 @@ void *memorizer_pool_alloc_irqoff(enum memorizer_pool_class c)
 	struct pool_cpu *pc = this_cpu_ptr(&pool_cpu);
 	void *p;
 
+	if (fail_pool_now(chunk_size[c]))
+		return NULL;
 	if (!pc->free[c])
 		refill(pc, c);
 	p = pc->free[c];

@@ -13,7 +13,10 @@ enum memorizer_pool_class {
 #define MEMORIZER_POOL_SMALL_SIZE	32
 #define MEMORIZER_POOL_KEY_SIZE		40
 
+struct dentry;
+
 int memorizer_pool_init(unsigned long size);
+void memorizer_pool_debugfs_init(struct dentry *dir);
 bool memorizer_pool_available(enum memorizer_pool_class c);
 void *memorizer_pool_alloc(enum memorizer_pool_class c);
 /*
