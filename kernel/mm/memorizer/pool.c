@@ -18,8 +18,8 @@
 #include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/sched.h>
-#include <linux/stacktrace.h>
 #include <linux/spinlock.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
