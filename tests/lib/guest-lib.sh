@@ -126,3 +126,14 @@ by_function() {
 		awk -F, 'NR > 1 { n[$1] += $3 + $4 } END { for (f in n) print f, n[f] }' |
 		sort -k2,2nr -k1,1
 }
+
+# expect_kasan_reports, expected_kasan_reports_end: mark in the kernel log
+# where the guest makes KASAN reports on purpose (KASAN's own kasan_test).
+# vm/run --expect-kasan counts the reports between the marks instead of
+# failing on them; without that option the marks change nothing.
+expect_kasan_reports() {
+	echo "vmrun: KASAN reports expected" > /dev/kmsg
+}
+expected_kasan_reports_end() {
+	echo "vmrun: KASAN reports no longer expected" > /dev/kmsg
+}
