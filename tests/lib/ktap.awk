@@ -1,7 +1,8 @@
 # Reduce KUnit KTAP results (one suite per file, as debugfs gives them) to
 # one line per test case: VERDICT<TAB>SUITE.CASE<TAB>DETAIL, VERDICT being
-# ok, skip or fail. Parameterised cases count once; their failing
-# parameters are named in DETAIL. A suite that reports no case is a failure.
+# ok, skip (DETAIL: its reason) or fail. Parameterised cases count once;
+# their failing parameters are named in DETAIL. A suite that reports no
+# case is a failure.
 
 function indent(s) { match(s, /^ */); return RLENGTH }
 
@@ -27,6 +28,9 @@ FNR == 1 {
 		ncases++
 		verdict = skip ? "skip" : (notok ? "fail" : "ok")
 		detail = notok ? ("failed" bad_params) : ""
+		if (skip && !notok) {		# the reason, after "# SKIP"
+			detail = line; sub(/^.*# SKIP */, "", detail)
+		}
 		printf "%s\t%s.%s\t%s\n", verdict, suite, name, detail
 		bad_params = ""
 		next
