@@ -45,13 +45,18 @@ demo: demo-kernel initramfs tools
 # Ten minutes of whole-system tracing under mixed load, then ten of the
 # guest fuzzer with its own load (make check runs two of each):
 # tests/vm/soak.sh, tests/vm/fuzz-control.sh (SEED=N repeats a fuzzer run).
-soak: kernel initramfs tools
+soak: kernel initramfs tools out/tests/stream-probe
 	@mkdir -p out/soak out/soak-fuzz
 	@vm/run --smp 2 --timeout 1500 --append memorizer_enabled_boot=no \
 		--file tests/lib/guest-lib.sh --out out/soak tests/vm/soak.sh 600
 	@vm/run --smp 2 --timeout 1500 --append memorizer_enabled_boot=no \
-		--file tests/lib/guest-lib.sh --out out/soak-fuzz \
-		tests/vm/fuzz-control.sh 600 $(SEED)
+		--file tests/lib/guest-lib.sh --file out/tests/stream-probe \
+		--out out/soak-fuzz tests/vm/fuzz-control.sh 600 $(SEED)
+
+# The guest tests' stream reader (tests/run builds it too).
+out/tests/stream-probe: tests/lib/stream-probe.c
+	@mkdir -p out/tests
+	cc -std=c11 -Wall -Wextra -Werror -O2 -static -o $@ $<
 
 # Overhead, scaling, memory and stream figures: bench/README.md.
 bench: initramfs

@@ -4,8 +4,10 @@
  *   stream-probe eagain FILE       O_NONBLOCK read of an empty stream: exit 0
  *                                  if it fails with EAGAIN
  *   stream-probe poll FILE MS      exit 0 if poll() says readable within MS
- *   stream-probe drain FILE BYTES  O_NONBLOCK reads of at most BYTES each
- *                                  until EAGAIN, the data to stdout
+ *   stream-probe drain FILE BYTES [READS]
+ *                                  O_NONBLOCK reads of at most BYTES each
+ *                                  until EAGAIN (or READS of them), the
+ *                                  data to stdout
  *   stream-probe records FILE BYTES N
  *                                  N blocking reads of at most BYTES each
  *                                  of a binary/cpuN file: exit 0 if every
@@ -63,15 +65,19 @@ int main(int argc, char **argv)
 			p.revents);
 		return 1;
 	}
-	if (argc == 4 && !strcmp(argv[1], "drain")) {
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain")) {
 		size_t max = strtoul(argv[3], NULL, 0);
+		long reads = argc == 5 ? atol(argv[4]) : -1;
 
-		if (!max || max > sizeof(buf))
+		if (!max || max > sizeof(buf) || !reads)
 			return 2;
 		fd = open_or_die(argv[2], O_RDONLY | O_NONBLOCK);
-		while ((n = read(fd, buf, max)) > 0)
+		while ((n = read(fd, buf, max)) > 0) {
 			if (write(1, buf, n) != n)
 				return 2;
+			if (reads > 0 && !--reads)
+				return 0;
+		}
 		if (n < 0 && errno == EAGAIN)
 			return 0;
 		fprintf(stderr, "stream-probe: read gave %zd (%s)\n", n,
