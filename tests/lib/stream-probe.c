@@ -6,8 +6,9 @@
  *   stream-probe poll FILE MS      exit 0 if poll() says readable within MS
  *   stream-probe drain FILE BYTES [READS]
  *                                  O_NONBLOCK reads of at most BYTES each
- *                                  until EAGAIN (or READS of them), the
- *                                  data to stdout
+ *                                  until EAGAIN, the data to stdout; with
+ *                                  READS, at most READS reads, each after
+ *                                  waiting up to 100 ms for data
  *   stream-probe records FILE BYTES N
  *                                  N blocking reads of at most BYTES each
  *                                  of a binary/cpuN file: exit 0 if every
@@ -72,7 +73,16 @@ int main(int argc, char **argv)
 		if (!max || max > sizeof(buf) || !reads)
 			return 2;
 		fd = open_or_die(argv[2], O_RDONLY | O_NONBLOCK);
-		while ((n = read(fd, buf, max)) > 0) {
+		for (;;) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			if (reads > 0 && poll(&p, 1, 100) < 0) {
+				perror("stream-probe: poll");
+				return 1;
+			}
+			n = read(fd, buf, max);
+			if (n <= 0)
+				break;
 			if (write(1, buf, n) != n)
 				return 2;
 			if (reads > 0 && !--reads)
@@ -132,6 +142,6 @@ int main(int argc, char **argv)
 			n, n < 0 ? strerror(errno) : "data");
 		return 1;
 	}
-	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES | records FILE BYTES N | einval FILE BYTES\n");
+	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES [READS] | records FILE BYTES N | einval FILE BYTES\n");
 	return 2;
 }
