@@ -54,9 +54,9 @@ soak: kernel initramfs tools out/tests/stream-probe
 		--out out/soak-fuzz tests/vm/fuzz-control.sh 600 $(SEED)
 
 # The guest tests' stream reader (tests/run builds it too).
-out/tests/stream-probe: tests/lib/stream-probe.c
+out/tests/stream-probe: tests/lib/stream-probe.c kernel/include/uapi/linux/memorizer.h
 	@mkdir -p out/tests
-	cc -std=c11 -Wall -Wextra -Werror -O2 -static -o $@ $<
+	cc -std=c11 -Wall -Wextra -Werror -O2 -static -I kernel/include/uapi -o $@ $<
 
 # Overhead, scaling, memory and stream figures: bench/README.md.
 bench: initramfs

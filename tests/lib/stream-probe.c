@@ -18,6 +18,11 @@
  *   stream-probe einval FILE BYTES once FILE is readable, a read of
  *                                  BYTES (less than a record): exit 0 if
  *                                  it fails with EINVAL
+ *   stream-probe count FILE        FILE holds whole records, as reads of
+ *                                  binary/cpuN gave them (no header):
+ *                                  print "N records, M LOST"; exit 1 at
+ *                                  a record cut short, of a size no
+ *                                  record has, or of no known type
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/memorizer.h>
 
 static int open_or_die(const char *path, int flags)
 {
@@ -129,6 +136,39 @@ int main(int argc, char **argv)
 		       reads, max, records, bytes);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "count")) {
+		unsigned long long records = 0, lost = 0;
+		struct memorizer_rec_hdr h;
+		long whole = 0;
+		FILE *f = fopen(argv[2], "r");
+
+		if (!f) {
+			fprintf(stderr, "stream-probe: %s: %s\n", argv[2], strerror(errno));
+			return 2;
+		}
+		while (fread(&h, sizeof(h), 1, f) == 1) {
+			size_t body = h.size - sizeof(h);
+
+			if (h.size < sizeof(h) || h.size % 8 || !h.type ||
+			    h.type >= MEMORIZER_REC_NR_TYPES ||
+			    (body && fread(buf, body, 1, f) != 1)) {
+				fprintf(stderr, "stream-probe: %s: record %llu: type %u, size %u: not a whole record\n",
+					argv[2], records + lost, h.type, h.size);
+				return 1;
+			}
+			whole += h.size;
+			if (h.type == MEMORIZER_REC_LOST)
+				lost++;
+			else
+				records++;
+		}
+		if (ferror(f) || ftell(f) != whole) {
+			fprintf(stderr, "stream-probe: %s: ends inside a record\n", argv[2]);
+			return 1;
+		}
+		printf("%llu records, %llu LOST\n", records, lost);
+		return 0;
+	}
 	if (argc == 4 && !strcmp(argv[1], "einval")) {
 		struct pollfd p = { .events = POLLIN };
 
@@ -142,6 +182,6 @@ int main(int argc, char **argv)
 			n, n < 0 ? strerror(errno) : "data");
 		return 1;
 	}
-	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES [READS] | records FILE BYTES N | einval FILE BYTES\n");
+	fprintf(stderr, "usage: stream-probe eagain FILE | poll FILE MS | drain FILE BYTES [READS] | records FILE BYTES N | einval FILE BYTES | count FILE\n");
 	return 2;
 }
