@@ -14,9 +14,11 @@
 #  - slub_kunit (lib/slub_kunit.c, KUnit): SLUB's debug checks find a
 #    clobbered redzone, free pointer, first word and padding; kfree_rcu;
 #    destroying a cache that still has objects.
-#  - test_vmalloc (lib/test_vmalloc.c): vmalloc, vmap and per-CPU
-#    allocations of fixed, random and aligned sizes, kvfree_rcu, on two
-#    threads at once; align_shift_alloc_test is meant to fail.
+#  - test_vmalloc (lib/test_vmalloc.c): vmalloc and vmap of fixed,
+#    random and aligned sizes, a long busy list, a full fit, kvfree_rcu,
+#    on two threads at once; align_shift_alloc_test is meant to fail.
+#    Not its pcpu_alloc_test, 35000 per-CPU allocations a thread: the
+#    slowest case by far, and of the per-CPU allocator, not vmalloc.
 #  - test_meminit (lib/test_meminit.c): page, kmalloc, vmalloc and
 #    kmem_cache memory comes zeroed, with init_on_alloc and init_on_free.
 # Traced, each suite's own allocations must be in the kmap and counted.
@@ -24,7 +26,7 @@
 . /vmrun/guest-lib.sh
 pass=${1:-traced}
 K=/sys/kernel/debug/kunit
-# test_vmalloc's loops per case: each thread makes 9 * LOOPS + 47772
+# test_vmalloc's loops per case: each thread makes 9 * LOOPS + 47771
 # vmalloc objects in the cases that cannot fail (full_fit's 2 * 16384 on
 # two CPUs and long_busy_list's 15000 pages are most of them). Their
 # records and counters overflow the default pool: this boot gives it 1G.
@@ -92,20 +94,20 @@ echo 1 > $M/clear_dead_objects
 snap vmalloc
 dmesg -c > /dev/null
 /vmrun/load-module "$(find /lib/modules -name test_vmalloc.ko)" \
-	"nr_threads=2 test_loop_count=$LOOPS sequential_test_order=1"
+	"nr_threads=2 test_loop_count=$LOOPS sequential_test_order=1 run_test_mask=$((0x7ff & ~0x80))"
 check "test_vmalloc refuses to stay loaded (its way to end)" [ $? -eq 1 ]
 dmesg | sed -n 's/.*Summary: \([a-z0-9_]*\) passed: \([0-9]*\) failed: \([0-9]*\) .*/\1 \2 \3/p' \
 	> /out/vmalloc.summary
 cat /out/vmalloc.summary
-check "test_vmalloc: 11 cases on each of 2 threads" [ "$(wc -l < /out/vmalloc.summary)" -eq 22 ]
+check "test_vmalloc: 10 cases on each of 2 threads" [ "$(wc -l < /out/vmalloc.summary)" -eq 20 ]
 check "test_vmalloc: every case passes, align_shift_alloc_test fails" awk '
 	$1 == "align_shift_alloc_test" { if ($2 != 0 || $3 != 1) bad = 1; next }
 	$2 != 1 || $3 != 0 { bad = 1 } END { exit bad }' /out/vmalloc.summary
 if [ "$pass" = traced ]; then
 	made=$(grew vmalloc vmalloc_tracked)
 	echo "test_vmalloc: $made vmalloc objects tracked"
-	check "test_vmalloc: at least 2 * (9 * $LOOPS + 47772) vmalloc objects tracked" \
-		[ "$made" -ge $((2 * (9 * LOOPS + 47772))) ]
+	check "test_vmalloc: at least 2 * (9 * $LOOPS + 47771) vmalloc objects tracked" \
+		[ "$made" -ge $((2 * (9 * LOOPS + 47771))) ]
 	check "test_vmalloc: no object dropped" [ "$(grew vmalloc objects_dropped)" -eq 0 ]
 fi
 
