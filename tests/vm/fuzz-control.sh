@@ -5,9 +5,10 @@
 # task that just exited, writes at odd offsets, byte by byte), read every
 # readable file at random sizes and offsets, open and drop kmap_stream and
 # binary/cpuN readers mid-record (the records they read kept: at the end,
-# those read, lost and left unread are all the kernel made), switch modes 0-3 and pids, clear the
-# lists, take CPU 1 off and on line, load and unload the test module, while
-# hackbench, tar and the test module run. Each worker's choices come from
+# those read, lost and left unread are all the kernel made), switch modes
+# 0-3 and pids, clear the lists, take CPU 1 off and on line, load and
+# unload the test module, while hackbench, tar and the test module run.
+# Each worker's choices come from
 # SEED (printed; give it as the second argument to run the same choices
 # again). A write the kernel refuses must leave the file as it was: the
 # workers that own memorizer_enabled, memorizer_log_access, kinds and
