@@ -5,7 +5,7 @@
 set -eu
 make -s kernel > /dev/null
 objs=build/obj/mm/memorizer
-files=$(sed -n 's/^obj-y := //p; /^\t /p' kernel/mm/memorizer/Makefile |
+files=$(sed -n 's/^memorizer-core := //p; /^\t /p' kernel/mm/memorizer/Makefile |
 	tr -d '\\' | tr ' \t' '\n\n' | sed -n 's/\.o$//p')
 [ -n "$files" ]
 edges=$(mktemp)

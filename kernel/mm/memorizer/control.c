@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memorizer control: what is traced (memorizer_enabled and the task marks
- * it sets, memorizer_log_access), boot parameters, and the debugfs files
- * under /sys/kernel/debug/memorizer/.
+ * it sets, memorizer_log_access, log_calls_enabled), boot parameters, and
+ * the debugfs files under /sys/kernel/debug/memorizer/.
  *
  * Every file is root-only. A write that is rejected returns -EINVAL and
  * leaves the previous state in place.
@@ -35,6 +35,7 @@ static bool memorizer_ready;
 
 static bool enabled_boot = true;
 static bool log_access_boot;
+static bool log_calls_boot;
 static struct memorizer_size_param pool_size = {
 	.bytes = 64UL << 20,
 	.max = 1UL << 34,	/* memorizer_ref() */
@@ -141,19 +142,30 @@ void memorizer_control_get(struct memorizer_control *c)
 int memorizer_control_set(const struct memorizer_control *c,
 			  unsigned int what)
 {
-	bool old_log_access;
+	struct memorizer_control old;
 	int err = 0;
 
 	mutex_lock(&control_lock);
-	old_log_access = control.log_access;
+	old = control;
+	if (what & MEMORIZER_SET_LOG_CALLS) {
+		err = memorizer_calls_set(c->log_calls);
+		if (err)
+			goto out;
+		control.log_calls = c->log_calls;
+	}
 	if (what & MEMORIZER_SET_LOG_ACCESS)
 		control.log_access = c->log_access;
 	if (what & MEMORIZER_SET_TARGET)
 		err = set_target(&c->target);
-	if (err)
-		control.log_access = old_log_access;
-	else
+	if (err) {
+		if (control.log_calls != old.log_calls)
+			memorizer_calls_set(old.log_calls);
+		control.log_calls = old.log_calls;
+		control.log_access = old.log_access;
+	} else {
 		update_keys();
+	}
+out:
 	mutex_unlock(&control_lock);
 	return err;
 }
@@ -229,8 +241,9 @@ static ssize_t read_number(char __user *ubuf, size_t count, loff_t *ppos,
 }
 
 /*
- * memorizer_enabled and memorizer_log_access: one setting each, which
- * file->private_data names (MEMORIZER_SET_TARGET or _LOG_ACCESS).
+ * memorizer_enabled, memorizer_log_access and log_calls_enabled: one
+ * setting each, which file->private_data names (MEMORIZER_SET_TARGET,
+ * _LOG_ACCESS or _LOG_CALLS).
  */
 static ssize_t control_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
@@ -241,6 +254,8 @@ static ssize_t control_read(struct file *file, char __user *ubuf,
 	memorizer_control_get(&c);
 	if ((uintptr_t)file->private_data == MEMORIZER_SET_LOG_ACCESS)
 		val = c.log_access;
+	else if ((uintptr_t)file->private_data == MEMORIZER_SET_LOG_CALLS)
+		val = c.log_calls;
 	else if (c.target.mode == MEMORIZER_PID)
 		val = c.target.pid;
 	else
@@ -261,9 +276,11 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 		return err;
 	if (what == MEMORIZER_SET_LOG_ACCESS ?
 	    memorizer_parse_bool(buf, &c.log_access) :
+	    what == MEMORIZER_SET_LOG_CALLS ?
+	    memorizer_parse_bool(buf, &c.log_calls) :
 	    memorizer_parse_enabled(buf, &c.target))
 		return -EINVAL;
-	if (what == MEMORIZER_SET_TARGET && !memorizer_ready)
+	if (what != MEMORIZER_SET_LOG_ACCESS && !memorizer_ready)
 		return -ENOMEM;
 
 	err = memorizer_control_set(&c, what);
@@ -316,6 +333,10 @@ static int __init parse_log_boot(char *arg)
 }
 __setup("mem_log_boot=", parse_log_boot);
 
+/* memorizer.log_calls=1: count call edges from boot (log_calls_enabled). */
+module_param_named(log_calls, log_calls_boot, bool, 0400);
+MODULE_PARM_DESC(log_calls, "Count call edges from boot");
+
 /* memorizer.pool_size=: bytes, with the usual K, M, G suffixes. */
 module_param_cb(pool_size, &memorizer_size_param_ops, &pool_size, 0400);
 MODULE_PARM_DESC(pool_size, "Bytes Memorizer may use for its records");
@@ -353,8 +374,9 @@ static int __init memorizer_init(void)
 	struct memorizer_control boot = {
 		.target.mode = enabled_boot ? MEMORIZER_SYSTEM : MEMORIZER_OFF,
 		.log_access = log_access_boot,
+		.log_calls = log_calls_boot,
 	};
-	int err;
+	int err, calls_err;
 
 	err = memorizer_records_init(pool_size.bytes);
 	if (err) {
@@ -372,9 +394,12 @@ static int __init memorizer_init(void)
 
 	err = memorizer_control_set(&boot,
 				    MEMORIZER_SET_TARGET | MEMORIZER_SET_LOG_ACCESS);
-	pr_info("%lu KiB for records; tracking %s, access logging %s\n",
+	calls_err = log_calls_boot ?
+		    memorizer_control_set(&boot, MEMORIZER_SET_LOG_CALLS) : 0;
+	pr_info("%lu KiB for records; tracking %s, access logging %s, call logging %s\n",
 		pool_size.bytes >> 10, enabled_boot && !err ? "on" : "off",
-		log_access_boot ? "on" : "off");
+		log_access_boot ? "on" : "off",
+		log_calls_boot && !calls_err ? "on" : "off");
 	return 0;
 }
 /* After smp_init(): secondary CPUs come up untraced. */
@@ -394,6 +419,8 @@ static int __init memorizer_debugfs_init(void)
 			    (void *)MEMORIZER_SET_TARGET, &control_fops);
 	debugfs_create_file("memorizer_log_access", 0600, dir,
 			    (void *)MEMORIZER_SET_LOG_ACCESS, &control_fops);
+	debugfs_create_file("log_calls_enabled", 0600, dir,
+			    (void *)MEMORIZER_SET_LOG_CALLS, &control_fops);
 	debugfs_create_file("kinds", 0600, dir, (void *)&kinds_set,
 			    &name_set_fops);
 	debugfs_create_file("count_instruments", 0600, dir, (void *)&instrs_set,
@@ -406,6 +433,7 @@ static int __init memorizer_debugfs_init(void)
 	memorizer_text_stream_debugfs_init(dir);
 	memorizer_binary_debugfs_init(dir);
 	memorizer_pool_debugfs_init(dir);
+	memorizer_calls_debugfs_init(dir);
 
 	/* The seeds' command lines also use these at the debugfs root. */
 	for (i = 0; i < ARRAY_SIZE(root_links); i++) {

@@ -13,6 +13,7 @@
  *   globals.c      the kernel's and modules' data symbols, per-CPU data
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
+ *   calls.c        call edges, per (caller, callee, pid)
  *   records.c      a record's life, the record lists, the channels
  *   attribute.c    an access no record covers: what memory it hit
  *   access.c       the KASAN hook and its per-context cache
@@ -266,6 +267,8 @@ enum memorizer_stat {
 	MEMORIZER_STAT_BINARY_MADE,		/* asked of the binary stream */
 	MEMORIZER_STAT_BINARY_LOST,		/* to full buffers */
 	MEMORIZER_STAT_BINARY_UNREAD,		/* left when readers left */
+	MEMORIZER_STAT_CALLS,			/* calls counted */
+	MEMORIZER_STAT_DROPPED_CALLS,		/* pool full for a new edge */
 	MEMORIZER_STAT_NR,
 };
 
@@ -651,6 +654,36 @@ unsigned int memorizer_counters_sweep(struct memorizer_record *rec,
 				      struct memorizer_counter **idle,
 				      unsigned int n, unsigned int max);
 
+/* calls.c */
+
+/* Where a sweep sends the calls an edge counted since the last. */
+typedef void (*memorizer_call_fn)(unsigned long caller, unsigned long callee,
+				  pid_t pid, u64 count);
+#ifdef CONFIG_MEMORIZER_CALLS
+int memorizer_calls_set(bool on);
+void memorizer_calls_sweep(memorizer_call_fn fn, void (*pace)(void));
+void memorizer_calls_restart(void);
+void memorizer_calls_debugfs_init(struct dentry *dir);
+#else
+static inline int memorizer_calls_set(bool on)
+{
+	return on ? -EOPNOTSUPP : 0;
+}
+
+static inline void memorizer_calls_sweep(memorizer_call_fn fn,
+					 void (*pace)(void))
+{
+}
+
+static inline void memorizer_calls_restart(void)
+{
+}
+
+static inline void memorizer_calls_debugfs_init(struct dentry *dir)
+{
+}
+#endif
+
 /* records.c */
 
 /*
@@ -720,10 +753,12 @@ void memorizer_binary_debugfs_init(struct dentry *dir);
 struct memorizer_control {
 	struct memorizer_target target;
 	bool log_access;
+	bool log_calls;
 };
 
 #define MEMORIZER_SET_TARGET		BIT(0)
 #define MEMORIZER_SET_LOG_ACCESS	BIT(1)
+#define MEMORIZER_SET_LOG_CALLS		BIT(2)
 
 void memorizer_control_get(struct memorizer_control *c);
 int memorizer_control_set(const struct memorizer_control *c,

@@ -20,6 +20,15 @@
  * allocation fails is named in the log, and the others still run. A
  * module that links is one that every inline hook's symbols are exported
  * to; the project builds this file both in the tree and out of it.
+ *
+ *   echo "N M" > /sys/kernel/debug/memorizer_test/calls
+ *
+ * calls test_call_a(), which calls test_call_b() N times, the first M of
+ * which (at most N) call test_call_c(): with call logging on, the edges
+ * a -> b and b -> c count N and M in the writer's pid. b also writes a
+ * local variable of a's through a pointer, as a callee filling in its
+ * caller's struct does. No call is a tail call, so each has a return
+ * address in its caller.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -103,6 +112,53 @@ static const struct file_operations run_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = run_write,
+	.llseek = default_llseek,
+};
+
+static unsigned long calls_sink;
+
+static noinline void test_call_c(void)
+{
+	WRITE_ONCE(calls_sink, READ_ONCE(calls_sink) + 1);
+}
+
+static noinline void test_call_b(unsigned long *callers_local, unsigned int i,
+				 unsigned int m)
+{
+	if (i < m)
+		test_call_c();
+	WRITE_ONCE(*callers_local, i);
+}
+
+static noinline void test_call_a(unsigned int n, unsigned int m)
+{
+	unsigned long local = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		test_call_b(&local, i, m);
+	WRITE_ONCE(calls_sink, READ_ONCE(calls_sink) + READ_ONCE(local));
+}
+
+static ssize_t calls_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	unsigned int n, m;
+	char buf[32] = {};
+
+	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
+		return -EINVAL;
+	if (sscanf(buf, "%u %u", &n, &m) != 2 || m > n ||
+	    n > MEMORIZER_TEST_MAX)
+		return -EINVAL;
+	test_call_a(n, m);
+	return count;
+}
+
+static const struct file_operations calls_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = calls_write,
 	.llseek = default_llseek,
 };
 
@@ -501,6 +557,7 @@ static int __init memorizer_test_init(void)
 	test_dir = debugfs_create_dir("memorizer_test", NULL);
 	debugfs_create_file("run", 0200, test_dir, NULL, &run_fops);
 	debugfs_create_file("apis", 0200, test_dir, NULL, &apis_fops);
+	debugfs_create_file("calls", 0200, test_dir, NULL, &calls_fops);
 	return 0;
 }
 

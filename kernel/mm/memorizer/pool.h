@@ -6,12 +6,14 @@ enum memorizer_pool_class {
 	MEMORIZER_POOL_OBJ,	/* struct memorizer_record */
 	MEMORIZER_POOL_SMALL,	/* struct memorizer_counter */
 	MEMORIZER_POOL_KEY,	/* struct memorizer_key of vmalloc pages */
+	MEMORIZER_POOL_CALL,	/* a call edge (calls.c) */
 	MEMORIZER_POOL_NR,
 };
 
 #define MEMORIZER_POOL_OBJ_SIZE		184
 #define MEMORIZER_POOL_SMALL_SIZE	32
 #define MEMORIZER_POOL_KEY_SIZE		40
+#define MEMORIZER_POOL_CALL_SIZE	32
 
 struct dentry;
 

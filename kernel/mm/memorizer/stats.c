@@ -61,7 +61,7 @@ enum figure {
 	FIG_DROPPED_OBJECTS,
 	FIG_DROPPED_ACCESSES, FIG_MISSED_FREES, FIG_RECORDS, FIG_COUNTERS,
 	FIG_MEMORY_USED, FIG_MEMORY_BOUND, FIG_BINARY_MADE, FIG_BINARY_LOST,
-	FIG_BINARY_UNREAD, FIG_NR,
+	FIG_BINARY_UNREAD, FIG_CALLS, FIG_DROPPED_CALLS, FIG_CALL_EDGES, FIG_NR,
 };
 
 static const struct {
@@ -86,6 +86,9 @@ static const struct {
 	[FIG_BINARY_LOST] = { "binary_records_lost", "binary records lost" },
 	[FIG_BINARY_UNREAD] = { "binary_records_unread",
 				"binary records left unread" },
+	[FIG_CALLS] = { "calls_recorded", "calls recorded" },
+	[FIG_DROPPED_CALLS] = { "calls_dropped", "calls dropped (no memory)" },
+	[FIG_CALL_EDGES] = { "call_edges_in_memory", "call edges in memory" },
 };
 
 /* Both files' figures, from one reading. */
@@ -114,6 +117,9 @@ static void read_figures(struct figures *f)
 	f->val[FIG_BINARY_MADE] = c[MEMORIZER_STAT_BINARY_MADE];
 	f->val[FIG_BINARY_LOST] = c[MEMORIZER_STAT_BINARY_LOST];
 	f->val[FIG_BINARY_UNREAD] = c[MEMORIZER_STAT_BINARY_UNREAD];
+	f->val[FIG_CALLS] = c[MEMORIZER_STAT_CALLS];
+	f->val[FIG_DROPPED_CALLS] = c[MEMORIZER_STAT_DROPPED_CALLS];
+	f->val[FIG_CALL_EDGES] = chunks[MEMORIZER_POOL_CALL];
 }
 
 /*
@@ -166,9 +172,9 @@ static int show_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i <= MEMORIZER_INSTR_NR; i++)
 		seq_printf(m, "  %-27s%lu\n", memorizer_instr_names[i],
 			   f.sum.excluded[i]);
-	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u\n",
+	seq_printf(m, "bytes per record:             object %u, access counter %u, page key %u, call edge %u\n",
 		   MEMORIZER_POOL_OBJ_SIZE, MEMORIZER_POOL_SMALL_SIZE,
-		   MEMORIZER_POOL_KEY_SIZE);
+		   MEMORIZER_POOL_KEY_SIZE, MEMORIZER_POOL_CALL_SIZE);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(show_stats);
@@ -197,6 +203,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "record_bytes %u\n", MEMORIZER_POOL_OBJ_SIZE);
 	seq_printf(m, "counter_bytes %u\n", MEMORIZER_POOL_SMALL_SIZE);
 	seq_printf(m, "page_key_bytes %u\n", MEMORIZER_POOL_KEY_SIZE);
+	seq_printf(m, "call_edge_bytes %u\n", MEMORIZER_POOL_CALL_SIZE);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

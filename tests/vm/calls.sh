@@ -1,0 +1,104 @@
+#!/bin/sh
+# Call edges, exactly: the test module's chain (test_call_a calls
+# test_call_b 7 times, the first 3 of which call test_call_c), run by two
+# processes each traced alone (pid mode), gives in function_calls, per pid,
+# calls_write -> a once, a -> b 7 times, b -> c 3 times, each from one
+# call site in its caller, and no other edge into a, b or c. Off, nothing
+# more is counted; the control file refuses what it does not accept and
+# keeps its value; clear_function_calls forgets every edge.
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
+. /vmrun/guest-lib.sh
+cd /tmp
+modprobe memorizer_test_module || echo "modprobe failed"
+T=/sys/kernel/debug/memorizer_test
+
+check "log_calls_enabled is 0 at boot" [ "$(cat $M/log_calls_enabled)" = 0 ]
+check "log_calls_enabled 0600" [ "$(stat -c %a $M/log_calls_enabled)" = 600 ]
+check "function_calls 0400" [ "$(stat -c %a $M/function_calls)" = 400 ]
+check "clear_function_calls 0200" \
+	[ "$(stat -c %a $M/clear_function_calls)" = 200 ]
+echo 1 > $M/log_calls_enabled
+check "log_calls_enabled takes 1" [ "$(cat $M/log_calls_enabled)" = 1 ]
+for bad in 2 x -1 "1 1" " " yes2; do
+	check "log_calls_enabled refuses '$bad' and stays 1" \
+		sh -c "! printf '%s' '$bad' > $M/log_calls_enabled 2> /dev/null &&
+		       [ \"\$(cat $M/log_calls_enabled)\" = 1 ]"
+done
+
+# Two processes, one after the other, each traced alone.
+for i in 1 2; do
+	sh -c "echo \$\$ > /tmp/pid$i; echo \$\$ > $M/memorizer_enabled
+	       echo '7 3' > $T/calls; echo 0 > $M/memorizer_enabled"
+done
+cat $M/function_calls > /tmp/calls.1
+echo 0 > $M/log_calls_enabled
+sh -c "echo \$\$ > $M/memorizer_enabled; echo '7 3' > $T/calls
+       echo 0 > $M/memorizer_enabled"
+cat $M/function_calls > /tmp/calls.2
+cp /tmp/calls.1 /out/function_calls
+
+# Each function's [start, end) from kallsyms: the next text symbol's start.
+# Addresses are 16 hex digits, compared as strings (busybox awk's numbers
+# lose the top bits).
+awk '$2 ~ /^[tT]$/ { print $1, $3 }' /proc/kallsyms | sort > /tmp/text.syms
+range() {
+	awk -v f="$1" '$2 == f { found = 1; print $1; next }
+		       found { print $1; exit }' /tmp/text.syms | tr '\n' ' '
+}
+set -- $(range calls_write); w0=$1 w1=$2
+set -- $(range test_call_a); a0=$1 a1=$2
+set -- $(range test_call_b); b0=$1 b1=$2
+set -- $(range test_call_c); c0=$1 c1=$2
+echo "calls_write $w0-$w1 test_call_a $a0-$a1 test_call_b $b0-$b1 test_call_c $c0-$c1"
+p1=$(cat /tmp/pid1) p2=$(cat /tmp/pid2)
+
+# edges FILE: "FROM->TO PID COUNT CALLERS" for each edge into a, b or c,
+# FROM the caller's function, CALLERS its distinct call sites.
+edges() {
+	awk -F, -v w0="$w0" -v w1="$w1" -v a0="$a0" -v a1="$a1" \
+		-v b0="$b0" -v b1="$b1" -v c0="$c0" -v c1="$c1" '
+	function fn(ip) {
+		ip = ip ""
+		if (ip >= w0 "" && ip < w1 "") return "w"
+		if (ip >= a0 "" && ip < a1 "") return "a"
+		if (ip >= b0 "" && ip < b1 "") return "b"
+		if (ip >= c0 "" && ip < c1 "") return "c"
+		return "other"
+	}
+	{
+		to = $2 == a0 ? "a" : $2 == b0 ? "b" : $2 == c0 ? "c" : ""
+		if (to == "") next
+		k = fn($1) "->" to " " $3
+		n[k] += $4
+		if (!((k, $1) in site)) { site[k, $1] = 1; sites[k]++ }
+	}
+	END { for (k in n) print k, n[k], sites[k] }' "$1" | sort
+}
+edges /tmp/calls.1 > /tmp/edges.1
+cat /tmp/edges.1
+expect=$(for p in $p1 $p2; do
+	echo "w->a $p 1 1"
+	echo "a->b $p 7 1"
+	echo "b->c $p 3 1"
+done | sort)
+check "per pid: calls_write->a 1, a->b 7, b->c 3, one call site each" \
+	[ "$(cat /tmp/edges.1)" = "$expect" ]
+check "off: no call counted" cmp -s /tmp/calls.1 /tmp/calls.2
+check "every line is caller,callee,pid,count" \
+	awk -F, 'NF != 4 || $1 !~ /^[0-9a-f]+$/ || $2 !~ /^[0-9a-f]+$/ ||
+		 $3 !~ /^[0-9]+$/ || $4 !~ /^[1-9][0-9]*$/ { bad = 1 }
+		 END { exit bad }' /tmp/calls.1
+check "calls_recorded covers the edges" \
+	[ "$(stat_value calls_recorded)" -ge \
+	  "$(awk -F, '{ n += $4 } END { print n + 0 }' /tmp/calls.1)" ]
+check "no call dropped" [ "$(stat_value calls_dropped)" = 0 ]
+check "edges in memory as function_calls has lines" \
+	[ "$(stat_value call_edges_in_memory)" = "$(wc -l < /tmp/calls.1)" ]
+echo 1 > $M/clear_function_calls
+check "clear_function_calls forgets every edge" \
+	[ -z "$(cat $M/function_calls)" ]
+check "and gives their memory back" \
+	[ "$(stat_value call_edges_in_memory)" = 0 ]
+check "clear_function_calls refuses 2" \
+	sh -c "! echo 2 > $M/clear_function_calls 2> /dev/null"
+finish
