@@ -107,7 +107,7 @@ test_objects() {
 # records_out CHECK_OUTPUT: the records of a binary stream but its LOST
 # records, from what memorizer check printed for it ("1 task", "2 tasks").
 records_out() {
-	grep -oE '[0-9]+ (allocs?|frees?|access(es)?|tasks?|caches?)(,|$)' "$1" |
+	grep -oE '[0-9]+ (allocs?|frees?|access(es)?|tasks?|caches?|calls?)(,|$)' "$1" |
 		awk '{ n += $1 } END { print n + 0 }'
 }
 

@@ -390,6 +390,11 @@ struct kmap_bin_rec {
 			uint64_t records;
 			uint32_t allocs, frees, accesses, other;
 		} lost;
+		struct {
+			/* caller a return address, callee a function */
+			uint64_t caller, callee, count;
+			int32_t pid;
+		} call;
 	} u;
 };
 

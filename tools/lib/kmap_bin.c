@@ -145,6 +145,7 @@ static const char *const type_name[] = {
 	[MEMORIZER_REC_ALLOC] = "ALLOC", [MEMORIZER_REC_FREE] = "FREE",
 	[MEMORIZER_REC_ACCESS] = "ACCESS", [MEMORIZER_REC_TASK] = "TASK",
 	[MEMORIZER_REC_CACHE] = "CACHE", [MEMORIZER_REC_LOST] = "LOST",
+	[MEMORIZER_REC_CALL] = "CALL",
 };
 
 static const struct kmap_records_format bin_format = {
@@ -385,6 +386,18 @@ decode(struct kmap_bin_reader *r, const struct memorizer_rec_hdr *hp,
 		rec->u.lost.frees = l.frees;
 		rec->u.lost.accesses = l.accesses;
 		rec->u.lost.other = l.other;
+		break;
+	}
+	case MEMORIZER_REC_CALL: {
+		struct memorizer_rec_call c;
+
+		memcpy(&c, p, sizeof(c));
+		if (check_pid(r, c.pid))
+			return -1;
+		rec->u.call.caller = c.caller;
+		rec->u.call.callee = c.callee;
+		rec->u.call.count = c.count;
+		rec->u.call.pid = c.pid;
 		break;
 	}
 	}

@@ -514,6 +514,17 @@ static int rule_lost(const struct kmap_bin_rec *rec, char *err)
 	return KMAP_RULE_OK;
 }
 
+/* The kernel writes an edge's CALL record only when it counted a call. */
+static int rule_call(const struct kmap_bin_rec *rec, char *err)
+{
+	if (!rec->u.call.count)
+		return problem(err, KMAP_RULE_ERROR,
+			       "CALL record of no calls (caller %llx, callee %llx)",
+			       (unsigned long long)rec->u.call.caller,
+			       (unsigned long long)rec->u.call.callee);
+	return KMAP_RULE_OK;
+}
+
 /*
  * A dispatch only, each type's rules apart and not inlined here: inlined,
  * ALLOC's made every record, ACCESS's too, save and restore six registers.
@@ -530,6 +541,8 @@ int kmap_rule_bin(const struct kmap_bin_reader *r,
 		return rule_access_rec(rec, err);
 	case MEMORIZER_REC_LOST:
 		return rule_lost(rec, err);
+	case MEMORIZER_REC_CALL:
+		return rule_call(rec, err);
 	}
 	return KMAP_RULE_OK;
 }

@@ -455,6 +455,7 @@ static void print_stream_summary(const struct bin_state *st,
 		{ MEMORIZER_REC_ACCESS, "access", "accesses" },
 		{ MEMORIZER_REC_TASK, "task", "tasks" },
 		{ MEMORIZER_REC_CACHE, "cache", "caches" },
+		{ MEMORIZER_REC_CALL, "call", "calls" },
 	};
 	const struct memorizer_stream_header *h = kmap_bin_header(st->r);
 	uint64_t skipped = kmap_bin_skipped(st->r);

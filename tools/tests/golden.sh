@@ -217,6 +217,18 @@ printf '%s\n' 'header version=1' 'task cpu=0 ns=1 pid=5 comm=sh' \
 	'free cpu=0 ns=4 id=1 call_site=0xffffffff81000200 jiffies=6 api=0 nr_access=1' |
 	"$MKSTREAM" > v1.bin
 run check check-stream-version-1 sh -c "\"$M\" check v1.bin && \"$M\" text v1.bin"
+# CALL records (log_calls_enabled): counted by check, in the stream's
+# version 5 (a new type within a version); one of no calls is refused.
+printf '%s\n' 'header' 'task cpu=0 ns=1 pid=5 comm=sh' \
+	'call cpu=0 ns=2 caller=0xffffffff81000105 callee=0xffffffff81000200 pid=5 count=7' \
+	'call cpu=1 ns=3 caller=0xffffffff81000205 callee=0xffffffff81000300 pid=0 count=3' \
+	'call cpu=0 ns=4 caller=0xffffffff81000105 callee=0xffffffff81000200 pid=5 count=2' |
+	"$MKSTREAM" > calls.bin
+run check check-stream-calls "$M" check calls.bin
+printf '%s\n' 'header' \
+	'call cpu=0 ns=2 caller=0xffffffff81000105 callee=0xffffffff81000200 pid=5 count=0' |
+	"$MKSTREAM" > calls-zero.bin
+run check check-stream-call-zero "$M" check calls-zero.bin
 # What a global must be, refused by check, report and text alike.
 g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
 # mkrecords NAME RECORD...: a stream of sh's TASK record (pid 5, cpu 0),

@@ -114,6 +114,15 @@ static int stream_line(const char *type, const char *l)
 		r.offset = mkrec_num(l, "offset", 0);
 		r.offset_end = mkrec_num(l, "offset_end", 0);
 		mkrec_put(&r, sizeof(r), r.hdr.size);
+	} else if (!strcmp(type, "call")) {
+		struct memorizer_rec_call r = { 0 };
+
+		mkrec_hdr(&r.hdr, l, MEMORIZER_REC_CALL, sizeof(r));
+		r.caller = mkrec_num(l, "caller", 0);
+		r.callee = mkrec_num(l, "callee", 0);
+		r.pid = mkrec_num(l, "pid", 0);
+		r.count = mkrec_num(l, "count", 0);
+		mkrec_put(&r, sizeof(r), r.hdr.size);
 	} else if (!strcmp(type, "lost")) {
 		struct memorizer_rec_lost r = { 0 };
 

@@ -5,7 +5,7 @@
  * ALLOC as an object's record is made, its counters and FREE as it
  * closes, after which the record is freed at once (the channel sent it
  * whole). While a reader is attached, live records' counters are swept
- * out too. A full buffer drops records, counts them per CPU and, at its
+ * out too, and so are call edges (CALL records). A full buffer drops records, counts them per CPU and, at its
  * next record, says how many in a LOST record.
  */
 
@@ -377,6 +377,22 @@ static void sweep_pace(void)
 	}
 }
 
+/* An edge's calls since the last sweep: a CALL record. IRQs are off. */
+static void binary_calls(unsigned long caller, unsigned long callee,
+			 pid_t pid, u64 count)
+{
+	struct memorizer_rec_call wire = {};
+
+	if (!atomic_read(&binary_readers))
+		return;
+	rec_hdr(&wire.hdr, MEMORIZER_REC_CALL, sizeof(wire));
+	wire.caller = caller;
+	wire.callee = callee;
+	wire.pid = pid;
+	wire.count = count;
+	binary_write(&wire, MEMORIZER_REC_CALL, sizeof(wire));
+}
+
 static void sweep_counters(struct work_struct *work);
 static DECLARE_DELAYED_WORK(sweep_work, sweep_counters);
 
@@ -386,6 +402,7 @@ static void sweep_counters(struct work_struct *work)
 		return;
 	sweep_waits = 0;
 	memorizer_records_sweep(binary_counts, sweep_pace);
+	memorizer_calls_sweep(binary_calls, sweep_pace);
 	queue_delayed_work(system_wq, &sweep_work, SWEEP_INTERVAL);
 }
 
@@ -529,6 +546,7 @@ static int binary_open(struct inode *inode, struct file *file)
 		err = memorizer_records_sweep_init();
 	if (!err && !atomic_read(&binary_readers)) {
 		found_records_restart();
+		memorizer_calls_restart();
 		WRITE_ONCE(binary_session, binary_session + 1);
 		for_each_possible_cpu(cpu) {
 			struct binary_ring *r = per_cpu_ptr(&binary_rings, cpu);

@@ -48,6 +48,7 @@ enum memorizer_rec_type {
 	MEMORIZER_REC_TASK = 4,
 	MEMORIZER_REC_CACHE = 5,
 	MEMORIZER_REC_LOST = 6,
+	MEMORIZER_REC_CALL = 7,		/* version 5 too: a new type */
 	MEMORIZER_REC_NR_TYPES,		/* one past the largest type */
 };
 
@@ -201,7 +202,24 @@ struct memorizer_rec_lost {
 	__u32 allocs;
 	__u32 frees;
 	__u32 accesses;
-	__u32 other;			/* TASK and CACHE records */
+	__u32 other;			/* TASK, CACHE and CALL records */
+};
+
+/*
+ * Calls from caller (the call's return address) to callee (the called
+ * function's start) in pid (0 in interrupts), counted while call logging
+ * was on: since the previous CALL record of the same (caller, callee, pid)
+ * in this stream, or since the stream began. A reader adds them up. Like
+ * ACCESS records of live objects, they go out at each sweep while a reader
+ * is attached.
+ */
+struct memorizer_rec_call {
+	struct memorizer_rec_hdr hdr;
+	__u64 caller;
+	__u64 callee;
+	__s32 pid;
+	__u32 reserved;
+	__u64 count;
 };
 
 /*
@@ -217,6 +235,7 @@ struct memorizer_rec_lost {
 	[MEMORIZER_REC_TASK] = sizeof(struct memorizer_rec_task),	\
 	[MEMORIZER_REC_CACHE] = sizeof(struct memorizer_rec_cache),	\
 	[MEMORIZER_REC_LOST] = sizeof(struct memorizer_rec_lost),	\
+	[MEMORIZER_REC_CALL] = sizeof(struct memorizer_rec_call),	\
 }
 
 #endif /* _UAPI_LINUX_MEMORIZER_H */
