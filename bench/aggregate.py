@@ -17,7 +17,7 @@ import statistics
 import sys
 
 WORKLOADS = ["hackbench", "stressng", "tar"]
-MEM_MODES = ["off", "alloc_only", "full", "mode3"]
+MEM_MODES = ["off", "alloc_only", "full", "mode3", "calls"]
 # The mtrace QEMU plugin's modes and the workloads bench/run times under it:
 # all of them in mode sharing, those of MTRACE_ALL_WORKLOADS in mode all.
 # hackbench_long is hackbench with 50 times the loops (bench/guest/bench.sh),
@@ -70,7 +70,7 @@ def parse_stats(text):
 # memorizer/stats keys that count since boot (the rest are levels: live
 # objects, memory in use, sizes).
 SINCE_BOOT = re.compile(r"_(tracked|cleared|accesses)$|^(accesses_|untracked_|"
-                        r"excluded_|objects_dropped$|frees_missed$|binary_records_)")
+                        r"excluded_|objects_dropped$|frees_missed$|binary_records_|calls_)")
 
 
 def run_stats(after, before):
@@ -162,7 +162,7 @@ def config_of(variant, mode, mtrace=None):
         return mode + "_jl"     # off_jl
     if variant != "memorizer":
         return variant          # nokasan, kasan
-    return mode                 # off, alloc_only, full, mode3
+    return mode                 # off, alloc_only, full, mode3, calls
 
 
 def summary(values):
@@ -363,6 +363,9 @@ def aggregate(runs):
                                                if k.startswith("excluded_")},
                     "objects_dropped": fig.get("objects_dropped"),
                     "accesses_dropped": fig.get("accesses_dropped"),
+                    "calls_recorded": fig.get("calls_recorded"),
+                    "calls_dropped": fig.get("calls_dropped"),
+                    "call_edges": fig.get("call_edges_in_memory"),
                     "per_kind": st["kinds"]}
     res["memory"] = mem
     res["access_breakdown"] = access_breakdown(res["seconds"], rounds)
@@ -433,8 +436,8 @@ def markdown(res):
     w("")
     w("## Overhead (time ratios, medians; per-round min–max in parentheses)")
     w("")
-    w("| workload | KASAN / no KASAN | off / KASAN | alloc only / KASAN | full / KASAN | mode 3 / KASAN | full / no KASAN |")
-    w("|---|---|---|---|---|---|---|")
+    w("| workload | KASAN / no KASAN | off / KASAN | alloc only / KASAN | full / KASAN | mode 3 / KASAN | full + calls / KASAN | full / no KASAN |")
+    w("|---|---|---|---|---|---|---|---|")
     for wl in WORKLOADS:
         rk, sk = res["ratio_vs_kasan"][wl], res["ratio_vs_kasan_spread"][wl]
         rn, sn = res["ratio_vs_nokasan"][wl], res["ratio_vs_nokasan_spread"][wl]
@@ -457,8 +460,8 @@ def markdown(res):
     w("")
     w("Seconds (median, min–max):")
     w("")
-    w("| workload | no KASAN | KASAN | off | alloc only | full | mode 3 |")
-    w("|---|---|---|---|---|---|---|")
+    w("| workload | no KASAN | KASAN | off | alloc only | full | mode 3 | full + calls |")
+    w("|---|---|---|---|---|---|---|---|")
     for wl in WORKLOADS:
         cells = []
         for c in ["nokasan", "kasan"] + MEM_MODES:
@@ -498,6 +501,22 @@ def markdown(res):
               f"{fmt(m['memory_bound_bytes'] and m['memory_bound_bytes'] / 1e6, '{:.0f}')} | "
               f"{m['objects_tracked']} | {m['objects_live']} | {fmt(m['accesses_recorded'], '{}')} | "
               f"{fmt(m['objects_dropped'], '{}')} | {fmt(m['accesses_dropped'], '{}')} |")
+    w("")
+    w("Call logging (mode calls: full tracing and `log_calls_enabled`), that run's "
+      "calls counted and the (caller, callee, pid) edges that held them, and its "
+      "time against full tracing's:")
+    w("")
+    w("| workload | calls recorded | call edges | calls dropped | full + calls / full |")
+    w("|---|---|---|---|---|")
+    for wl in WORKLOADS:
+        m = res["memory"].get(wl, {}).get("calls")
+        if not m:
+            continue
+        f = res["seconds"].get("full", {}).get(wl)
+        c = res["seconds"].get("calls", {}).get(wl)
+        w(f"| {wl} | {fmt(m['calls_recorded'], '{}')} | {fmt(m['call_edges'], '{}')} | "
+          f"{fmt(m['calls_dropped'], '{}')} | "
+          f"{fmt(f and c and c['median'] / f['median'], '{:.2f}×')} |")
     w("")
     w("## Attribution")
     w("")

@@ -8,7 +8,8 @@
 # enabled), off (Memorizer compiled in, never enabled: boot with
 # memorizer_enabled_boot=no), alloc_only (memorizer_enabled=1, log_access
 # 0), full (1 + log_access 1), mode3 (the workload started by a shell that
-# wrote 3, log_access 1). Modes run in the order given; off must come first.
+# wrote 3, log_access 1), calls (full, and log_calls_enabled 1: call edges
+# counted too). Modes run in the order given; off must come first.
 # WORKLOADS: comma list of hackbench, hackbench_long (hackbench with 50
 # times the loops: for the mtrace plugin's boots and their baseline),
 # stressng, tar. SIZE: quick or full.
@@ -82,6 +83,8 @@ timed() {	# timed MODE WORKLOAD: one timed run, appended to /out/times
 		ctl memorizer_enabled 0
 		ctl memorizer_log_access 0
 		ctl clear_dead_objects 1
+		[ ! -e $m/log_calls_enabled ] || ctl log_calls_enabled 0
+		[ ! -e $m/clear_function_calls ] || ctl clear_function_calls 1
 		# Counts since boot: the run's own are the difference.
 		cat $m/stats > /tmp/stats.before
 	fi
@@ -98,6 +101,14 @@ timed() {	# timed MODE WORKLOAD: one timed run, appended to /out/times
 		run_wl $t "$2"
 		ctl memorizer_enabled 0
 		ctl memorizer_log_access 0 ;;
+	calls)
+		ctl log_calls_enabled 1
+		ctl memorizer_log_access 1
+		ctl memorizer_enabled 1
+		run_wl $t "$2"
+		ctl memorizer_enabled 0
+		ctl memorizer_log_access 0
+		ctl log_calls_enabled 0 ;;
 	mode3)
 		ctl memorizer_log_access 1
 		# The shell that writes 3 is marked and starts the timer.

@@ -71,8 +71,8 @@ for r in 1 2; do
 		$n $((2 * n)) | boot round$r-nokasan nokasan 2
 	printf 'base hackbench %s\nbase stressng 8\nbase tar 4\n' $k | boot round$r-kasan kasan 2
 	{
-		for m in off alloc_only full mode3; do
-			case $m in off) f=1;; alloc_only) f=2;; full) f=3;; mode3) f=4;; esac
+		for m in off alloc_only full mode3 calls; do
+			case $m in off) f=1;; alloc_only) f=2;; full) f=3;; mode3) f=4;; calls) f=6;; esac
 			echo "$m hackbench $((k * f))"
 			echo "$m stressng $((8 * f))"
 			echo "$m tar $((4 * f))"
@@ -82,6 +82,12 @@ for r in 1 2; do
 		for m in alloc_only full mode3; do
 			stats $((1000000 * r)) 168 48 > "$t/runs/round$r-memorizer/stats.$m.$wl"
 		done
+		# Call logging's figures: counted since boot but the edges.
+		{ stats $((1000000 * r)) 168 48
+		  printf 'calls_recorded %s\ncalls_dropped 2\ncall_edges_in_memory 70\n' $((5000 * r))
+		} > "$t/runs/round$r-memorizer/stats.calls.$wl"
+		printf 'calls_recorded 1000\ncalls_dropped 1\ncall_edges_in_memory 9\n' \
+			> "$t/runs/round$r-memorizer/stats-before.calls.$wl"
 	done
 done
 # The counts since boot of an earlier run, to be subtracted: tracked,
@@ -174,6 +180,11 @@ eq(m["attributed"], 600 / 604, "attributed, less before")
 assert r["memory"]["tar"]["full"]["excluded_by_instrument"] == {"kasan": 300, "lockdep": 0, "memorizer": 13}
 assert m["excluded_by_instrument"] == {"kasan": 200, "lockdep": 0, "memorizer": 0}, m["excluded_by_instrument"]
 eq(r["bytes_per_page_key"], 40, "page key")
+# Call logging: 6x KASAN, 2x full; its counts less those before, edges a level.
+eq(r["ratio_vs_kasan"]["hackbench"]["calls"], 6.0, "calls")
+c = r["memory"]["tar"]["calls"]
+eq(c["calls_recorded"], 9000, "calls, less before (the larger round)")
+eq(c["calls_dropped"], 1, "calls dropped, less before"); eq(c["call_edges"], 70, "edges, a level")
 s = r["stream"]
 assert s["available"] is True
 eq(s["hackbench"]["records_per_s"], 2000.0, "records/s (binary first)")
@@ -222,6 +233,8 @@ eq(a["traced_accesses"], 605, "traced, less before"); eq(a["slow_path_share"], 2
 PY
 grep -qx '| hackbench | 11.000 | +0.000 | +11.000 | +11.000 | 1010 | 24.8% | 10891089 | none: the other parts exceed 2.0× | – |' "$t/out/latest.md" ||
 	{ echo "latest.md: breakdown row wrong:"; grep '^| hackbench | 11.000' "$t/out/latest.md"; exit 1; }
+grep -qx '| tar | 9000 | 70 | 1 | 2.00× |' "$t/out/latest.md" ||
+	{ echo "latest.md: call logging row wrong:"; grep '^| tar | 9000' "$t/out/latest.md"; exit 1; }
 grep -qx '| hackbench | 5.500 | 17.000 | 3.09× (2.00–4.00) | 55.000 | 10.00× (10.00–10.00) | no |' "$t/out/latest.md" ||
 	{ echo "latest.md: mtrace row wrong:"; grep '^| hackbench | 5.500' "$t/out/latest.md"; exit 1; }
 grep -qx '| hackbench_long | 11.000 | 28.000 | 2.55× (2.00–3.00) | n/a | n/a | yes |' "$t/out/latest.md" ||
