@@ -772,14 +772,19 @@ static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 					 none);
 	}
 	if (n != 8 && n != 10) {
-		if (n > 10 && !obj_fields)
-			field_err(err, "alloc_type", f[7], fl[7],
-				  "object line of more than 10 fields, as the Memorizer fork's (11), but this is none of its allocation types: not a kmap (8 fields), a kmap_offsets (10) or a fork's kmap (11)");
-		else
-			snprintf(err, KMAP_ERR_MAX,
-				 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)",
-				 n > 10 ? "more than 10" : (const char *[]){"0",
-				 "1", "2", "3", "4", "5", "6", "7", "8", "9"}[n]);
+		char type[160] = "";
+
+		/* Not the fork's either: say why, the file's first. */
+		if (n > 10 && !obj_fields) {
+			strcpy(type, ", nor the Memorizer fork's 11: its alloc_type '");
+			/* show() writes at most 64 bytes: 40 shown, escaped. */
+			show(type + strlen(type), 64, f[7], fl[7]);
+			strcat(type, "' is none of its 27 types");
+		}
+		snprintf(err, KMAP_ERR_MAX,
+			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)%s",
+			 n > 10 ? "more than 10" : (const char *[]){"0", "1",
+			 "2", "3", "4", "5", "6", "7", "8", "9"}[n], type);
 		return 0;
 	}
 	if (parse_hex(f[0], fl[0], &obj->alloc_ip, obj_field[0], err) ||
