@@ -2,7 +2,7 @@
 /*
  * libkmap: read and write Memorizer's kmaps.
  *
- * Two formats, one library (every tool reads kmaps through it and nothing
+ * Three formats, one library (every tool reads kmaps through it and nothing
  * else):
  *
  *  - the text kmap of debugfs memorizer/kmap and kmap_stream, whose exact
@@ -18,6 +18,35 @@
  *    cache empty for an object in no cache); one file has one or the
  *    other, never both, and its object lines all of 8 fields or all of
  *    10;
+ *
+ *  - the text kmap of the public Memorizer fork (ITI/memorizer, its
+ *    Documentation/memorizer/reference.rst), read only:
+ *
+ *      alloc_ip,pid,obj_va_ptr,size,alloc_index,free_index,free_ip,alloc_type,command,slabname,new_alloc_type
+ *        access_ip,write_count,read_count,access_pid
+ *
+ *    told apart by its first object line: 11 fields (or more: command is
+ *    a comm, written with its commas), its eighth, alloc_type, one of the
+ *    fork's 27 type names (STACK ... NONE). Ours never have more than 10
+ *    fields, so no kmap of ours reads as the fork's; from then on every
+ *    line is read as the fork's. Addresses are %p with no_hash_pointers:
+ *    16 hex digits, zero-padded; alloc_ip is %-p, left-justified (digits,
+ *    then spaces to 16). alloc_index and free_index go where jiffies go:
+ *    the fork's ordering indices (a serial number by default, counted
+ *    from 0; jiffies with memorizer_index_type=time), free_index 0 while
+ *    live. The access line's pid comes last, -1 outside task context
+ *    (and on every line without CONFIG_MEMORIZER_TRACKPIDS): read as pid
+ *    0, as ours writes it there. NONE objects' access lines are
+ *    "from:access_ip,write_count,read_count", pid 0 too. Objects have
+ *    KMAP_HAS_FORK, KMAP_HAS_KIND (the types' kinds: see the check
+ *    command's help), KMAP_HAS_CACHE from slabname (no-slab: none); the
+ *    fork's records made at an access rather than an allocation (alloc_ip
+ *    0 or a type's number) are found, their alloc_ip their address;
+ *    free_ip 00000000deadbeef and 000000000fedbeef (a record closed by
+ *    another allocation, or by one nested in it, new_alloc_type naming
+ *    it) are both KMAP_FREE_IP_MISSED. Its access lines are in no order
+ *    and (ip, pid) may repeat (-1 and the idle task's 0; from: lines
+ *    one per caller): kmap_src merges them;
  *
  *  - the binary stream of <linux/memorizer.h>: one struct
  *    memorizer_stream_header, then records (versions 1 to 5; ACCESS
@@ -79,6 +108,11 @@ enum {
 	KMAP_HAS_FREE_API	= 1 << 4,	/* free_api (if freed) */
 	KMAP_HAS_NS		= 1 << 5,	/* alloc_ns (and free_ns if freed) */
 	KMAP_HAS_ID		= 1 << 6,	/* id */
+	/*
+	 * Read from the Memorizer fork's kmap: alloc_jiffies and
+	 * free_jiffies are its indices, not jiffies.
+	 */
+	KMAP_HAS_FORK		= 1 << 7,
 };
 
 /* One object: a text object line, or what binary records say about it. */
@@ -287,6 +321,12 @@ unsigned long kmap_text_line(const struct kmap_text_reader *r);
  * only (they are kmap_offsets').
  */
 int kmap_text_offsets(const struct kmap_text_reader *r);
+/*
+ * Whether the file is the Memorizer fork's kmap (object lines of 11
+ * fields; see the top): 1 or 0 once the first object line was read, -1
+ * before. A fork's kmap has no offsets (kmap_text_offsets() 0).
+ */
+int kmap_text_fork(const struct kmap_text_reader *r);
 /* Bytes consumed so far. */
 uint64_t kmap_text_offset(const struct kmap_text_reader *r);
 const char *kmap_text_error(const struct kmap_text_reader *r);

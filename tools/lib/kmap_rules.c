@@ -66,6 +66,11 @@ static int rule_object_kind(const struct kmap_object *o, char *err)
 {
 	const struct kmap_kind *k = kmap_kind(o->kind);
 	int found = o->alloc_ip == o->addr;
+	/*
+	 * The fork's found records keep the pid and command of the task
+	 * that first touched them: ours' pid 0 and word do not apply.
+	 */
+	int fork = o->has & KMAP_HAS_FORK;
 
 	if (!k)
 		return problem(err, KMAP_RULE_ERROR, "unknown allocator kind %u",
@@ -79,6 +84,8 @@ static int rule_object_kind(const struct kmap_object *o, char *err)
 		return problem(err, KMAP_RULE_ERROR,
 			       "%s object %llx with its own address as alloc_ip (found): %s objects are never found, their allocation is always seen",
 			       k->name, (unsigned long long)o->addr, k->name);
+	if (fork)
+		return KMAP_RULE_OK;
 	if (found && o->pid != 0 && !k->found_task)
 		return problem(err, KMAP_RULE_ERROR,
 			       "found %s object with pid %u (no allocation was seen: pid is 0, but for a task's stack)",
@@ -101,7 +108,16 @@ static int rule_object_kind(const struct kmap_object *o, char *err)
 int kmap_rule_object(const struct kmap_object *o, char *err)
 {
 	const struct kmap_kind *found;
+	int fork = o->has & KMAP_HAS_FORK;
 
+	/*
+	 * The fork's catch-all records, one per type, made at its start: no
+	 * object, address and size 0, the accesses to memory of the type
+	 * that no record covers.
+	 */
+	if (fork && !o->alloc_ip && !o->addr && !o->size)
+		return kmap_rule_free_time(o->alloc_jiffies, o->free_jiffies,
+					   err) ? KMAP_RULE_ERROR : KMAP_RULE_OK;
 	if (o->alloc_ip == 0)
 		return problem(err, KMAP_RULE_ERROR, "alloc_ip is 0");
 	if (kmap_rule_free_time(o->alloc_jiffies, o->free_jiffies, err))
@@ -120,7 +136,13 @@ int kmap_rule_object(const struct kmap_object *o, char *err)
 	 * it is unloaded (a text kmap has no version to say a kernel's
 	 * could not be), a percpu one an alloc_percpu() area.
 	 */
-	found = o->pid == 0 ? found_kind(o->comm) : NULL;
+	/* The fork sets free_index and free_ip together. */
+	if (fork && o->free_ip && !o->free_jiffies)
+		return problem(err, KMAP_RULE_ERROR,
+			       "freed (free_ip %llx) at free_index 0 (the fork's free_index is 0 only while live)",
+			       (unsigned long long)o->free_ip);
+	/* The fork's executables are commands, never our words. */
+	found = o->pid == 0 && !fork ? found_kind(o->comm) : NULL;
 	if (found && o->alloc_ip != o->addr)
 		return problem(err, KMAP_RULE_ERROR,
 			       "found object %llx (%s, pid 0) with alloc_ip %llx: a found object's alloc_ip is its own address",

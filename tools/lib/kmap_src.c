@@ -536,6 +536,8 @@ static int text_dup_rule(struct kmap_src *s, unsigned long obj_line)
 	return text_rule_error(s, obj_line + 1 + pair[0][1], what);
 }
 
+static int sort_merge(struct kmap_src *s);
+
 static int text_next(struct kmap_src *s)
 {
 	struct kmap_access a;
@@ -601,9 +603,19 @@ static int text_next(struct kmap_src *s)
 				    kmap_access_before(&s->acc[s->nacc - 2],
 						       &s->acc[s->nacc - 1]));
 	}
-	/* In order, none repeats: the rule need not look (it would not). */
-	if (!sorted && text_dup_rule(s, obj_line))
+	/*
+	 * In order, none repeats: the rule need not look (it would not). The
+	 * fork's are in no order and may repeat (kmap.h): merged.
+	 */
+	if (!sorted && kmap_text_fork(s->tr) == 1) {
+		if (sort_merge(s)) {
+			snprintf(s->err, sizeof(s->err), "%s: out of memory",
+				 s->name);
+			return -1;
+		}
+	} else if (!sorted && text_dup_rule(s, obj_line)) {
 		return -1;
+	}
 	if (t == KMAP_LINE_OBJECT) {
 		s->pending_line = kmap_text_line(s->tr);
 		if (text_object_rules(s))

@@ -29,8 +29,12 @@ struct kmap_text_reader {
 	/* Access lines' fields, 4 or 6 (0 before the first), and its line. */
 	unsigned int acc_fields;
 	unsigned long acc_fields_line;
-	/* Object lines' fields, 8 or 10 (0 before the first), and its line. */
+	/*
+	 * Object lines' fields, 8 or 10, 11 for the fork's (0 before the
+	 * first), and its line; fork_none: the last one's type is NONE.
+	 */
 	unsigned int obj_fields;
+	int fork_none;
 	unsigned long obj_fields_line;
 	/*
 	 * The cache names of 10-field object lines, interned: a name's
@@ -387,12 +391,334 @@ static int parse_kind_cache(const char *k, size_t kl, const char *c,
 }
 
 /*
- * kmap_parse_line(), and the line's fields (4 or 6, 8 or 10) in *fields;
- * a 10-field object line's cache at *cache, *cache_len bytes (in s).
+ * The Memorizer fork's kmap (ITI/memorizer; kmap.h): its allocation
+ * types, each as its alloc_type_str() writes it, in the order of its enum
+ * AllocType (the index is the type's number, which the fork also writes
+ * as alloc_ip of the records it makes at an access, not an allocation),
+ * and the kind each is read as. FORK_SLAB: by the slab cache (a kmalloc-*
+ * cache's objects kmalloc, another cache's kmem_cache, none kmalloc);
+ * FORK_KMALLOC: kmalloc in a cache, kmalloc_large in none (no-slab: a
+ * kmalloc() served from pages).
+ */
+#define FORK_SLAB	(-2)
+#define FORK_KMALLOC	(-3)
+#define FORK_TYPES	27
+static const struct fork_type {
+	const char *name;
+	int kind;
+} fork_types[FORK_TYPES] = {
+	{ "STACK", MEMORIZER_ALLOC_STACK },
+	{ "STACK_FRAME", MEMORIZER_ALLOC_STACK },
+	{ "STACK_ARGS", MEMORIZER_ALLOC_STACK },
+	{ "STACK_PAGE", MEMORIZER_ALLOC_STACK },
+	{ "GEN_HEAP", FORK_SLAB },
+	{ "UFO_HEAP", FORK_SLAB },
+	{ "GLOBAL", MEMORIZER_ALLOC_GLOBAL },
+	{ "KMALLOC", FORK_KMALLOC },
+	{ "KMALLOC_ND", FORK_KMALLOC },
+	{ "KMEM_CACHE", MEMORIZER_ALLOC_CACHE },
+	{ "KMEM_CACHE_ND", MEMORIZER_ALLOC_CACHE },
+	{ "KMEM_CACHE_BULK", MEMORIZER_ALLOC_CACHE },
+	{ "VMALLOC", MEMORIZER_ALLOC_VMALLOC },
+	{ "ALLOC_PAGES", MEMORIZER_ALLOC_PAGES },
+	{ "ALLOC_PAGES_EXACT", MEMORIZER_ALLOC_PAGES },
+	{ "ALLOC_PAGES_GETFREEPAGES", MEMORIZER_ALLOC_PAGES },
+	{ "ALLOC_PAGES_FOLIO", MEMORIZER_ALLOC_PAGES },
+	{ "INDUCED_ALLOC", FORK_SLAB },
+	{ "BOOTMEM", MEMORIZER_ALLOC_PAGES },
+	{ "MEMBLOCK", MEMORIZER_ALLOC_PAGES },
+	{ "UFO_MEMBLOCK", MEMORIZER_ALLOC_PAGES },
+	{ "MEMORIZER", MEMORIZER_ALLOC_PAGES },
+	{ "USER", MEMORIZER_ALLOC_PAGES },
+	{ "BUG", MEMORIZER_ALLOC_GLOBAL },
+	{ "UFO_GLOBAL", MEMORIZER_ALLOC_GLOBAL },
+	{ "UFO_NONE", MEMORIZER_ALLOC_GLOBAL },
+	{ "NONE", MEMORIZER_ALLOC_GLOBAL },
+};
+#define FORK_STACK_PAGE	3
+#define FORK_UFO_GLOBAL	24
+#define FORK_NONE	26
+
+/* The fork's type named s[0 .. len), or -1. */
+static int fork_type(const char *s, size_t len)
+{
+	int t;
+
+	for (t = 0; t < FORK_TYPES; t++)
+		if (strlen(fork_types[t].name) == len &&
+		    !memcmp(fork_types[t].name, s, len))
+			return t;
+	return -1;
+}
+
+static const char *const fork_field[] = {
+	"alloc_ip", "pid", "obj_va_ptr", "size", "alloc_index", "free_index",
+	"free_ip", "alloc_type", "command", "slabname", "new_alloc_type",
+};
+#define FORK_OBJECT_FIELDS \
+	"alloc_ip,pid,obj_va_ptr,size,alloc_index,free_index,free_ip,alloc_type,command,slabname,new_alloc_type"
+
+/* Lowercase hex digits s[0 .. len) into *v (1 to 16 of them). */
+static int lower_hex(const char *s, size_t len, uint64_t *v)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= 'A' && s[i] <= 'F')
+			return -1;
+	return kmap_parse_hex(s, len, v);
+}
+
+/*
+ * The fork's %p (no_hash_pointers, which its documentation requires):
+ * 16 lowercase hex digits, zero-padded. With left, %-p (its alloc_ip):
+ * vsprintf drops the zero padding of a left-justified number, so a value
+ * of fewer digits is followed by spaces to the 16 ("18" and 14 spaces);
+ * zero-padded is taken too.
+ */
+static int parse_ptr(const char *s, size_t len, uint64_t *v, int left,
+		     const char *field, char *err)
+{
+	size_t d = len;
+
+	if (len != 16)
+		return field_err(err, field, s, len,
+				 left ? "not 16 characters (the fork's %-p: hex digits, then spaces)"
+				      : "not 16 hexadecimal digits (the fork's %p, zero-padded)");
+	if (left) {
+		for (d = 0; d < 16 && s[d] != ' '; d++)
+			;
+		for (len = d; len < 16; len++)
+			if (s[len] != ' ')
+				return field_err(err, field, s, 16,
+						 "a space between digits");
+	}
+	if (!d || lower_hex(s, d, v))
+		return field_err(err, field, s, 16, "not lowercase hexadecimal");
+	return 0;
+}
+
+/* The fork's slab name for none. */
+#define FORK_NO_SLAB	"no-slab"
+
+/*
+ * A fork object line; its slab cache at *cache (*cache_len bytes, 0 for
+ * none), *none set when its type is NONE (whose access lines are from:
+ * lines). Returns KMAP_LINE_OBJECT, or 0 with err set.
+ */
+static int parse_fork_object(const char *s, size_t len,
+			     struct kmap_object *obj, char *err,
+			     const char **cache, size_t *cache_len, int *none)
+{
+	const char *f[11], *p, *e = s + len, *c;
+	size_t fl[11], n = 1, i;
+	uint64_t free_ip;
+	int type, new_type = -1, kind;
+
+	for (p = s; p < e; p++)
+		n += *p == ',';
+	if (n < 11) {
+		snprintf(err, KMAP_ERR_MAX,
+			 "object line has %zu fields, not 11 (the Memorizer fork's: " FORK_OBJECT_FIELDS ")",
+			 n);
+		return 0;
+	}
+	/*
+	 * Eight fields from the left, two from the right: the command
+	 * between them is a task's comm, which the fork writes as it is,
+	 * commas and all.
+	 */
+	for (p = s, i = 0; i < 8; i++) {
+		c = memchr(p, ',', e - p);
+		f[i] = p;
+		fl[i] = c - p;
+		p = c + 1;
+	}
+	c = e;
+	for (i = 10; i > 8; i--) {
+		const char *q = c;
+
+		while (q[-1] != ',')
+			q--;
+		f[i] = q;
+		fl[i] = c - q;
+		c = q - 1;
+	}
+	f[8] = p;
+	fl[8] = c - p;
+	if (parse_ptr(f[0], fl[0], &obj->alloc_ip, 1, fork_field[0], err) ||
+	    parse_pid(f[1], fl[1], &obj->pid, fork_field[1], err) ||
+	    parse_ptr(f[2], fl[2], &obj->addr, 0, fork_field[2], err) ||
+	    parse_dec(f[3], fl[3], &obj->size, fork_field[3], err) ||
+	    parse_dec(f[4], fl[4], &obj->alloc_jiffies, fork_field[4], err) ||
+	    parse_dec(f[5], fl[5], &obj->free_jiffies, fork_field[5], err) ||
+	    parse_ptr(f[6], fl[6], &free_ip, 0, fork_field[6], err))
+		return 0;
+	type = fork_type(f[7], fl[7]);
+	if (type < 0) {
+		field_err(err, fork_field[7], f[7], fl[7],
+			  "none of the Memorizer fork's 27 allocation types (Documentation/memorizer/alloc-type.csv)");
+		return 0;
+	}
+	if (!fl[8] || fl[8] >= KMAP_COMM_MAX) {
+		field_err(err, fork_field[8], f[8], fl[8],
+			  fl[8] ? "too long" : "empty");
+		return 0;
+	}
+	for (i = 0; i < fl[8]; i++) {
+		unsigned char ch = f[8][i];
+
+		if (ch < 0x20 || ch == 0x7f) {
+			field_err(err, fork_field[8], f[8], fl[8],
+				  "control character");
+			return 0;
+		}
+		/* Ours never holds a comma: as our kernel writes it. */
+		obj->comm[i] = ch == ',' ? '?' : ch;
+	}
+	obj->comm[fl[8]] = 0;
+	if (!fl[9] || fl[9] > KMAP_CACHE_MAX) {
+		field_err(err, fork_field[9], f[9], fl[9],
+			  fl[9] ? "longer than 32 bytes" : "empty (the fork writes no-slab for none)");
+		return 0;
+	}
+	for (i = 0; i < fl[9]; i++)
+		if ((unsigned char)f[9][i] < 0x20 || f[9][i] == 0x7f) {
+			field_err(err, fork_field[9], f[9], fl[9],
+				  "control character");
+			return 0;
+		}
+	if (fl[9] == strlen(FORK_NO_SLAB) && !memcmp(f[9], FORK_NO_SLAB, fl[9]))
+		fl[9] = 0;
+	/*
+	 * 0xdeadbeef: a new allocation covered the record, its free not
+	 * seen; 0xfedbeef: the same by an allocation nested in it (a slab
+	 * object in its pages). Either is a free missed (KMAP_FREE_IP_MISSED)
+	 * and names the covering allocation's type; a real free names none.
+	 */
+	if (fl[10]) {
+		new_type = fork_type(f[10], fl[10]);
+		if (new_type < 0) {
+			field_err(err, fork_field[10], f[10], fl[10],
+				  "none of the Memorizer fork's 27 allocation types");
+			return 0;
+		}
+	}
+	if ((free_ip == 0xdeadbeef || free_ip == 0xfedbeef) != (new_type >= 0)) {
+		if (new_type >= 0)
+			field_err(err, fork_field[10], f[10], fl[10],
+				  "set, but free_ip is neither 00000000deadbeef nor 000000000fedbeef (a record closed by another allocation)");
+		else
+			field_err(err, fork_field[10], f[10], fl[10],
+				  "empty, but free_ip marks a record closed by another allocation (deadbeef, fedbeef), whose type it names");
+		return 0;
+	}
+	obj->free_ip = new_type >= 0 ? KMAP_FREE_IP_MISSED : free_ip;
+	obj->has = KMAP_HAS_KIND | KMAP_HAS_FORK;
+	obj->cache_id = 0;
+	obj->cache = NULL;
+	/*
+	 * The fork's records made at an access, not an allocation, have as
+	 * alloc_ip 0 (globals, and its catch-all records of address and size
+	 * 0) or a type's number (the kind of memory found there): found
+	 * objects, whose alloc_ip is their own address here as in ours. A
+	 * stack page found so is recorded as UFO_GLOBAL with alloc_ip
+	 * STACK_PAGE's number.
+	 */
+	kind = fork_types[type].kind;
+	if (type == FORK_UFO_GLOBAL && obj->alloc_ip == FORK_STACK_PAGE)
+		kind = MEMORIZER_ALLOC_STACK;
+	if (kind == FORK_SLAB)
+		kind = fl[9] && (fl[9] < 8 || memcmp(f[9], "kmalloc-", 8)) ?
+		       MEMORIZER_ALLOC_CACHE : MEMORIZER_ALLOC_KMALLOC;
+	else if (kind == FORK_KMALLOC)
+		kind = fl[9] ? MEMORIZER_ALLOC_KMALLOC :
+			       MEMORIZER_ALLOC_KMALLOC_LARGE;
+	if (fl[9] && kind != MEMORIZER_ALLOC_KMALLOC &&
+	    kind != MEMORIZER_ALLOC_CACHE) {
+		char what[160];
+
+		snprintf(what, sizeof(what),
+			 "on a %s object (read as %s: only heap objects are in a slab cache)",
+			 fork_types[type].name, kmap_kind_name(kind));
+		field_err(err, fork_field[9], f[9], fl[9], what);
+		return 0;
+	}
+	obj->kind = (uint8_t)kind;
+	if (obj->alloc_ip < FORK_TYPES) {
+		obj->alloc_ip = obj->addr;
+		obj->context = MEMORIZER_CONTEXT_FOUND;
+	} else if (obj->pid == 0 && !strcmp(obj->comm, "hardirq")) {
+		obj->context = MEMORIZER_CONTEXT_HARDIRQ;
+	} else if (obj->pid == 0 && !strcmp(obj->comm, "softirq")) {
+		obj->context = MEMORIZER_CONTEXT_SOFTIRQ;
+	} else {
+		obj->context = MEMORIZER_CONTEXT_TASK;
+	}
+	*cache = f[9];
+	*cache_len = fl[9];
+	*none = type == FORK_NONE;
+	return KMAP_LINE_OBJECT;
+}
+
+/*
+ * A fork access line (after its two spaces): "access_ip,write_count,
+ * read_count,access_pid", the pid -1 outside task context (or on every
+ * line, from a fork built without CONFIG_MEMORIZER_TRACKPIDS), read as
+ * pid 0 as ours writes it there; under a NONE object "from:access_ip,
+ * write_count,read_count", one per calling function (with mem_track_cc),
+ * pid 0 too. Returns KMAP_LINE_ACCESS, or 0 with err set.
+ */
+static int parse_fork_access(const char *s, size_t len,
+			     struct kmap_access *acc, char *err, int none)
+{
+	const char *f[5];
+	size_t fl[5], n;
+	int from = len >= 5 && !memcmp(s, "from:", 5);
+
+	if (from != none) {
+		snprintf(err, KMAP_ERR_MAX, from ?
+			 "from: access line under an object not of type NONE (the fork writes them under NONE objects only)" :
+			 "access line under a NONE object without from: (the fork writes from:access_ip,write_count,read_count there)");
+		return 0;
+	}
+	if (from) {
+		s += 5;
+		len -= 5;
+	}
+	n = split(s, len, f, fl, 4);
+	if (n != (from ? 3u : 4u)) {
+		snprintf(err, KMAP_ERR_MAX, from ?
+			 "from: access line has %s fields, not 3 (from:access_ip,write_count,read_count)" :
+			 "access line has %s fields, not 4 (the Memorizer fork's: access_ip,write_count,read_count,access_pid)",
+			 n > 4 ? "more than 4" : (const char *[]){"0", "1", "2",
+			 "3", "4"}[n]);
+		return 0;
+	}
+	if (parse_ptr(f[0], fl[0], &acc->ip, 0, acc_field[0], err) ||
+	    parse_dec(f[1], fl[1], &acc->writes, acc_field[2], err) ||
+	    parse_dec(f[2], fl[2], &acc->reads, acc_field[3], err))
+		return 0;
+	acc->pid = 0;
+	if (!from && !(fl[3] == 2 && !memcmp(f[3], "-1", 2)) &&
+	    parse_pid(f[3], fl[3], &acc->pid, acc_field[1], err))
+		return 0;
+	acc->offset = acc->offset_end = 0;
+	return KMAP_LINE_ACCESS;
+}
+
+/*
+ * kmap_parse_line(), and the line's fields (4 or 6, 8, 10 or 11) in
+ * *fields; a 10- or 11-field object line's cache at *cache, *cache_len
+ * bytes (in s). obj_fields: the file's object lines' (11: the fork's,
+ * whose access lines are its own; 0: not known yet, an object line of
+ * 11 fields the fork's when its alloc_type is one of the fork's types).
+ * *none: the last object line is the fork's of type NONE.
  */
 static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 		      struct kmap_access *acc, char *err, unsigned int *fields,
-		      const char **cache, size_t *cache_len)
+		      const char **cache, size_t *cache_len,
+		      unsigned int obj_fields, int *none)
 {
 	const char *f[10];
 	size_t fl[10], n, i;
@@ -408,6 +734,11 @@ static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 			snprintf(err, KMAP_ERR_MAX,
 				 "access line not indented by exactly two spaces");
 			return 0;
+		}
+		if (obj_fields == 11) {
+			*fields = 4;
+			return parse_fork_access(s + 2, len - 2, acc, err,
+						 *none);
 		}
 		n = split(s + 2, len - 2, f, fl, 6);
 		if (n != 4 && n != 6) {
@@ -433,11 +764,27 @@ static int parse_line(const char *s, size_t len, struct kmap_object *obj,
 		return KMAP_LINE_ACCESS;
 	}
 	n = split(s, len, f, fl, 10);
+	/* The fork's: 11 fields, the eighth one of its types. */
+	if (obj_fields == 11 ||
+	    (!obj_fields && n > 10 && fork_type(f[7], fl[7]) >= 0)) {
+		*fields = 11;
+		return parse_fork_object(s, len, obj, err, cache, cache_len,
+					 none);
+	}
 	if (n != 8 && n != 10) {
+		char type[160] = "";
+
+		/* Not the fork's either: say why, the file's first. */
+		if (n > 10 && !obj_fields) {
+			strcpy(type, ", nor the Memorizer fork's 11: its alloc_type '");
+			/* show() writes at most 64 bytes: 40 shown, escaped. */
+			show(type + strlen(type), 64, f[7], fl[7]);
+			strcat(type, "' is none of its 27 types");
+		}
 		snprintf(err, KMAP_ERR_MAX,
-			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)",
+			 "object line has %s fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)%s",
 			 n > 10 ? "more than 10" : (const char *[]){"0", "1",
-			 "2", "3", "4", "5", "6", "7", "8", "9"}[n]);
+			 "2", "3", "4", "5", "6", "7", "8", "9"}[n], type);
 		return 0;
 	}
 	if (parse_hex(f[0], fl[0], &obj->alloc_ip, obj_field[0], err) ||
@@ -488,8 +835,10 @@ int kmap_parse_line(const char *s, size_t len, struct kmap_object *obj,
 	unsigned int fields;
 	const char *cache;
 	size_t cache_len;
+	int none = 0;
 
-	return parse_line(s, len, obj, acc, err, &fields, &cache, &cache_len);
+	return parse_line(s, len, obj, acc, err, &fields, &cache, &cache_len,
+			  0, &none);
 }
 
 /*
@@ -948,6 +1297,9 @@ static inline int next_fast(struct kmap_text_reader *r,
 	size_t len;
 	int type;
 
+	/* The fork's lines: the slow path (its access lines look like ours). */
+	if (r->obj_fields == 11)
+		return 0;
 	if (line[0] == ' ') {
 		len = fast_access(line, acc, &fields);
 		if (!len || !r->have_object || fields != r->acc_fields)
@@ -1023,7 +1375,7 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 	r->line++;
 	len = nl - (base + r->start);
 	type = parse_line(base + r->start, len, obj, acc, err, &fields, &cache,
-			  &cache_len);
+			  &cache_len, r->obj_fields, &r->fork_none);
 	if (!type) {
 		set_err(r, "%s", err);
 		return -1;
@@ -1048,7 +1400,7 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 	}
 	if (type == KMAP_LINE_OBJECT && fields != r->obj_fields) {
 		if (r->obj_fields) {
-			set_err(r, "object line of %u fields, but line %lu's has %u: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed",
+			set_err(r, "object line of %u fields, but line %lu's has %u: a kmap's or an older kmap_offsets' (8), a kmap_offsets' with kind and cache (10) and the Memorizer fork's (11) mixed",
 				fields, r->obj_fields_line, r->obj_fields);
 			return -1;
 		}
@@ -1091,7 +1443,8 @@ size_t kmap_text_accesses(struct kmap_text_reader *r, struct kmap_access *acc,
 	unsigned int fields, want = r->acc_fields;
 	size_t n, len;
 
-	if (r->failed || !r->have_object || r->end - r->start < KMAP_LINE_MAX)
+	if (r->failed || !r->have_object || r->obj_fields == 11 ||
+	    r->end - r->start < KMAP_LINE_MAX)
 		return 0;
 	for (n = 0; n < room && line <= last; n++) {
 		if (line[0] != ' ')
@@ -1113,7 +1466,12 @@ int kmap_text_offsets(const struct kmap_text_reader *r)
 {
 	if (r->acc_fields)
 		return r->acc_fields == 6;
-	return r->obj_fields == 10 ? 1 : -1;
+	return r->obj_fields == 10 ? 1 : r->obj_fields == 11 ? 0 : -1;
+}
+
+int kmap_text_fork(const struct kmap_text_reader *r)
+{
+	return r->obj_fields ? r->obj_fields == 11 : -1;
 }
 
 /* Writer. */

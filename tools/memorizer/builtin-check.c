@@ -159,7 +159,9 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 		uint64_t at = kmap_text_line(r);
 
 		if (t == KMAP_LINE_OBJECT) {
-			if (check_dups(c, acc, nacc, obj_line)) {
+			/* The fork's repeat legitimately (kmap.h). */
+			if (kmap_text_fork(r) != 1 &&
+			    check_dups(c, acc, nacc, obj_line)) {
 				rc = 1;
 				break;
 			}
@@ -193,14 +195,17 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_text_error(r));
 		c->errors++;
-	} else if (!rc && !check_dups(c, acc, nacc, obj_line)) {
+	} else if (!rc && (kmap_text_fork(r) == 1 ||
+			   !check_dups(c, acc, nacc, obj_line))) {
 		check_overlaps(c);
 	} else {
 		rc = 1;
 	}
 	if (!c->quiet && !c->errors && !rc)
 		printf("%s: valid %s: %llu %s (%llu live), %llu access %s%s\n",
-		       c->name, kmap_text_offsets(r) == 1 ? "kmap_offsets" :
+		       c->name, kmap_text_fork(r) == 1 ?
+		       "Memorizer fork kmap (11 fields)" :
+		       kmap_text_offsets(r) == 1 ? "kmap_offsets" :
 		       "kmap", (unsigned long long)objects,
 		       plural(objects, "object", "objects"),
 		       (unsigned long long)live, (unsigned long long)accesses,
@@ -699,6 +704,48 @@ const struct cmd cmd_check_desc = {
 "kmalloc_large and vmalloc ones, with pid 0 but for a task's stack, and "
 "then with its kind's word as executable (unseen for slab objects, page, "
 "global, percpu, irq_stack). The summary says kmap_offsets for one.\n"
+"\n"
+"The public Memorizer fork's kmaps (ITI/memorizer) are read too, by check "
+"and every other command: object lines "
+"alloc_ip,pid,obj_va_ptr,size,alloc_index,free_index,free_ip,alloc_type,"
+"command,slabname,new_alloc_type and access lines "
+"access_ip,write_count,read_count,access_pid (the pid last). A file is "
+"the fork's when its first object line has 11 fields (more when the "
+"command holds commas, which are read as ?) and its alloc_type is one of "
+"the fork's types; the summary then says Memorizer fork kmap (11 fields). "
+"Addresses are 16 hexadecimal digits, zero-padded, alloc_ip left-justified "
+"(digits, then spaces); alloc_index and free_index, the fork's ordering "
+"indices (serial numbers from 0, or jiffies with "
+"memorizer_index_type=time), are read where jiffies go, free_index 0 "
+"while live and set whenever free_ip is; access_pid -1 (outside task "
+"context, or every line when the fork was built without "
+"CONFIG_MEMORIZER_TRACKPIDS) is read as pid 0, as ours has it; a NONE "
+"object's access lines are from:access_ip,write_count,read_count, pid 0. "
+"slabname is the object's cache (no-slab: none). free_ip 00000000deadbeef "
+"(a new allocation covered the record, its free not seen) and "
+"000000000fedbeef (the same by an allocation nested in it) are both read "
+"as a missed free (deadbeef), new_alloc_type naming the covering "
+"allocation's type (empty otherwise). Records the fork made at an "
+"access, not an allocation (alloc_ip 0 or a type's number), are found "
+"objects, their alloc_ip their own address, with the pid and command of "
+"the task that touched them; its catch-all records (address and size 0, "
+"one per type) are valid. Its access lines are in no order, and an "
+"(ip, pid) may repeat (pid -1 and the idle task's 0; from: lines one per "
+"caller): they are merged, not errors. The 27 types map onto kinds: "
+"STACK, STACK_FRAME, STACK_ARGS (call-frame records, not meant for a "
+"kmap) and STACK_PAGE: stack; GEN_HEAP, UFO_HEAP (a slab object found "
+"at an access) and INDUCED_ALLOC (Memorizer's own, mostly slab): "
+"kmalloc in a kmalloc-* cache or in none, kmem_cache in another cache; "
+"GLOBAL: global; KMALLOC and KMALLOC_ND: kmalloc, or kmalloc_large with "
+"no slab; KMEM_CACHE, KMEM_CACHE_ND, KMEM_CACHE_BULK: kmem_cache; "
+"VMALLOC: vmalloc; ALLOC_PAGES, ALLOC_PAGES_EXACT, "
+"ALLOC_PAGES_GETFREEPAGES, ALLOC_PAGES_FOLIO: pages; BOOTMEM, MEMBLOCK, "
+"UFO_MEMBLOCK (boot memory), MEMORIZER (its own pool) and USER (user "
+"memory): pages, the nearest; BUG, UFO_NONE and NONE (memory of no known "
+"allocator): global, the nearest, found; UFO_GLOBAL: global, found, but "
+"stack with alloc_ip 3 (STACK_PAGE's number: an access to a stack page "
+"no record covered). A slabname on an object of another kind than "
+"kmalloc and kmem_cache is an error.\n"
 "\n"
 "Binary streams: magic, ABI version (1 to 5; version 1 has no "
 "kind global and no context found, version 2 no kinds percpu and stack, "

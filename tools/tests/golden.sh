@@ -117,6 +117,29 @@ run check check-bad-offsets-mixed-4-6 "$M" check mixed-4-6.kmap
 # the kernel made '?', an interrupt's allocation), and what text --offsets
 # makes of a stream, found objects and all.
 run check check-kinds-kmap sh -c "\"$M\" check fixtures/kinds.kmap && \"$M\" text --offsets found.bin | \"$M\" check - && \"$M\" text --offsets stream.bin | \"$M\" check -"
+# The public Memorizer fork's kmap (11 fields, its own access lines):
+# fixtures/fork.kmap (catch-all records, found ones, a freed and live
+# objects, pid -1, deadbeef and fedbeef, repeated (ip, pid)), valid, and
+# what text copies of it; then each kind of malformed fork line, and a
+# file that is no kmap at all.
+run check check-fork-kmap sh -c "\"$M\" check fixtures/fork.kmap && \"$M\" text fixtures/fork.kmap | cmp - fixtures/fork.kmap && echo text: identical"
+fo='ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,'
+fb() { n=$((n + 1)); printf "$@" > "fork-bad-$n.kmap"; }
+n=0
+fb 'ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALOC,sh,no-slab,\n'
+fb '%s\n  ffffffff81000010,1,0,1\nffffffff81000000,1,ffff888000002000,8,1,0,0,sh\n' "$fo"
+fb '%s\n  ffffffff81000010,1,0,-1,7\n' "$fo"
+fb '%s\n  ffffffff81000010,1,0\n' "$fo"
+fb '%s\n  from:ffffffff81000010,1,0\n' "$fo"
+fb '%s\n  81000010,1,0,-1\n' "$fo"
+fb 'ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,KMALLOC\n'
+fb 'ffffffff81000000,1,ffff888000001000,8,9,2,ffffffff81000100,KMALLOC,sh,no-slab,\n'
+fb 'ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,VMALLOC,sh,kmalloc-8,\n'
+fb 'ffffffff81000000,1,ffff888000001000,8,1,0,ffffffff81000100,KMALLOC,sh,no-slab,\n'
+fb 'ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,kmalloc-8,\n%s\n' "ffffffff81000000,1,ffff888000001000,8,2,0,0000000000000000,KMALLOC,sh,kmalloc-8,"
+run check check-bad-fork sh -c "for f in fork-bad-*.kmap; do \"$M\" check \$f; echo \"exit \$?\"; done; \"$M\" report fork-bad-2.kmap"
+printf 'alloc_ip,pid,ptr,size,alloc_serial,free_serial,free_ip,type,slab,new_type\n' > fork-allocs.txt
+run check check-bad-fork-not-kmap "$M" check fork-allocs.txt
 # Each kind of bad one, a file each: what the reader refuses (syntax,
 # fields against the file's other lines), then what the rules refuse (a
 # kind against found or not, pid and executable).
@@ -388,6 +411,9 @@ run report report-cache-text-kmap "$M" report fixtures/tar.kmap --by cache
 # mismatched_free, left out of the comparison).
 run report report-kinds-text-kmap sh -c "\"$M\" report fixtures/kinds.kmap --by cache && \"$M\" report fixtures/kinds.kmap --by kind --csv && \"$M\" report fixtures/kinds.kmap --by object --csv -n 3"
 run report report-kinds-text-as-stream sh -c "\"$M\" text --offsets stream.bin 2> /dev/null > st.kmap && for by in cache kind; do \"$M\" report --by \$by --csv stream.bin | cut -d, -f1-4,7-14 > a && \"$M\" report --by \$by --csv st.kmap | cmp - a && echo --by \$by: same rows && cat a; done; \"$M\" report --by object --csv stream.bin | cut -d, -f2-6,8- > a && \"$M\" report --by object --csv st.kmap | cut -d, -f2- | cmp - a && echo --by object: same rows"
+# The fork's kmap, read as ours are: its kinds and caches, its indices
+# where jiffies go, its repeated (ip, pid) merged.
+run report report-fork-kmap sh -c "\"$M\" report fixtures/fork.kmap --by kind && \"$M\" report fixtures/fork.kmap --by cache --csv && \"$M\" report fixtures/fork.kmap --by object --csv"
 run report report-function-no-symbols "$M" report fixtures/tar.kmap --by function
 run report report-bad-sort "$M" report fixtures/tar.kmap --sort nosuch
 run report report-bad-by "$M" report fixtures/tar.kmap --by nosuch

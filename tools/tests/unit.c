@@ -177,7 +177,7 @@ static void test_parse_object_kinds(void **state)
 		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc",
 		  "object line has 9 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)" },
 		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmalloc,a,b",
-		  "object line has more than 10 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)" },
+		  "object line has more than 10 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache), nor the Memorizer fork's 11: its alloc_type 'sh' is none of its 27 types" },
 		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,,",
 		  "kind '': not an allocator kind (kmalloc, kmem_cache, kmalloc_large, vmalloc, pages, global, percpu, stack)" },
 		{ "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh,kmallocx,",
@@ -253,9 +253,9 @@ static void test_reader_kinds(void **state)
 		const char *text, *err;
 	} bad[] = {
 		{ "1,1,1000,8,100,0,0,sh,kmalloc,kmalloc-8\n1,1,2000,8,100,0,0,sh\n",
-		  "b:2: object line of 8 fields, but line 1's has 10: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed" },
+		  "b:2: object line of 8 fields, but line 1's has 10: a kmap's or an older kmap_offsets' (8), a kmap_offsets' with kind and cache (10) and the Memorizer fork's (11) mixed" },
 		{ "1,1,1000,8,100,0,0,sh\n1,1,2000,8,100,0,0,sh,kmalloc,\n",
-		  "b:2: object line of 10 fields, but line 1's has 8: a kmap's or an older kmap_offsets' (8) and a kmap_offsets' with kind and cache (10) mixed" },
+		  "b:2: object line of 10 fields, but line 1's has 8: a kmap's or an older kmap_offsets' (8), a kmap_offsets' with kind and cache (10) and the Memorizer fork's (11) mixed" },
 		{ "1,1,1000,8,100,0,0,sh,kmalloc,\n  2,1,0,1\n",
 		  "b:2: access line of 4 fields, but line 1's object line has 10: kmap_offsets' access lines have 6 (offset,offset_end)" },
 		{ "1,1,1000,8,100,0,0,sh,vmalloc,kmalloc-8\n",
@@ -315,6 +315,256 @@ static void test_reader_kinds(void **state)
 		assert_string_equal(kmap_text_error(r), bad[i].err);
 		kmap_text_close(r);
 	}
+}
+
+/*
+ * The Memorizer fork's kmap: told apart by its first object line, its
+ * fields where ours go (indices for jiffies, pid -1 as 0, found records
+ * at their address, the special free_ips as a missed free), the 27 types
+ * onto our kinds, caches from slabname.
+ */
+static void test_reader_fork(void **state)
+{
+	static const char ok[] =
+		"ffffffff8130a1b2,412,ffff888003a1c000,64,0,57,ffffffff8130a2c0,KMALLOC,tar,kmalloc-64,\n"
+		"  ffffffff8130a1f0,2,0,412\n"
+		"  ffffffff81400010,0,5,-1\n"
+		"18              ,9,ffffffff82a01000,8,44,0,0000000000000000,UFO_GLOBAL,a,b,c,no-slab,\n"
+		"3               ,9,ffffc90000204ff0,8,45,0,0000000000000000,UFO_GLOBAL,sh,no-slab,\n"
+		"0               ,0,0000000000000000,0,26,0,0000000000000000,NONE,swapper,no-slab,\n"
+		"  from:ffffffff81a00000,1,2\n"
+		"ffffffff81600000,0,ffff888004000000,8192,42,61,00000000deadbeef,ALLOC_PAGES_FOLIO,softirq,no-slab,KMALLOC\n"
+		"0000000081800000,7,ffff888005000000,16384,47,70,000000000fedbeef,ALLOC_PAGES,kw,no-slab,KMEM_CACHE\n"
+		"ffffffff81900000,7,ffff888005200000,12000,48,80,ffffffff81900100,KMALLOC_ND,kw,no-slab,\n"
+		"5               ,0,ffff888003b20000,208,41,0,0000000000000000,UFO_HEAP,hardirq,filp,\n";
+	/* Each of the 27 types, in the fork's order, and the kind it reads as. */
+	static const struct {
+		const char *type;
+		int kind;
+	} types[] = {
+		{ "STACK", MEMORIZER_ALLOC_STACK },
+		{ "STACK_FRAME", MEMORIZER_ALLOC_STACK },
+		{ "STACK_ARGS", MEMORIZER_ALLOC_STACK },
+		{ "STACK_PAGE", MEMORIZER_ALLOC_STACK },
+		{ "GEN_HEAP", MEMORIZER_ALLOC_KMALLOC },
+		{ "UFO_HEAP", MEMORIZER_ALLOC_KMALLOC },
+		{ "GLOBAL", MEMORIZER_ALLOC_GLOBAL },
+		{ "KMALLOC", MEMORIZER_ALLOC_KMALLOC_LARGE },
+		{ "KMALLOC_ND", MEMORIZER_ALLOC_KMALLOC_LARGE },
+		{ "KMEM_CACHE", MEMORIZER_ALLOC_CACHE },
+		{ "KMEM_CACHE_ND", MEMORIZER_ALLOC_CACHE },
+		{ "KMEM_CACHE_BULK", MEMORIZER_ALLOC_CACHE },
+		{ "VMALLOC", MEMORIZER_ALLOC_VMALLOC },
+		{ "ALLOC_PAGES", MEMORIZER_ALLOC_PAGES },
+		{ "ALLOC_PAGES_EXACT", MEMORIZER_ALLOC_PAGES },
+		{ "ALLOC_PAGES_GETFREEPAGES", MEMORIZER_ALLOC_PAGES },
+		{ "ALLOC_PAGES_FOLIO", MEMORIZER_ALLOC_PAGES },
+		{ "INDUCED_ALLOC", MEMORIZER_ALLOC_KMALLOC },
+		{ "BOOTMEM", MEMORIZER_ALLOC_PAGES },
+		{ "MEMBLOCK", MEMORIZER_ALLOC_PAGES },
+		{ "UFO_MEMBLOCK", MEMORIZER_ALLOC_PAGES },
+		{ "MEMORIZER", MEMORIZER_ALLOC_PAGES },
+		{ "USER", MEMORIZER_ALLOC_PAGES },
+		{ "BUG", MEMORIZER_ALLOC_GLOBAL },
+		{ "UFO_GLOBAL", MEMORIZER_ALLOC_GLOBAL },
+		{ "UFO_NONE", MEMORIZER_ALLOC_GLOBAL },
+		{ "NONE", MEMORIZER_ALLOC_GLOBAL },
+	};
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOCX,sh,no-slab,\n",
+		  "b:1: object line has more than 10 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache), nor the Memorizer fork's 11: its alloc_type 'KMALLOCX' is none of its 27 types" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n"
+		  "ffffffff81000000,1,ffff888000001000,8,1,0,0,sh\n",
+		  "b:2: object line has 8 fields, not 11 (the Memorizer fork's: alloc_ip,pid,obj_va_ptr,size,alloc_index,free_index,free_ip,alloc_type,command,slabname,new_alloc_type)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0,sh\n"
+		  "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n",
+		  "b:2: object line has more than 10 fields, not 8 (alloc_ip,pid,obj_va_ptr,size,alloc_jiffies,free_jiffies,free_ip,executable) or 10 (kmap_offsets: and kind,cache)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0,KMALLOC,sh,no-slab,\n",
+		  "b:1: free_ip '0': not 16 hexadecimal digits (the fork's %p, zero-padded)" },
+		{ "18,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n",
+		  "b:1: alloc_ip '18': not 16 characters (the fork's %-p: hex digits, then spaces)" },
+		{ "18    1         ,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n",
+		  "b:1: alloc_ip '18    1         ': a space between digits" },
+		{ "ffffffff81000000,1,FFFF888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n",
+		  "b:1: obj_va_ptr 'FFFF888000001000': not lowercase hexadecimal" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,2,00000000deadbeef,KMALLOC,sh,no-slab,\n",
+		  "b:1: new_alloc_type '': empty, but free_ip marks a record closed by another allocation (deadbeef, fedbeef), whose type it names" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,2,ffffffff81000100,KMALLOC,sh,no-slab,KMALLOC\n",
+		  "b:1: new_alloc_type 'KMALLOC': set, but free_ip is neither 00000000deadbeef nor 000000000fedbeef (a record closed by another allocation)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,,\n",
+		  "b:1: slabname '': empty (the fork writes no-slab for none)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,VMALLOC,sh,kmalloc-8,\n",
+		  "b:1: slabname 'kmalloc-8': on a VMALLOC object (read as vmalloc: only heap objects are in a slab cache)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n"
+		  "  ffffffff81000010,1,0\n",
+		  "b:2: access line has 3 fields, not 4 (the Memorizer fork's: access_ip,write_count,read_count,access_pid)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n"
+		  "  ffffffff81000010,1,0,-2\n",
+		  "b:2: access_pid '-2': not an unsigned decimal number" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,sh,no-slab,\n"
+		  "  from:ffffffff81000010,1,0\n",
+		  "b:2: from: access line under an object not of type NONE (the fork writes them under NONE objects only)" },
+		{ "0               ,0,0000000000000000,0,26,0,0000000000000000,NONE,swapper,no-slab,\n"
+		  "  ffffffff81000010,1,0,-1\n",
+		  "b:2: access line under a NONE object without from: (the fork writes from:access_ip,write_count,read_count there)" },
+		{ "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,KMALLOC,,no-slab,\n",
+		  "b:1: command '': empty" },
+	};
+	struct kmap_text_reader *r;
+	struct kmap_object o;
+	struct kmap_access a;
+	char line[KMAP_LINE_MAX], err[KMAP_ERR_MAX];
+	size_t i;
+
+	(void)state;
+	r = kmap_text_open_mem(ok, strlen(ok), "ok");
+	assert_int_equal(kmap_text_fork(r), -1);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(kmap_text_fork(r), 1);
+	assert_int_equal(kmap_text_offsets(r), 0);
+	assert_int_equal(o.alloc_ip, 0xffffffff8130a1b2ull);
+	assert_int_equal(o.pid, 412);
+	assert_int_equal(o.addr, 0xffff888003a1c000ull);
+	assert_int_equal(o.size, 64);
+	assert_int_equal(o.alloc_jiffies, 0);	/* the first index */
+	assert_int_equal(o.free_jiffies, 57);
+	assert_int_equal(o.free_ip, 0xffffffff8130a2c0ull);
+	assert_string_equal(o.comm, "tar");
+	assert_int_equal(o.has, KMAP_HAS_KIND | KMAP_HAS_CACHE | KMAP_HAS_FORK);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_KMALLOC);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_TASK);
+	assert_string_equal(o.cache, "kmalloc-64");
+	assert_int_equal(o.cache_id, 1);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(a.ip, 0xffffffff8130a1f0ull);
+	assert_int_equal(a.writes, 2);
+	assert_int_equal(a.reads, 0);
+	assert_int_equal(a.pid, 412);
+	assert_int_equal(a.offset | a.offset_end, 0);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(a.ip, 0xffffffff81400010ull);
+	assert_int_equal(a.writes, 0);
+	assert_int_equal(a.reads, 5);
+	assert_int_equal(a.pid, 0);		/* -1: outside task context */
+	/* A global found at an access: its address, the comm's comma '?'. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.alloc_ip, 0xffffffff82a01000ull);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_GLOBAL);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_FOUND);
+	assert_string_equal(o.comm, "a?b?c");
+	assert_int_equal(o.has, KMAP_HAS_KIND | KMAP_HAS_FORK);
+	assert_true(kmap_object_found(&o));
+	/* UFO_GLOBAL with STACK_PAGE's number as alloc_ip: a stack. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.alloc_ip, 0xffffc90000204ff0ull);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_STACK);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_FOUND);
+	/* A catch-all record, valid under the rules. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.alloc_ip | o.addr | o.size, 0);
+	assert_int_equal(o.alloc_jiffies, 26);
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_ACCESS);
+	assert_int_equal(a.ip, 0xffffffff81a00000ull);
+	assert_int_equal(a.writes, 1);
+	assert_int_equal(a.reads, 2);
+	assert_int_equal(a.pid, 0);
+	/* deadbeef and fedbeef: a missed free, either. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.free_ip, KMAP_FREE_IP_MISSED);
+	assert_int_equal(o.free_jiffies, 61);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_PAGES);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_SOFTIRQ);
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_OK);
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.alloc_ip, 0x81800000ull);	/* zero-padded %-p */
+	assert_int_equal(o.free_ip, KMAP_FREE_IP_MISSED);
+	assert_true(kmap_object_freed(&o));
+	/* kmalloc() of no slab: from pages. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_KMALLOC_LARGE);
+	assert_int_equal(o.has, KMAP_HAS_KIND | KMAP_HAS_FORK);
+	/* A slab object found at an access: its cache says kmem_cache. */
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	assert_int_equal(o.kind, MEMORIZER_ALLOC_CACHE);
+	assert_string_equal(o.cache, "filp");
+	assert_int_equal(o.cache_id, 2);
+	assert_int_equal(o.context, MEMORIZER_CONTEXT_FOUND);
+	assert_int_equal(kmap_text_next(r, &o, &a), 0);
+	kmap_text_close(r);
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		int n = snprintf(line, sizeof(line),
+				 "ffffffff81000000,1,ffff888000001000,8,1,0,0000000000000000,%s,sh,no-slab,\n",
+				 types[i].type);
+
+		r = kmap_text_open_mem(line, (size_t)n, "t");
+		assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+		assert_int_equal(o.kind, types[i].kind);
+		kmap_text_close(r);
+	}
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int t;
+
+		r = kmap_text_open_mem(bad[i].text, strlen(bad[i].text), "b");
+		while ((t = kmap_text_next(r, &o, &a)) > 0)
+			;
+		assert_int_equal(t, -1);
+		assert_string_equal(kmap_text_error(r), bad[i].err);
+		kmap_text_close(r);
+	}
+
+	/* The rules: free_ip without free_index; ours' found conventions not. */
+	r = kmap_text_open_mem(ok, strlen(ok), "ok");
+	assert_int_equal(kmap_text_next(r, &o, &a), KMAP_LINE_OBJECT);
+	o.free_jiffies = 0;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "freed (free_ip ffffffff8130a2c0) at free_index 0 (the fork's free_index is 0 only while live)");
+	o.has &= ~(unsigned int)KMAP_HAS_FORK;
+	o.alloc_ip = 0;
+	assert_int_equal(kmap_rule_object(&o, err), KMAP_RULE_ERROR);
+	assert_string_equal(err, "alloc_ip is 0");
+	kmap_text_close(r);
+}
+
+/*
+ * The fork's access lines through kmap_src: in no order, (ip, pid)
+ * repeated (pid -1 and the idle task's 0), merged and sorted.
+ */
+static void test_src_fork_merge(void **state)
+{
+	static const char text[] =
+		"ffffffff81500100,412,ffff888003b20000,208,41,0,0000000000000000,KMEM_CACHE,tar,filp,\n"
+		"  ffffffff81500200,1,4,412\n"
+		"  ffffffff81500200,0,2,0\n"
+		"  ffffffff81500100,0,1,-1\n"
+		"  ffffffff81500200,0,1,-1\n";
+	const struct kmap_object *o;
+	const struct kmap_access *acc;
+	char err[KMAP_ERR_MAX];
+	struct kmap_src *src;
+	size_t n;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	(void)state;
+	assert_non_null(f);
+	src = kmap_src_open_file(f, "f", err);
+	assert_non_null(src);
+	assert_int_equal(kmap_src_next(src, &o, &acc, &n), 1);
+	assert_int_equal(o->kind, MEMORIZER_ALLOC_CACHE);
+	assert_int_equal(n, 3);
+	assert_int_equal(acc[0].ip, 0xffffffff81500100ull);
+	assert_int_equal(acc[1].ip, 0xffffffff81500200ull);
+	assert_int_equal(acc[1].pid, 0);
+	assert_int_equal(acc[1].reads, 3);
+	assert_int_equal(acc[2].pid, 412);
+	assert_int_equal(acc[2].writes, 1);
+	assert_int_equal(kmap_src_next(src, &o, &acc, &n), 0);
+	kmap_src_close(src);
+	fclose(f);
 }
 
 /*
@@ -4018,6 +4268,8 @@ int main(void)
 		cmocka_unit_test(test_text_offsets_arity),
 		cmocka_unit_test(test_parse_object_kinds),
 		cmocka_unit_test(test_reader_kinds),
+		cmocka_unit_test(test_reader_fork),
+		cmocka_unit_test(test_src_fork_merge),
 		cmocka_unit_test(test_reader_kinds_fast),
 		cmocka_unit_test(test_rules_kinds),
 		cmocka_unit_test(test_writer_kinds),
