@@ -521,6 +521,7 @@ enum kmap_format {
 	KMAP_FMT_BINARY = 2,
 	KMAP_FMT_BINARY_ZSTD = 3,
 	KMAP_FMT_MTRACE = 4,		/* the mtrace plugin's log */
+	KMAP_FMT_CALLS = 5,		/* function_calls (struct kmap_call) */
 };
 
 struct kmap_src;
@@ -540,7 +541,10 @@ FILE *kmap_fopen(const char *path, char *err);
 struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
-/* KMAP_FMT_TEXT or KMAP_FMT_BINARY: what the (decompressed) input holds. */
+/*
+ * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE or KMAP_FMT_CALLS: what
+ * the (decompressed) input holds.
+ */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
 /*
  * How far reading is: the input's bytes read so far (compressed ones, for
@@ -560,6 +564,12 @@ struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s);
  * no objects: kmap_src_next() on it is an error.
  */
 struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
+/*
+ * The call edges a source has read (KMAP_FMT_CALLS: all of them by the
+ * time kmap_src_next() returned 0, which it does at once with no objects);
+ * NULL when it has read none.
+ */
+const struct kmap_calls *kmap_src_calls(const struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -609,10 +619,17 @@ void kmap_src_release(struct kmap_src *s);
 void kmap_src_close(struct kmap_src *s);
 
 /*
- * Tell a format from the first bytes of an input (up to 16): the stream
- * magic, the mtrace log's, the zstd magic, or -- since a text kmap is printable ASCII --
- * binary when a byte is neither printable nor a newline (a stream whose
- * magic is damaged is then reported as such, not as bad text).
+ * Tell a format from the first bytes of an input: the stream magic, the
+ * mtrace log's, the zstd magic, or -- since a text kmap is printable
+ * ASCII -- binary when one of the first 16 bytes is neither printable nor
+ * a newline (a stream whose magic is damaged is then reported as such, not
+ * as bad text). Printable input is a text kmap unless buf holds its whole
+ * first line (up to its newline) and that line is a call edge's
+ * (KMAP_FMT_CALLS): it starts with no space (an access line has two) and
+ * has 4 fields between commas (a kmap object line has 8 or 10), or no
+ * comma and 3 fields between single spaces (the fork's), and
+ * kmap_parse_call() takes it. kmap_src passes the whole first line; an
+ * empty file is a text kmap (holding no objects and no calls).
  */
 enum kmap_format kmap_guess_format(const void *buf, size_t len);
 
@@ -789,6 +806,70 @@ int kmap_stats_read(FILE *f, const char *name, struct kmap_stats *st,
 /* The value of key (the first line's, if repeated); NULL when none has it. */
 const uint64_t *kmap_stats_find(const struct kmap_stats *st, const char *key);
 void kmap_stats_free(struct kmap_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Call edges: debugfs memorizer/function_calls (kmap_calls.c).       */
+
+/*
+ * One call edge a line, as the kernel prints it, "%lx,%lx,%d,%lu":
+ *
+ *   caller,callee,pid,count
+ *
+ * caller the call's return address in the calling function, callee the
+ * called function's start, both lowercase hex without 0x or leading
+ * zeros and not 0; pid below KMAP_PID_MAX; count above 0. The public
+ * Memorizer fork's file has "%lx %lx %ld" lines, caller callee count,
+ * no pid: read as pid KMAP_CALL_PID_UNKNOWN (no pid the kernel gives).
+ * One file holds lines of one format, the first line's.
+ */
+#define KMAP_CALL_PID_UNKNOWN	UINT32_MAX
+struct kmap_call {
+	uint64_t caller, callee;
+	uint32_t pid;
+	uint64_t count;
+};
+/*
+ * Parse one line (without its newline) into *c; *fork says which format
+ * it is in (1: the fork's). Returns 0, or -1 with what is wrong (no
+ * location) in err[KMAP_ERR_MAX].
+ */
+int kmap_parse_call(const char *s, size_t len, struct kmap_call *c, int *fork,
+		    char *err);
+struct kmap_calls_reader;
+/*
+ * Read call lines from f (not closed by kmap_calls_close), or through a
+ * read function; name is used in errors. NULL only when out of memory.
+ */
+struct kmap_calls_reader *kmap_calls_open(FILE *f, const char *name);
+struct kmap_calls_reader *kmap_calls_open_fn(kmap_read_fn fn, void *ctx,
+					     const char *name);
+/*
+ * The next line's edge: 1, 0 at the end, -1 on error (kmap_calls_error():
+ * "FILE:LINE: what is wrong"; reading further returns -1 again). Lines are
+ * at most KMAP_LINE_MAX bytes, newline included, and end in one.
+ */
+int kmap_calls_next(struct kmap_calls_reader *r, struct kmap_call *c);
+/* The number of the line last read (1-based). */
+unsigned long kmap_calls_line(const struct kmap_calls_reader *r);
+/* 1: the fork's lines, 0: the kernel's, -1: none read yet. */
+int kmap_calls_fork(const struct kmap_calls_reader *r);
+const char *kmap_calls_error(const struct kmap_calls_reader *r);
+void kmap_calls_close(struct kmap_calls_reader *r);
+
+/*
+ * Call edges summed: one entry per (caller, callee, pid), its counts
+ * added (saturating, kmap_add_sat()), in the order first seen. O(1) per
+ * edge added; memory grows with the distinct edges.
+ */
+struct kmap_calls;
+/* NULL when out of memory. */
+struct kmap_calls *kmap_calls_new(void);
+/* Returns 0, or -1 when out of memory. */
+int kmap_calls_add(struct kmap_calls *t, const struct kmap_call *c);
+/* The edges (*calls[0 .. n - 1]), valid until the next add; t may be NULL. */
+size_t kmap_calls_list(const struct kmap_calls *t,
+		       const struct kmap_call **calls);
+void kmap_calls_free(struct kmap_calls *t);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */

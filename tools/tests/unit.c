@@ -2937,6 +2937,189 @@ static void test_sym_read_map(void **state)
 	unlink(path);
 }
 
+/*
+ * Every edge of text through a calls reader into c[] (room 8): how many,
+ * or -1 with the reader's error in err.
+ */
+static int calls_of(const char *text, struct kmap_call *c, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct kmap_calls_reader *r;
+	int n = 0, rc;
+
+	assert_non_null(f);
+	r = kmap_calls_open(f, "fc");
+	assert_non_null(r);
+	err[0] = 0;
+	while (n < 8 && (rc = kmap_calls_next(r, &c[n])) == 1)
+		n++;
+	if (rc < 0) {
+		snprintf(err, KMAP_ERR_MAX, "%s", kmap_calls_error(r));
+		n = -1;
+		/* an error sticks */
+		assert_int_equal(kmap_calls_next(r, &c[0]), -1);
+	}
+	kmap_calls_close(r);
+	fclose(f);
+	return n;
+}
+
+static void test_calls_reader(void **state)
+{
+	struct kmap_call c[8];
+	char err[KMAP_ERR_MAX], longer[600];
+
+	(void)state;
+	assert_int_equal(calls_of("", c, err), 0);
+	assert_int_equal(calls_of("ffffffff81000010,ffffffff81000100,12,3\n"
+				  "ffffffff81000020,ffffffff81000100,0,18446744073709551615\n",
+				  c, err), 2);
+	assert_true(c[0].caller == 0xffffffff81000010ull);
+	assert_true(c[0].callee == 0xffffffff81000100ull);
+	assert_int_equal(c[0].pid, 12);
+	assert_true(c[0].count == 3);
+	assert_int_equal(c[1].pid, 0);
+	assert_true(c[1].count == UINT64_MAX);
+	/* The fork's: caller callee count, no pid. */
+	assert_int_equal(calls_of("ffffffff81000010 ffffffff81000100 7\n"
+				  "ffffffff81000011 ffffffff81000200 1\n", c, err), 2);
+	assert_true(c[0].caller == 0xffffffff81000010ull);
+	assert_true(c[0].callee == 0xffffffff81000100ull);
+	assert_int_equal(c[0].pid, KMAP_CALL_PID_UNKNOWN);
+	assert_true(c[0].count == 7);
+	assert_true(c[1].callee == 0xffffffff81000200ull);
+
+	/* Malformed lines: the line, the field, what is wrong. */
+#define CALL_ERR(text, msg) do { \
+		assert_int_equal(calls_of(text, c, err), -1); \
+		assert_string_equal(err, msg); \
+	} while (0)
+	CALL_ERR("ffffffff81000010,ffffffff81000100,1,1\nffffffff81000010,ffffffff81000100,1\n",
+		 "fc:2: 3 fields, not 4 (caller,callee,pid,count)");
+	CALL_ERR("a,b,1,1,1\n", "fc:1: more than 4 fields (caller,callee,pid,count)");
+	CALL_ERR("\n", "fc:1: empty line");
+	CALL_ERR("ffffffff81000010 ffffffff81000100\n",
+		 "fc:1: not caller,callee,pid,count nor the fork's caller callee count");
+	CALL_ERR("FFFFFFFF81000010,ffffffff81000100,1,1\n",
+		 "fc:1: caller 'FFFFFFFF81000010': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("ffffffff81000010,1ffffffff81000100,1,1\n",
+		 "fc:1: callee '1ffffffff81000100': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("0x10,ffffffff81000100,1,1\n",
+		 "fc:1: caller '0x10': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("010,ffffffff81000100,1,1\n", "fc:1: caller '010': leading zero");
+	CALL_ERR("0,ffffffff81000100,1,1\n", "fc:1: caller 0: no kernel address");
+	CALL_ERR("10,20,-1,1\n",
+		 "fc:1: pid '-1': not an unsigned decimal number of at most 64 bits");
+	CALL_ERR("10,20,4194304,1\n",
+		 "fc:1: pid 4194304: above the kernel's pid limit (4194304)");
+	CALL_ERR("10,20,1,18446744073709551616\n",
+		 "fc:1: count '18446744073709551616': not an unsigned decimal number of at most 64 bits");
+	CALL_ERR("10,20,1,0\n",
+		 "fc:1: count 0: the kernel prints an edge once it was called");
+	CALL_ERR("10 20 0\n",
+		 "fc:1: count 0: the kernel prints an edge once it was called");
+	CALL_ERR("10,20,1,01\n", "fc:1: count '01': leading zero");
+	CALL_ERR("10,20,1,1\n10 20 1\n",
+		 "fc:2: a line of the fork's (caller callee count) among lines of caller,callee,pid,count");
+	CALL_ERR("10 20 1\n10,20,1,1\n",
+		 "fc:2: a line of caller,callee,pid,count among lines of the fork's (caller callee count)");
+	CALL_ERR("10,20,1,1\n10,20,1,1", "fc:2: no newline at the end: the file is cut short");
+	memset(longer, '1', sizeof(longer) - 2);
+	longer[sizeof(longer) - 2] = '\n';
+	longer[sizeof(longer) - 1] = 0;
+	CALL_ERR(longer, "fc:1: line longer than 511 bytes");
+#undef CALL_ERR
+}
+
+static void test_calls_table(void **state)
+{
+	struct kmap_calls *t = kmap_calls_new();
+	const struct kmap_call *l;
+	struct kmap_call c = { 0x10, 0x20, 1, 5 };
+	size_t i;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(kmap_calls_list(NULL, &l), 0);
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.pid = 2;
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.pid = 1;
+	c.count = UINT64_MAX - 1;	/* 5 + that saturates */
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.callee = 0x30;
+	c.count = 1;
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	assert_int_equal(kmap_calls_list(t, &l), 3);
+	assert_true(l[0].caller == 0x10 && l[0].callee == 0x20 && l[0].pid == 1);
+	assert_true(l[0].count == UINT64_MAX);
+	assert_true(l[1].pid == 2 && l[1].count == 5);
+	assert_true(l[2].callee == 0x30 && l[2].count == 1);
+	/* Many edges: each found again by its key. */
+	for (i = 0; i < 5000; i++) {
+		c.caller = 0xffffffff81000000ull + i % 100;
+		c.callee = 0xffffffff82000000ull + i / 100;
+		c.pid = 3;
+		c.count = 2;
+		assert_int_equal(kmap_calls_add(t, &c), 0);
+		assert_int_equal(kmap_calls_add(t, &c), 0);
+	}
+	assert_int_equal(kmap_calls_list(t, &l), 5003);
+	for (i = 3; i < 5003; i++)
+		assert_true(l[i].count == 4);
+	kmap_calls_free(t);
+}
+
+/* A function_calls file through kmap_src: told from a text kmap, no objects. */
+static void test_calls_src(void **state)
+{
+	static const char calls[] = "ffffffff81000010,ffffffff81000100,12,3\n"
+				    "ffffffff81000010,ffffffff81000100,12,4\n";
+	static const char fork[] = "ffffffff81000010 ffffffff81000100 3\n";
+	static const char kmap[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	static const char bad[] = "ffffffff81000010,ffffffff81000100,12,3\nx,y,1,1\n";
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	const struct kmap_call *l;
+	const char *texts[] = { calls, fork, kmap, bad };
+	char err[KMAP_ERR_MAX], buf[600];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		FILE *f = fmemopen((void *)texts[i], strlen(texts[i]), "rb");
+		struct kmap_src *src = kmap_src_open_file(f, "fc", err);
+		int rc;
+
+		assert_non_null(src);
+		assert_int_equal(kmap_src_format(src),
+				 i == 2 ? KMAP_FMT_TEXT : KMAP_FMT_CALLS);
+		assert_null(kmap_src_calls(src));
+		rc = kmap_src_next(src, &o, &a, &n);
+		assert_int_equal(rc, i == 3 ? -1 : i == 2 ? 1 : 0);
+		if (i == 3)
+			assert_string_equal(kmap_src_error(src),
+				"fc:2: caller 'x': not lowercase hexadecimal of at most 64 bits");
+		if (i < 2) {
+			assert_int_equal(kmap_calls_list(kmap_src_calls(src), &l), 1);
+			assert_true(l[0].count == (i ? 3 : 7));
+			assert_int_equal(l[0].pid, i ? KMAP_CALL_PID_UNKNOWN : 12);
+		}
+		kmap_src_close(src);
+		fclose(f);
+	}
+	/* Told by the whole first line: not 16 bytes, nor an access line. */
+	assert_int_equal(kmap_guess_format(calls, 16), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format(calls, sizeof(calls) - 1), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format(kmap, sizeof(kmap) - 1), KMAP_FMT_TEXT);
+	snprintf(buf, sizeof(buf), "  %s", calls);
+	assert_int_equal(kmap_guess_format(buf, strlen(buf)), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("a,b,c,d\n", 8), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20,1,1\n", 10), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format("10 20 1\n", 8), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format("10  20 1\n", 9), KMAP_FMT_TEXT);
+}
+
 /* kmap_stats_read() over text, its error into err ("" when none). */
 static int stats_of(const char *text, struct kmap_stats *st, char *err)
 {
@@ -4013,6 +4196,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_object),
+		cmocka_unit_test(test_calls_reader),
+		cmocka_unit_test(test_calls_table),
+		cmocka_unit_test(test_calls_src),
 		cmocka_unit_test(test_parse_access),
 		cmocka_unit_test(test_parse_access_offsets),
 		cmocka_unit_test(test_text_offsets_arity),
