@@ -872,6 +872,141 @@ size_t kmap_calls_list(const struct kmap_calls *t,
 void kmap_calls_free(struct kmap_calls *t);
 
 /* ------------------------------------------------------------------ */
+/* Compartments: how well code separates (kmap_compart.c).            */
+
+/*
+ * Code units (functions, files, directories: numbers 0 .. ncode - 1 here)
+ * and data units (call sites, types, fields, objects: 0 .. ndata - 1),
+ * the rights each code unit c used on each data unit, A(c), and the calls
+ * between code units. A partition P of the code units into compartments
+ * is scored, exactly:
+ *
+ *   least         = sum over code units c of |A(c)|
+ *   granted(P)    = sum over compartments p of |p| * |union of A(c), c in p|
+ *                   (|p|: its code units)
+ *   monolithic    = granted of the one-compartment partition
+ *   reduction(P)  = (monolithic - granted(P)) / (monolithic - least):
+ *                   0 for one compartment, 1 for one per code unit; 1
+ *                   when monolithic = least
+ *   the same three with |.| the sum of the data units' sizes in bytes
+ *   crossings(P)  = the counts of calls whose caller and callee are in
+ *                   different compartments; as a share of all calls' counts
+ *                   (0 when there are none)
+ *   shared(P)     = the data units that one compartment writes and another
+ *                   reads or writes
+ *
+ * Sums saturate at UINT64_MAX.
+ */
+#define KMAP_RIGHT_READ		1u
+#define KMAP_RIGHT_WRITE	2u
+#define KMAP_RIGHT_FREE		4u
+struct kmap_compart;
+struct kmap_compart_point {
+	size_t compartments;
+	uint64_t least, granted, monolithic;
+	uint64_t least_bytes, granted_bytes, monolithic_bytes;
+	double reduction, reduction_bytes;
+	uint64_t crossings, calls;
+	double crossing_share;
+	uint64_t shared;
+};
+/* NULL when out of memory. */
+struct kmap_compart *kmap_compart_new(void);
+/*
+ * Before kmap_compart_finish(), each returning 0 or -1 (out of memory,
+ * or after finish): code unit code exists (one with no data still
+ * counts in |p|); code used rights (KMAP_RIGHT_*, ORed with earlier
+ * ones) on data; data is at least bytes long (the largest given counts);
+ * caller called callee count times (counts of a pair add up).
+ */
+int kmap_compart_code(struct kmap_compart *p, uint32_t code);
+int kmap_compart_right(struct kmap_compart *p, uint32_t code, uint32_t data,
+		       unsigned int rights);
+int kmap_compart_size(struct kmap_compart *p, uint32_t data, uint64_t bytes);
+int kmap_compart_call(struct kmap_compart *p, uint32_t caller,
+		      uint32_t callee, uint64_t count);
+/* Sort and merge what was added. 0, or -1 when out of memory. */
+int kmap_compart_finish(struct kmap_compart *p);
+size_t kmap_compart_ncode(const struct kmap_compart *p);
+size_t kmap_compart_ndata(const struct kmap_compart *p);
+/*
+ * Score the partition part[code] (labels below nlabels; compartments are
+ * the labels used). 0, or -1 when out of memory or a label is too big.
+ */
+int kmap_compart_eval(const struct kmap_compart *p, const uint32_t *part,
+		      size_t nlabels, struct kmap_compart_point *pt);
+/*
+ * The compartment counts to show of a sweep over n code units: at most
+ * want (at least 2) of them, n down to 1, evenly spaced in log(count),
+ * both ends always, none twice, into out[want]. Returns how many.
+ */
+size_t kmap_compart_points(size_t n, size_t want, size_t *out);
+/*
+ * A design point of a sweep: its figures and part[code], each code unit's
+ * compartment (labels below nlabels). Returns 0 to go on, -1 to stop.
+ */
+typedef int (*kmap_compart_point_fn)(void *ctx,
+				     const struct kmap_compart_point *pt,
+				     const uint32_t *part, size_t nlabels);
+/*
+ * Agglomerative clustering, from one compartment per code unit down to
+ * one: fn is called at each count in want[0 .. nwant - 1] (descending;
+ * kmap_compart_points()). Each step merges the two compartments of the
+ * highest affinity:
+ *
+ *   affinity(a, b) = |D(a) & D(b)| / |D(a) | D(b)|
+ *                    + calls(a, b) / (calls out of a + calls out of b)
+ *
+ * D(x) the union of its code units' A(c), calls(a, b) the calls between
+ * them either way, "calls out of x" those between x and any other
+ * compartment; each term 0 where its denominator is. Ties go to the pair
+ * whose first names come first: rank[code] is each code unit's place in
+ * name order (distinct), a compartment's name its first code unit's, the
+ * pair (lower name, higher name) compared. Only pairs that share a data
+ * unit or a call are candidates (a data unit touched by more than 64 code
+ * units pairs each with the next 8 in name order only); when none is
+ * left, the remaining compartments, which share nothing, are merged in
+ * name order: the first two, then the next two, each merged one going to
+ * the back of the queue. Candidates sit in a heap, stale ones (a
+ * compartment merged since) skipped as they come up; the metrics follow
+ * each merge. Returns 0, -1 when out of memory or fn stopped it.
+ */
+int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
+		       const size_t *want, size_t nwant,
+		       kmap_compart_point_fn fn, void *ctx);
+void kmap_compart_free(struct kmap_compart *p);
+
+/*
+ * A split file: a partition given by hand. One rule a line,
+ *
+ *   COMPARTMENT PATTERN
+ *
+ * two fields apart by spaces or tabs; PATTERN a glob (fnmatch(3), no
+ * flags: * matches / too) over code unit names, function names or source
+ * paths. Blank lines and lines starting with # are skipped. A code unit
+ * goes to the first rule's compartment whose pattern matches it, else to
+ * KMAP_SPLIT_REST.
+ */
+#define KMAP_SPLIT_REST		"rest"
+struct kmap_split_rule {
+	char *compartment, *pattern;
+	unsigned long line;
+};
+struct kmap_split {
+	struct kmap_split_rule *rule;
+	size_t n, cap;
+};
+/*
+ * Read f (name in errors) into *sp. 0, or -1 with err[KMAP_ERR_MAX]
+ * ("NAME:LINE: what is wrong"); kmap_split_free() *sp either way.
+ */
+int kmap_split_read(FILE *f, const char *name, struct kmap_split *sp,
+		    char *err);
+/* unit's compartment: the first match's, or KMAP_SPLIT_REST. */
+const char *kmap_split_match(const struct kmap_split *sp, const char *unit);
+void kmap_split_free(struct kmap_split *sp);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
 
 /*
@@ -1148,6 +1283,11 @@ const struct kmap_capmap_cell *kmap_capmap_find(const struct kmap_capmap *m,
 						const char *group);
 void kmap_capmap_totals(const struct kmap_capmap *m,
 			struct kmap_capmap_totals *t);
+/* The largest size (as requested) of an object of group (a cell's). */
+uint64_t kmap_capmap_group_size(const struct kmap_capmap *m, uint32_t group);
+/* The name of ip's subject, as m names its cells', into buf[len]. */
+void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
+			    char *buf, size_t len);
 /* How many subjects and groups the cells name. */
 size_t kmap_capmap_nsubjects(const struct kmap_capmap *m);
 size_t kmap_capmap_ngroups(const struct kmap_capmap *m);

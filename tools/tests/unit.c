@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -3120,6 +3121,203 @@ static void test_calls_src(void **state)
 	assert_int_equal(kmap_guess_format("10  20 1\n", 9), KMAP_FMT_TEXT);
 }
 
+/*
+ * The golden fixture's problem by numbers (tools/tests/golden.sh works it
+ * out by hand): code units 0 call_rcu, 1 getname_uflags, 2 kfree,
+ * 3 rb_erase, 4 xas_load, 5 xas_store; data 0 G (64 bytes), 1 V (16).
+ * Code units stand for files or directories alike: the library knows
+ * numbers only.
+ */
+static struct kmap_compart *fixture_problem(void)
+{
+	struct kmap_compart *p = kmap_compart_new();
+
+	assert_non_null(p);
+	assert_int_equal(kmap_compart_right(p, 4, 0, KMAP_RIGHT_READ), 0);
+	assert_int_equal(kmap_compart_right(p, 5, 0, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 5, 1, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 3, 1, KMAP_RIGHT_READ), 0);
+	assert_int_equal(kmap_compart_right(p, 3, 1, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 2, 0, KMAP_RIGHT_FREE), 0);
+	assert_int_equal(kmap_compart_right(p, 0, 1, KMAP_RIGHT_FREE), 0);
+	assert_int_equal(kmap_compart_size(p, 0, 32), 0);
+	assert_int_equal(kmap_compart_size(p, 0, 64), 0);
+	assert_int_equal(kmap_compart_size(p, 1, 16), 0);
+	assert_int_equal(kmap_compart_call(p, 5, 4, 5), 0);
+	assert_int_equal(kmap_compart_call(p, 5, 4, 1), 0);
+	assert_int_equal(kmap_compart_call(p, 3, 5, 2), 0);
+	assert_int_equal(kmap_compart_call(p, 2, 0, 3), 0);
+	assert_int_equal(kmap_compart_call(p, 0, 1, 4), 0);
+	assert_int_equal(kmap_compart_finish(p), 0);
+	assert_int_equal(kmap_compart_right(p, 0, 0, 1), -1);
+	return p;
+}
+
+struct sweep_seen {
+	const struct kmap_compart *p;
+	size_t n;
+	struct kmap_compart_point pts[8];
+};
+
+/* Each point of a sweep, checked against scoring its partition anew. */
+static int sweep_point(void *ctx, const struct kmap_compart_point *pt,
+		       const uint32_t *part, size_t nlabels)
+{
+	struct sweep_seen *seen = ctx;
+	struct kmap_compart_point again;
+
+	assert_int_equal(kmap_compart_eval(seen->p, part, nlabels, &again), 0);
+	assert_int_equal(again.compartments, pt->compartments);
+	assert_true(again.granted == pt->granted);
+	assert_true(again.granted_bytes == pt->granted_bytes);
+	assert_true(again.crossings == pt->crossings);
+	assert_true(again.shared == pt->shared);
+	assert_true(again.reduction == pt->reduction);
+	if (seen->n < 8)
+		seen->pts[seen->n++] = *pt;
+	return 0;
+}
+
+static void test_compart_metrics(void **state)
+{
+	struct kmap_compart *p = fixture_problem();
+	/* xa {4, 5}, free {0, 2}, rest {1, 3} */
+	static const uint32_t split[] = { 1, 2, 1, 2, 0, 0 };
+	static const uint32_t rank[] = { 0, 1, 2, 3, 4, 5 };
+	static const uint32_t one[6], bad[] = { 0, 0, 0, 0, 0, 3 };
+	struct kmap_compart_point pt;
+	struct sweep_seen seen = { .p = p };
+	size_t want[20], n;
+
+	(void)state;
+	assert_int_equal(kmap_compart_eval(p, split, 3, &pt), 0);
+	assert_int_equal(pt.compartments, 3);
+	assert_true(pt.least == 6 && pt.least_bytes == 240);
+	assert_true(pt.monolithic == 12 && pt.monolithic_bytes == 480);
+	assert_true(pt.granted == 10 && pt.granted_bytes == 352);
+	assert_true(fabs(pt.reduction - 1.0 / 3) < 1e-12);
+	assert_true(fabs(pt.reduction_bytes - 8.0 / 15) < 1e-12);
+	assert_true(pt.crossings == 6 && pt.calls == 15);
+	assert_true(fabs(pt.crossing_share - 0.4) < 1e-12);
+	assert_true(pt.shared == 1);
+	assert_int_equal(kmap_compart_eval(p, one, 1, &pt), 0);
+	assert_true(pt.reduction == 0 && pt.crossings == 0 && pt.shared == 0);
+	assert_int_equal(kmap_compart_eval(p, bad, 3, &pt), -1);
+
+	/* Points: both ends, log-spaced, none twice. */
+	n = kmap_compart_points(6, 20, want);
+	assert_int_equal(n, 6);
+	assert_int_equal(want[0], 6);
+	assert_int_equal(want[5], 1);
+	n = kmap_compart_points(10000, 5, want);
+	assert_int_equal(n, 5);
+	assert_int_equal(want[0], 10000);
+	assert_int_equal(want[1], 1000);
+	assert_int_equal(want[2], 100);
+	assert_int_equal(want[3], 10);
+	assert_int_equal(want[4], 1);
+	assert_int_equal(kmap_compart_points(1, 20, want), 1);
+	assert_int_equal(kmap_compart_points(0, 20, want), 0);
+
+	/* The sweep of golden.sh's hand computation, 6 down to 1. */
+	n = kmap_compart_points(6, 20, want);
+	assert_int_equal(kmap_compart_sweep(p, rank, want, n, sweep_point, &seen), 0);
+	assert_int_equal(seen.n, 6);
+	assert_true(seen.pts[0].reduction == 1 && seen.pts[0].crossings == 15 &&
+		    seen.pts[0].shared == 2);
+	assert_true(seen.pts[2].granted == 6 && seen.pts[2].crossings == 15);
+	assert_true(seen.pts[3].granted == 8 && seen.pts[3].granted_bytes == 272 &&
+		    seen.pts[3].crossings == 9 && seen.pts[3].shared == 1);
+	assert_true(seen.pts[4].granted == 10 && seen.pts[4].crossings == 4 &&
+		    seen.pts[4].shared == 0);
+	assert_true(seen.pts[5].reduction == 0 && seen.pts[5].crossings == 0);
+	kmap_compart_free(p);
+}
+
+/* A larger problem, as a kernel's: 10000 code units in seconds. */
+static void test_compart_sweep_large(void **state)
+{
+	struct kmap_compart *p = kmap_compart_new();
+	struct sweep_seen seen;
+	uint32_t *rank = malloc(10000 * sizeof(*rank));
+	size_t want[20], n, i, j;
+	uint64_t x = 1;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(rank);
+	for (i = 0; i < 10000; i++) {
+		rank[i] = (uint32_t)((i * 7919) % 10000);
+		for (j = 0; j < 5; j++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			assert_int_equal(kmap_compart_right(p, (uint32_t)i,
+				(uint32_t)((x >> 33) % (j ? 20000 : 50)),
+				1u << (x >> 61) % 3), 0);
+		}
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		assert_int_equal(kmap_compart_call(p, (uint32_t)i,
+			(uint32_t)((x >> 33) % 10000), 1 + (x >> 60)), 0);
+	}
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(kmap_compart_size(p, (uint32_t)i, 8 + i % 64), 0);
+	assert_int_equal(kmap_compart_finish(p), 0);
+	memset(&seen, 0, sizeof(seen));
+	seen.p = p;
+	n = kmap_compart_points(10000, 8, want);
+	assert_int_equal(kmap_compart_sweep(p, rank, want, n, sweep_point, &seen), 0);
+	assert_int_equal(seen.n, n);
+	assert_true(seen.pts[0].reduction == 1);
+	assert_true(seen.pts[n - 1].reduction == 0 &&
+		    seen.pts[n - 1].crossings == 0);
+	for (i = 1; i < n; i++)
+		assert_true(seen.pts[i].crossings <= seen.pts[i - 1].crossings);
+	free(rank);
+	kmap_compart_free(p);
+}
+
+/* kmap_split_read() over text: its rules, or its error in err. */
+static int split_of(const char *text, struct kmap_split *sp, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	err[0] = 0;
+	rc = kmap_split_read(f, "sp", sp, err);
+	fclose(f);
+	return rc;
+}
+
+static void test_split_file(void **state)
+{
+	struct kmap_split sp;
+	char err[KMAP_ERR_MAX], longer[600];
+
+	(void)state;
+	assert_int_equal(split_of("# c\n\nxa\txas_*\n  free kfree # no\nfs fs/*.c\n",
+				  &sp, err), 0);
+	assert_int_equal(sp.n, 3);
+	assert_string_equal(kmap_split_match(&sp, "xas_load"), "xa");
+	assert_string_equal(kmap_split_match(&sp, "kfree"), "free");
+	assert_string_equal(kmap_split_match(&sp, "fs/namei.c"), "fs");
+	assert_string_equal(kmap_split_match(&sp, "fs/sub/x.c"), "fs");
+	assert_string_equal(kmap_split_match(&sp, "rb_erase"), "rest");
+	kmap_split_free(&sp);
+	assert_int_equal(split_of("xa xas_*\nfree\n", &sp, err), -1);
+	assert_string_equal(err, "sp:2: a compartment without a pattern (lines are COMPARTMENT PATTERN)");
+	kmap_split_free(&sp);
+	assert_int_equal(split_of("xa xas_* y\n", &sp, err), -1);
+	assert_string_equal(err, "sp:1: more than two fields (lines are COMPARTMENT PATTERN; a pattern has no spaces)");
+	kmap_split_free(&sp);
+	memset(longer, 'x', sizeof(longer) - 2);
+	longer[1] = ' ';
+	longer[sizeof(longer) - 2] = '\n';
+	longer[sizeof(longer) - 1] = 0;
+	assert_int_equal(split_of(longer, &sp, err), -1);
+	assert_string_equal(err, "sp:1: line longer than 511 bytes");
+	kmap_split_free(&sp);
+}
+
 /* kmap_stats_read() over text, its error into err ("" when none). */
 static int stats_of(const char *text, struct kmap_stats *st, char *err)
 {
@@ -4199,6 +4397,9 @@ int main(void)
 		cmocka_unit_test(test_calls_reader),
 		cmocka_unit_test(test_calls_table),
 		cmocka_unit_test(test_calls_src),
+		cmocka_unit_test(test_compart_metrics),
+		cmocka_unit_test(test_compart_sweep_large),
+		cmocka_unit_test(test_split_file),
 		cmocka_unit_test(test_parse_access),
 		cmocka_unit_test(test_parse_access_offsets),
 		cmocka_unit_test(test_text_offsets_arity),
