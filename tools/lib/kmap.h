@@ -849,10 +849,6 @@ struct kmap_calls_reader *kmap_calls_open_fn(kmap_read_fn fn, void *ctx,
  * at most KMAP_LINE_MAX bytes, newline included, and end in one.
  */
 int kmap_calls_next(struct kmap_calls_reader *r, struct kmap_call *c);
-/* The number of the line last read (1-based). */
-unsigned long kmap_calls_line(const struct kmap_calls_reader *r);
-/* 1: the fork's lines, 0: the kernel's, -1: none read yet. */
-int kmap_calls_fork(const struct kmap_calls_reader *r);
 const char *kmap_calls_error(const struct kmap_calls_reader *r);
 void kmap_calls_close(struct kmap_calls_reader *r);
 
@@ -928,7 +924,6 @@ int kmap_compart_call(struct kmap_compart *p, uint32_t caller,
 /* Sort and merge what was added. 0, or -1 when out of memory. */
 int kmap_compart_finish(struct kmap_compart *p);
 size_t kmap_compart_ncode(const struct kmap_compart *p);
-size_t kmap_compart_ndata(const struct kmap_compart *p);
 /*
  * Score the partition part[code] (labels below nlabels; compartments are
  * the labels used). 0, or -1 when out of memory or a label is too big.

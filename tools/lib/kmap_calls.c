@@ -85,11 +85,6 @@ const char *kmap_calls_error(const struct kmap_calls_reader *r)
 	return r->err;
 }
 
-unsigned long kmap_calls_line(const struct kmap_calls_reader *r)
-{
-	return r->line;
-}
-
 /* A field as the kernel prints it: lowercase hex, no 0x, no leading zero. */
 static int hex_field(const char *s, size_t len, uint64_t *v, const char *field,
 		     char *err)
@@ -262,11 +257,6 @@ int kmap_calls_next(struct kmap_calls_reader *r, struct kmap_call *c)
 	}
 	r->fork = fork;
 	return 1;
-}
-
-int kmap_calls_fork(const struct kmap_calls_reader *r)
-{
-	return r->fork;
 }
 
 /* ------------------------------------------------------------------ */

@@ -183,11 +183,6 @@ size_t kmap_compart_ncode(const struct kmap_compart *p)
 	return p->ncode;
 }
 
-size_t kmap_compart_ndata(const struct kmap_compart *p)
-{
-	return p->ndata;
-}
-
 static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
 	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
