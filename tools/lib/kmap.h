@@ -566,6 +566,7 @@ enum kmap_format {
 	KMAP_FMT_BINARY = 2,
 	KMAP_FMT_BINARY_ZSTD = 3,
 	KMAP_FMT_MTRACE = 4,		/* the mtrace plugin's log */
+	KMAP_FMT_CALLS = 5,		/* function_calls (struct kmap_call) */
 };
 
 struct kmap_src;
@@ -585,7 +586,10 @@ FILE *kmap_fopen(const char *path, char *err);
 struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
-/* KMAP_FMT_TEXT or KMAP_FMT_BINARY: what the (decompressed) input holds. */
+/*
+ * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE or KMAP_FMT_CALLS: what
+ * the (decompressed) input holds.
+ */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
 /*
  * How far reading is: the input's bytes read so far (compressed ones, for
@@ -605,6 +609,12 @@ struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s);
  * no objects: kmap_src_next() on it is an error.
  */
 struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
+/*
+ * The call edges a source has read (KMAP_FMT_CALLS: all of them by the
+ * time kmap_src_next() returned 0, which it does at once with no objects);
+ * NULL when it has read none.
+ */
+const struct kmap_calls *kmap_src_calls(const struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -654,10 +664,17 @@ void kmap_src_release(struct kmap_src *s);
 void kmap_src_close(struct kmap_src *s);
 
 /*
- * Tell a format from the first bytes of an input (up to 16): the stream
- * magic, the mtrace log's, the zstd magic, or -- since a text kmap is printable ASCII --
- * binary when a byte is neither printable nor a newline (a stream whose
- * magic is damaged is then reported as such, not as bad text).
+ * Tell a format from the first bytes of an input: the stream magic, the
+ * mtrace log's, the zstd magic, or -- since a text kmap is printable
+ * ASCII -- binary when one of the first 16 bytes is neither printable nor
+ * a newline (a stream whose magic is damaged is then reported as such, not
+ * as bad text). Printable input is a text kmap unless buf holds its whole
+ * first line (up to its newline) and that line is a call edge's
+ * (KMAP_FMT_CALLS): it starts with no space (an access line has two) and
+ * has 4 fields between commas (a kmap object line has 8 or 10), or no
+ * comma and 3 fields between single spaces (the fork's), and
+ * kmap_parse_call() takes it. kmap_src passes the whole first line; an
+ * empty file is a text kmap (holding no objects and no calls).
  */
 enum kmap_format kmap_guess_format(const void *buf, size_t len);
 
@@ -834,6 +851,200 @@ int kmap_stats_read(FILE *f, const char *name, struct kmap_stats *st,
 /* The value of key (the first line's, if repeated); NULL when none has it. */
 const uint64_t *kmap_stats_find(const struct kmap_stats *st, const char *key);
 void kmap_stats_free(struct kmap_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Call edges: debugfs memorizer/function_calls (kmap_calls.c).       */
+
+/*
+ * One call edge a line, as the kernel prints it, "%lx,%lx,%d,%lu":
+ *
+ *   caller,callee,pid,count
+ *
+ * caller the call's return address in the calling function, callee the
+ * called function's start, both lowercase hex without 0x or leading
+ * zeros and not 0; pid below KMAP_PID_MAX; count above 0. The public
+ * Memorizer fork's file has "%lx %lx %ld" lines, caller callee count,
+ * no pid: read as pid KMAP_CALL_PID_UNKNOWN (no pid the kernel gives).
+ * One file holds lines of one format, the first line's.
+ */
+#define KMAP_CALL_PID_UNKNOWN	UINT32_MAX
+struct kmap_call {
+	uint64_t caller, callee;
+	uint32_t pid;
+	uint64_t count;
+};
+/*
+ * Parse one line (without its newline) into *c; *fork says which format
+ * it is in (1: the fork's). Returns 0, or -1 with what is wrong (no
+ * location) in err[KMAP_ERR_MAX].
+ */
+int kmap_parse_call(const char *s, size_t len, struct kmap_call *c, int *fork,
+		    char *err);
+struct kmap_calls_reader;
+/*
+ * Read call lines from f (not closed by kmap_calls_close), or through a
+ * read function; name is used in errors. NULL only when out of memory.
+ */
+struct kmap_calls_reader *kmap_calls_open(FILE *f, const char *name);
+struct kmap_calls_reader *kmap_calls_open_fn(kmap_read_fn fn, void *ctx,
+					     const char *name);
+/*
+ * The next line's edge: 1, 0 at the end, -1 on error (kmap_calls_error():
+ * "FILE:LINE: what is wrong"; reading further returns -1 again). Lines are
+ * at most KMAP_LINE_MAX bytes, newline included, and end in one.
+ */
+int kmap_calls_next(struct kmap_calls_reader *r, struct kmap_call *c);
+const char *kmap_calls_error(const struct kmap_calls_reader *r);
+void kmap_calls_close(struct kmap_calls_reader *r);
+
+/*
+ * Call edges summed: one entry per (caller, callee, pid), its counts
+ * added (saturating, kmap_add_sat()), in the order first seen. O(1) per
+ * edge added; memory grows with the distinct edges.
+ */
+struct kmap_calls;
+/* NULL when out of memory. */
+struct kmap_calls *kmap_calls_new(void);
+/* Returns 0, or -1 when out of memory. */
+int kmap_calls_add(struct kmap_calls *t, const struct kmap_call *c);
+/* The edges (*calls[0 .. n - 1]), valid until the next add; t may be NULL. */
+size_t kmap_calls_list(const struct kmap_calls *t,
+		       const struct kmap_call **calls);
+void kmap_calls_free(struct kmap_calls *t);
+
+/* ------------------------------------------------------------------ */
+/* Compartments: how well code separates (kmap_compart.c).            */
+
+/*
+ * Code units (functions, files, directories: numbers 0 .. ncode - 1 here)
+ * and data units (call sites, types, fields, objects: 0 .. ndata - 1),
+ * the rights each code unit c used on each data unit, A(c), and the calls
+ * between code units. A partition P of the code units into compartments
+ * is scored, exactly:
+ *
+ *   least         = sum over code units c of |A(c)|
+ *   granted(P)    = sum over compartments p of |p| * |union of A(c), c in p|
+ *                   (|p|: its code units)
+ *   monolithic    = granted of the one-compartment partition
+ *   reduction(P)  = (monolithic - granted(P)) / (monolithic - least):
+ *                   0 for one compartment, 1 for one per code unit; 1
+ *                   when monolithic = least
+ *   the same three with |.| the sum of the data units' sizes in bytes
+ *   crossings(P)  = the counts of calls whose caller and callee are in
+ *                   different compartments; as a share of all calls' counts
+ *                   (0 when there are none)
+ *   shared(P)     = the data units that one compartment writes and another
+ *                   reads or writes
+ *
+ * Sums saturate at UINT64_MAX.
+ */
+#define KMAP_RIGHT_READ		1u
+#define KMAP_RIGHT_WRITE	2u
+#define KMAP_RIGHT_FREE		4u
+struct kmap_compart;
+struct kmap_compart_point {
+	size_t compartments;
+	uint64_t least, granted, monolithic;
+	uint64_t least_bytes, granted_bytes, monolithic_bytes;
+	double reduction, reduction_bytes;
+	uint64_t crossings, calls;
+	double crossing_share;
+	uint64_t shared;
+};
+/* NULL when out of memory. */
+struct kmap_compart *kmap_compart_new(void);
+/*
+ * Before kmap_compart_finish(), each returning 0 or -1 (out of memory,
+ * or after finish): code unit code exists (one with no data still
+ * counts in |p|); code used rights (KMAP_RIGHT_*, ORed with earlier
+ * ones) on data; data is at least bytes long (the largest given counts);
+ * caller called callee count times (counts of a pair add up).
+ */
+int kmap_compart_code(struct kmap_compart *p, uint32_t code);
+int kmap_compart_right(struct kmap_compart *p, uint32_t code, uint32_t data,
+		       unsigned int rights);
+int kmap_compart_size(struct kmap_compart *p, uint32_t data, uint64_t bytes);
+int kmap_compart_call(struct kmap_compart *p, uint32_t caller,
+		      uint32_t callee, uint64_t count);
+/* Sort and merge what was added. 0, or -1 when out of memory. */
+int kmap_compart_finish(struct kmap_compart *p);
+size_t kmap_compart_ncode(const struct kmap_compart *p);
+/*
+ * Score the partition part[code] (labels below nlabels; compartments are
+ * the labels used). 0, or -1 when out of memory or a label is too big.
+ */
+int kmap_compart_eval(const struct kmap_compart *p, const uint32_t *part,
+		      size_t nlabels, struct kmap_compart_point *pt);
+/*
+ * The compartment counts to show of a sweep over n code units: at most
+ * want (at least 2) of them, n down to 1, evenly spaced in log(count),
+ * both ends always, none twice, into out[want]. Returns how many.
+ */
+size_t kmap_compart_points(size_t n, size_t want, size_t *out);
+/*
+ * A design point of a sweep: its figures and part[code], each code unit's
+ * compartment (labels below nlabels). Returns 0 to go on, -1 to stop.
+ */
+typedef int (*kmap_compart_point_fn)(void *ctx,
+				     const struct kmap_compart_point *pt,
+				     const uint32_t *part, size_t nlabels);
+/*
+ * Agglomerative clustering, from one compartment per code unit down to
+ * one: fn is called at each count in want[0 .. nwant - 1] (descending;
+ * kmap_compart_points()). Each step merges the two compartments of the
+ * highest affinity:
+ *
+ *   affinity(a, b) = |D(a) & D(b)| / |D(a) | D(b)|
+ *                    + calls(a, b) / (calls out of a + calls out of b)
+ *
+ * D(x) the union of its code units' A(c), calls(a, b) the calls between
+ * them either way, "calls out of x" those between x and any other
+ * compartment; each term 0 where its denominator is. Ties go to the pair
+ * whose first names come first: rank[code] is each code unit's place in
+ * name order (distinct), a compartment's name its first code unit's, the
+ * pair (lower name, higher name) compared. Only pairs that share a data
+ * unit or a call are candidates (a data unit touched by more than 64 code
+ * units pairs each with the next 8 in name order only); when none is
+ * left, the remaining compartments, which share nothing, are merged in
+ * name order: the first two, then the next two, each merged one going to
+ * the back of the queue. Candidates sit in a heap, stale ones (a
+ * compartment merged since) skipped as they come up; the metrics follow
+ * each merge. Returns 0, -1 when out of memory or fn stopped it.
+ */
+int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
+		       const size_t *want, size_t nwant,
+		       kmap_compart_point_fn fn, void *ctx);
+void kmap_compart_free(struct kmap_compart *p);
+
+/*
+ * A split file: a partition given by hand. One rule a line,
+ *
+ *   COMPARTMENT PATTERN
+ *
+ * two fields apart by spaces or tabs; PATTERN a glob (fnmatch(3), no
+ * flags: * matches / too) over code unit names, function names or source
+ * paths. Blank lines and lines starting with # are skipped. A code unit
+ * goes to the first rule's compartment whose pattern matches it, else to
+ * KMAP_SPLIT_REST.
+ */
+#define KMAP_SPLIT_REST		"rest"
+struct kmap_split_rule {
+	char *compartment, *pattern;
+	unsigned long line;
+};
+struct kmap_split {
+	struct kmap_split_rule *rule;
+	size_t n, cap;
+};
+/*
+ * Read f (name in errors) into *sp. 0, or -1 with err[KMAP_ERR_MAX]
+ * ("NAME:LINE: what is wrong"); kmap_split_free() *sp either way.
+ */
+int kmap_split_read(FILE *f, const char *name, struct kmap_split *sp,
+		    char *err);
+/* unit's compartment: the first match's, or KMAP_SPLIT_REST. */
+const char *kmap_split_match(const struct kmap_split *sp, const char *unit);
+void kmap_split_free(struct kmap_split *sp);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers the tools share.                                     */
@@ -1112,6 +1323,11 @@ const struct kmap_capmap_cell *kmap_capmap_find(const struct kmap_capmap *m,
 						const char *group);
 void kmap_capmap_totals(const struct kmap_capmap *m,
 			struct kmap_capmap_totals *t);
+/* The largest size (as requested) of an object of group (a cell's). */
+uint64_t kmap_capmap_group_size(const struct kmap_capmap *m, uint32_t group);
+/* The name of ip's subject, as m names its cells', into buf[len]. */
+void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
+			    char *buf, size_t len);
 /* How many subjects and groups the cells name. */
 size_t kmap_capmap_nsubjects(const struct kmap_capmap *m);
 size_t kmap_capmap_ngroups(const struct kmap_capmap *m);

@@ -37,6 +37,8 @@ struct kmap_capmap {
 	struct kmap_types *types;	/* NULL: none */
 	struct names subjects, groups;
 	long *group_types;		/* group -> struct type, -1: none */
+	uint64_t *group_size;		/* group -> its largest object's size */
+	size_t ngroup_size, group_size_cap;
 	size_t ngroup_types, group_types_cap;
 	struct kmap_map subject_of_ip;	/* ip -> subject number */
 	struct kmap_map group_of_key;	/* group's key (see group_key) -> number */
@@ -225,6 +227,7 @@ void kmap_capmap_free(struct kmap_capmap *m)
 	names_free(&m->subjects);
 	names_free(&m->groups);
 	free(m->group_types);
+	free(m->group_size);
 	kmap_map_free(&m->subject_of_ip);
 	kmap_map_free(&m->group_of_key);
 	kmap_map_free(&m->cell_of);
@@ -544,8 +547,14 @@ int kmap_capmap_add(struct kmap_capmap *m, const struct kmap_object *o,
 		type = kmap_types_of_object(m->types, o, &way);
 		m->tot.typed[way]++;
 	}
-	if (group_of(m, o, type, way, &group))
+	if (group_of(m, o, type, way, &group) ||
+	    kmap_grow((void **)&m->group_size, &m->group_size_cap,
+		      (size_t)group + 1, sizeof(*m->group_size)))
 		return -1;
+	for (; m->ngroup_size <= group; m->ngroup_size++)
+		m->group_size[m->ngroup_size] = 0;
+	if (o->size > m->group_size[group])
+		m->group_size[group] = o->size;
 	for (i = 0; i < nacc; i++) {
 		if (subject_of(m, acc[i].ip, &subject) ||
 		    !(c = cell_of(m, subject, group, acc[i].offset,
@@ -625,4 +634,15 @@ size_t kmap_capmap_nsubjects(const struct kmap_capmap *m)
 size_t kmap_capmap_ngroups(const struct kmap_capmap *m)
 {
 	return m->groups.n;
+}
+
+uint64_t kmap_capmap_group_size(const struct kmap_capmap *m, uint32_t group)
+{
+	return group < m->ngroup_size ? m->group_size[group] : 0;
+}
+
+void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
+			    char *buf, size_t len)
+{
+	subject_name(m, ip, buf, len);
 }

@@ -53,7 +53,8 @@ struct kmap_src {
 	unsigned char peek[16];		/* the input's first bytes */
 	size_t npeek, peek_pos;
 	kmap_read_fn dec;		/* raw_read, or zstd_read */
-	unsigned char head[16];		/* the first bytes dec gave */
+	/* the first bytes dec gave: 16, and a text's whole first line */
+	unsigned char head[KMAP_LINE_MAX];
 	size_t nhead, head_pos;
 	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
 #ifdef KMAP_ZSTD
@@ -73,6 +74,9 @@ struct kmap_src {
 	size_t nlive, live_cap;
 	/* mtrace log: records, no objects */
 	struct kmap_mtrace_reader *mr;
+	/* function_calls: edges, no objects; and the edges read */
+	struct kmap_calls_reader *cr;
+	struct kmap_calls *calls;
 	/* binary */
 	struct kmap_bin_reader *br;
 	struct kmap_map ids;		/* id -> entries index */
@@ -172,6 +176,30 @@ static long zstd_read(void *ctx, void *buf, size_t len)
 }
 #endif
 
+/*
+ * Whether buf starts with a whole line that is a call edge's: 4 fields
+ * between commas, or no comma and 3 between spaces (kmap_guess_format()).
+ */
+static int calls_line(const void *buf, size_t len)
+{
+	const char *p = buf, *nl = memchr(buf, '\n', len);
+	size_t n, i, commas = 0, spaces = 0;
+	struct kmap_call c;
+	char err[KMAP_ERR_MAX];
+	int fork;
+
+	if (!nl || nl == p || p[0] == ' ')
+		return 0;
+	n = (size_t)(nl - p);
+	for (i = 0; i < n; i++) {
+		commas += p[i] == ',';
+		spaces += p[i] == ' ';
+	}
+	if (!(commas == 3 && !spaces) && !(!commas && spaces == 2))
+		return 0;
+	return !kmap_parse_call(p, n, &c, &fork, err);
+}
+
 enum kmap_format kmap_guess_format(const void *buf, size_t len)
 {
 	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
@@ -187,7 +215,7 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 	for (i = 0; i < len && i < 16; i++)
 		if ((p[i] < 0x20 && p[i] != '\n') || p[i] >= 0x7f)
 			return KMAP_FMT_BINARY;
-	return KMAP_FMT_TEXT;
+	return calls_line(buf, len) ? KMAP_FMT_CALLS : KMAP_FMT_TEXT;
 }
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
@@ -227,11 +255,10 @@ struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err)
 }
 
 /* The first (up to 16) decoded bytes, to tell the format from. */
-static int fill_head(struct kmap_src *s)
+static int fill_head(struct kmap_src *s, size_t want)
 {
-	while (s->nhead < sizeof(s->head)) {
-		long n = s->dec(s, s->head + s->nhead,
-				sizeof(s->head) - s->nhead);
+	while (s->nhead < want) {
+		long n = s->dec(s, s->head + s->nhead, want - s->nhead);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -240,6 +267,8 @@ static int fill_head(struct kmap_src *s)
 		if (n == 0)
 			break;
 		s->nhead += n;
+		if (want > 16 && memchr(s->head, '\n', s->nhead))
+			break;
 	}
 	return 0;
 }
@@ -295,7 +324,13 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 #endif
 	}
 	/* The format is the decoded bytes': a text kmap may be compressed. */
-	if (fill_head(s)) {
+	/*
+	 * 16 bytes tell a stream from text; then text's first line tells a
+	 * kmap from function_calls.
+	 */
+	if (fill_head(s, 16) ||
+	    (kmap_guess_format(s->head, s->nhead) == KMAP_FMT_TEXT &&
+	     s->nhead == 16 && fill_head(s, sizeof(s->head)))) {
 		snprintf(err, KMAP_ERR_MAX, "%s",
 			 s->err[0] ? s->err : strerror(errno));
 		kmap_src_close(s);
@@ -308,9 +343,11 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		s->tr = kmap_text_open_fn(src_read, s, s->name);
 	else if (s->fmt == KMAP_FMT_MTRACE)
 		s->mr = kmap_mtrace_open_fn(src_read, s, s->name);
+	else if (s->fmt == KMAP_FMT_CALLS)
+		s->cr = kmap_calls_open_fn(src_read, s, s->name);
 	else
 		s->br = kmap_bin_open_fn(src_read, s, s->name);
-	if (!s->tr && !s->br && !s->mr) {
+	if (!s->tr && !s->br && !s->mr && !s->cr) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
 		kmap_src_close(s);
 		return NULL;
@@ -337,6 +374,31 @@ struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s)
 struct kmap_bin_reader *kmap_src_bin(struct kmap_src *s)
 {
 	return s->br;
+}
+
+const struct kmap_calls *kmap_src_calls(const struct kmap_src *s)
+{
+	return s->calls;
+}
+
+/*
+ * Every edge of a function_calls file into s->calls: 0, or -1 with the
+ * error. The table is the source's, one for whatever brings edges.
+ */
+static int emit_oom(struct kmap_src *s);
+static int calls_next(struct kmap_src *s)
+{
+	struct kmap_call c;
+	int rc;
+
+	if (!s->calls && !(s->calls = kmap_calls_new()))
+		return emit_oom(s);
+	while ((rc = kmap_calls_next(s->cr, &c)) == 1)
+		if (kmap_calls_add(s->calls, &c))
+			return emit_oom(s);
+	if (rc < 0)
+		snprintf(s->err, sizeof(s->err), "%s", kmap_calls_error(s->cr));
+	return rc;
 }
 
 const char *kmap_src_name(const struct kmap_src *s)
@@ -422,6 +484,8 @@ void kmap_src_close(struct kmap_src *s)
 	kmap_text_close(s->tr);
 	kmap_bin_close(s->br);
 	kmap_mtrace_close(s->mr);
+	kmap_calls_close(s->cr);
+	kmap_calls_free(s->calls);
 	free_objects(s);
 	kmap_bin_rules_free(s->rules);
 #ifdef KMAP_ZSTD
@@ -1330,7 +1394,7 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 	}
 	if (s->ended)
 		return 0;
-	rc = s->tr ? text_next(s) : bin_next(s);
+	rc = s->cr ? calls_next(s) : s->tr ? text_next(s) : bin_next(s);
 	s->ended = rc == 0;
 	if (rc == 1) {
 		*obj = s->outp;

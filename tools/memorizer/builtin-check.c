@@ -639,6 +639,13 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		c.name = kmap_src_name(src);
+		if (kmap_src_format(src) == KMAP_FMT_CALLS) {
+			error("%s: a function_calls file (call edges), not a kmap or a stream: memorizer compartments reads it",
+			      c.name);
+			kmap_src_close(src);
+			rc = 1;
+			continue;
+		}
 		c.errors = c.warnings = c.unknown_ips = 0;
 		c.nlive = 0;
 		c.lost_frees = 0;

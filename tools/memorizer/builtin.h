@@ -108,7 +108,8 @@ struct cmd {
  */
 extern const struct cmd cmd_record_desc, cmd_stream_desc, cmd_check_desc,
 	cmd_report_desc, cmd_text_desc, cmd_symbolize_desc, cmd_capmap_desc,
-	cmd_diff_desc, cmd_export_desc, cmd_sharing_desc, cmd_crosscheck_desc;
+	cmd_diff_desc, cmd_export_desc, cmd_sharing_desc, cmd_crosscheck_desc,
+	cmd_compartments_desc;
 extern const struct cmd *const commands[];
 int cmd_record(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
@@ -121,6 +122,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sharing(int argc, char **argv);
 int cmd_crosscheck(int argc, char **argv);
+int cmd_compartments(int argc, char **argv);
 
 /*
  * Parse c's options in argv[1 .. argc - 1] (argv[0] is the command's

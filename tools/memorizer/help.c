@@ -277,13 +277,18 @@ const struct cmd *find_cmd(const char *name)
 
 void main_usage(FILE *f)
 {
-	int i;
+	int i, w = 0;
 
 	fprintf(f, "usage: memorizer [--version] [--help] COMMAND [ARGS]\n\n"
 		   "Record, collect, check and analyse Memorizer's kernel memory access patterns (kmaps).\n\n"
 		   "Commands:\n");
+	/* The summaries in one column, after the longest name. */
 	for (i = 0; commands[i]; i++)
-		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+		if ((int)strlen(commands[i]->name) > w)
+			w = (int)strlen(commands[i]->name);
+	for (i = 0; commands[i]; i++)
+		fprintf(f, "  %-*s %s\n", w, commands[i]->name,
+			commands[i]->summary);
 	fprintf(f, "\n'memorizer help COMMAND' or 'memorizer COMMAND --help' tells more.\n");
 }
 

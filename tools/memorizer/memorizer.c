@@ -18,7 +18,8 @@ const char *progname = "memorizer";
 const struct cmd *const commands[] = {
 	&cmd_record_desc, &cmd_stream_desc, &cmd_check_desc, &cmd_report_desc,
 	&cmd_text_desc, &cmd_symbolize_desc, &cmd_capmap_desc, &cmd_diff_desc,
-	&cmd_export_desc, &cmd_sharing_desc, &cmd_crosscheck_desc, NULL,
+	&cmd_export_desc, &cmd_sharing_desc, &cmd_crosscheck_desc,
+	&cmd_compartments_desc, NULL,
 };
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

@@ -11,7 +11,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-groups="check report text symbolize record stream capmap diff export mtrace crosscheck help"
+groups="check report text symbolize record stream capmap diff export mtrace crosscheck compartments help"
 if [ "${1:-}" = --list ]; then
 	echo "$groups"
 	exit 0
@@ -830,6 +830,104 @@ run export export-types sh -c "\"$M\" export types-sites.bin -f csv -o ext --vml
 run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"
+
+# compartments, over fixtures/compartments.kmap (a kmap_offsets) and
+# fixtures/compartments.calls, named by fixtures/System.map. By hand:
+#   object 1: getname_flags's, cache names_cache, 32 bytes, freed by kfree;
+#     xas_load reads +0..8, xas_store writes +8..16
+#   object 2: getname_flags's, names_cache, 64 bytes, live; xas_load
+#     reads +0..8
+#   object 3: alloc_vmap_area's, kmalloc-16, 16 bytes, freed by call_rcu;
+#     rb_erase reads and writes +0..8, xas_store writes +8..16
+#   calls: xas_store -> xas_load 5 + 1 (pids 10, 12), rb_erase ->
+#     xas_store 2, kfree -> call_rcu 3, call_rcu -> getname_uflags 4:
+#     15 in all, none within a function
+# Code units (--code function), 6: call_rcu, getname_uflags (calls only,
+# no data), kfree, rb_erase, xas_load, xas_store.
+# --data callsite: G = getname_flags (64 bytes, its largest object),
+#   V = alloc_vmap_area (16). A: xas_load {G r}, xas_store {G w, V w},
+#   rb_erase {V rw}, kfree {G f}, call_rcu {V f}, getname_uflags {}.
+#   least 1+2+1+1+1+0 = 6, bytes 64+80+16+64+16 = 240;
+#   monolithic 6*2 = 12, bytes 6*80 = 480.
+#   (--data kind: kmem_cache = G, kmalloc = V; --data type without
+#   DWARF is by cache: names_cache = G, kmalloc-16 = V: the same figures.)
+# --split fixtures/compartments.split: xa {xas_load, xas_store}, free
+#   {kfree, call_rcu}, rest {rb_erase, getname_uflags}:
+#   granted 2*2 + 2*2 + 2*1 = 10: reduction (12-10)/(12-6) = 1/3;
+#   bytes 2*80 + 2*80 + 2*16 = 352: (480-352)/(480-240) = 8/15 = 0.533;
+#   crossings rb_erase -> xas_store 2 + call_rcu -> getname_uflags 4 = 6,
+#   6/15 = 0.4; shared: V (xa writes, rest reads and writes) = 1 (G is
+#   read and written by xa alone: kfree only frees it).
+# --sweep (affinity: Jaccard of the data + calls between / calls out):
+#   6: all apart: reduction 1, 1; crossings 15, 1; shared G, V = 2
+#   5: call_rcu+rb_erase (affinity 1, tied with kfree+xas_load at 1, and
+#      call_rcu comes first by name): granted 2*1+0+1+1+2 = 6: 1, 1;
+#      crossings 15, shared 2
+#   4: kfree+xas_load (1): granted 2+0+2*1+2 = 6: 1, 1 (bytes
+#      32+128+80 = 240); 15; 2
+#   3: {kfree,xas_load}+xas_store (1/2 + 6/17 = 0.853, above
+#      {call_rcu,rb_erase}+xas_store's 1/2 + 2/17): granted 2+0+3*2 = 8:
+#      (12-8)/6 = 0.67; bytes 32+3*80 = 272: 208/240 = 0.87; crossings
+#      15-6 = 9, 0.6; shared V = 1
+#   2: the two of them (1/2 + 5/14): granted 5*2 = 10: 0.33; bytes 400:
+#      0.33; crossings 9-5 = 4, 4/15 = 0.27; shared 0
+#   1: reduction 0, 0; crossings 0; shared 0
+# --data object: objects 1, 2, 3 (32, 64, 16 bytes): least 2+2+1+1+1 =
+#   7, bytes 96+48+16+32+16 = 208; monolithic 6*3 = 18, bytes 6*112 =
+#   672. Split: granted 2*3 + 2*2 + 2*1 = 12: (18-12)/(18-7) = 6/11 =
+#   0.545; bytes 2*112 + 2*48 + 2*16 = 352: 320/464 = 0.690; shared:
+#   object 3 = 1.
+# --data field (type by cache, split by range; frees the whole type):
+#   names_cache+0..8 (8 bytes) r by xas_load, names_cache+8..16 (8) w by
+#   xas_store, names_cache (64) f by kfree, kmalloc-16+0..8 (8) rw by
+#   rb_erase, kmalloc-16+8..16 (8) w by xas_store, kmalloc-16 (16) f by
+#   call_rcu: least 6, bytes 8+16+8+64+16 = 112; monolithic 6*6 = 36,
+#   bytes 6*112 = 672. Split: granted 2*3 + 2*2 + 2*1 = 12: 24/30 = 0.8;
+#   bytes 2*24 + 2*80 + 2*8 = 224: 448/560 = 0.8; shared 0 (no unit is
+#   written by one compartment and touched by another).
+cx="fixtures/compartments.kmap fixtures/compartments.calls $sm"
+csplit=fixtures/compartments.split
+run compartments compartments-sweep "$M" compartments $cx
+run compartments compartments-sweep-csv "$M" compartments $cx --sweep --csv
+run compartments compartments-sweep-json "$M" compartments $cx --json --points 2
+run compartments compartments-sweep-ends sh -c "for d in object callsite type field kind; do echo \$d; \"$M\" compartments $cx --data \$d --points 2 --csv | cut -d, -f1-6; done"
+run compartments compartments-split "$M" compartments $cx --split $csplit
+run compartments compartments-split-data sh -c "for d in object callsite type field kind; do echo \$d; \"$M\" compartments $cx --split $csplit --data \$d --csv; done"
+run compartments compartments-split-field "$M" compartments $cx --split $csplit --data field
+run compartments compartments-split-json "$M" compartments $cx --split $csplit --json
+# The fork's function_calls (caller callee count, no pid): the same edges,
+# the pids summed, the same crossings.
+sed 's/^\([0-9a-f]*\),\([0-9a-f]*\),[0-9]*,\([0-9]*\)$/\1 \2 \3/' fixtures/compartments.calls > fork.calls
+run compartments compartments-fork-calls sh -c "\"$M\" compartments fixtures/compartments.kmap fork.calls $sm --split $csplit --csv && \"$M\" check fork.calls; echo status \$?"
+# Without calls: no crossings, share 0; a calls file alone: no data, so
+# monolithic = least = 0 and reduction 1 throughout.
+run compartments compartments-no-calls "$M" compartments fixtures/compartments.kmap $sm --points 3 --csv
+run compartments compartments-calls-only "$M" compartments fixtures/compartments.calls $sm --points 3 --csv
+# Files and directories (dw.kmap, dwprog from the capmap cases): fs/read.c
+# reads and writes mm_alloc's object, mm/alloc.c writes it: least 2 =
+# monolithic 2*1, so reduction is 1 at both ends.
+run compartments compartments-dwarf-files "$M" compartments dw.kmap --vmlinux dwprog --code file --points 2 --csv
+run compartments compartments-dwarf-dirs "$M" compartments dw.kmap --vmlinux dwprog --code dir --split /dev/null
+# Errors: exact message, status not 0.
+printf 'xa xas_*\nfree\n' > one-field.split
+run compartments compartments-bad-split-one-field "$M" compartments $cx --split one-field.split
+printf '# c\n\nxa xas_* extra\n' > three-fields.split
+run compartments compartments-bad-split-three-fields "$M" compartments $cx --split three-fields.split
+{ printf 'xa '; head -c 600 /dev/zero | tr '\0' x; echo; } > long.split
+run compartments compartments-bad-split-long "$M" compartments $cx --split long.split
+run compartments compartments-bad-split-missing "$M" compartments $cx --split no-such.split
+printf 'ffffffff81757490,ffffffff817562d0,10,5\nffffffff81757490,ffffffff817562d0,10\n' > bad.calls
+run compartments compartments-bad-calls "$M" compartments fixtures/compartments.kmap bad.calls $sm
+printf 'ffffffff81757490,ffffffff817562d0,10,5\nffffffff81757490 ffffffff817562d0 5\n' > mixed.calls
+run compartments compartments-bad-calls-mixed "$M" compartments mixed.calls $sm
+run compartments compartments-bad-field-no-offsets "$M" compartments $cm $sm --data field
+run compartments compartments-bad-code "$M" compartments $cx --code ip
+run compartments compartments-bad-data "$M" compartments $cx --data cache
+run compartments compartments-bad-points "$M" compartments $cx --points 1
+run compartments compartments-split-and-sweep "$M" compartments $cx --split $csplit --sweep
+run compartments compartments-no-files "$M" compartments $sm
+run compartments compartments-function-needs-symbols "$M" compartments fixtures/compartments.kmap
+run compartments compartments-file-needs-vmlinux "$M" compartments $cx --code file
 
 # diff: capmap.kmap against capmap-b.kmap, which lacks object 4, has
 # rb_erase+0x4 read object 3 three times (not four), and has

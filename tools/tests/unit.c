@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -3187,6 +3188,386 @@ static void test_sym_read_map(void **state)
 	unlink(path);
 }
 
+/*
+ * Every edge of text through a calls reader into c[] (room 8): how many,
+ * or -1 with the reader's error in err.
+ */
+static int calls_of(const char *text, struct kmap_call *c, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct kmap_calls_reader *r;
+	int n = 0, rc;
+
+	assert_non_null(f);
+	r = kmap_calls_open(f, "fc");
+	assert_non_null(r);
+	err[0] = 0;
+	while (n < 8 && (rc = kmap_calls_next(r, &c[n])) == 1)
+		n++;
+	if (rc < 0) {
+		snprintf(err, KMAP_ERR_MAX, "%s", kmap_calls_error(r));
+		n = -1;
+		/* an error sticks */
+		assert_int_equal(kmap_calls_next(r, &c[0]), -1);
+	}
+	kmap_calls_close(r);
+	fclose(f);
+	return n;
+}
+
+static void test_calls_reader(void **state)
+{
+	struct kmap_call c[8];
+	char err[KMAP_ERR_MAX], longer[600];
+
+	(void)state;
+	assert_int_equal(calls_of("", c, err), 0);
+	assert_int_equal(calls_of("ffffffff81000010,ffffffff81000100,12,3\n"
+				  "ffffffff81000020,ffffffff81000100,0,18446744073709551615\n",
+				  c, err), 2);
+	assert_true(c[0].caller == 0xffffffff81000010ull);
+	assert_true(c[0].callee == 0xffffffff81000100ull);
+	assert_int_equal(c[0].pid, 12);
+	assert_true(c[0].count == 3);
+	assert_int_equal(c[1].pid, 0);
+	assert_true(c[1].count == UINT64_MAX);
+	/* The fork's: caller callee count, no pid. */
+	assert_int_equal(calls_of("ffffffff81000010 ffffffff81000100 7\n"
+				  "ffffffff81000011 ffffffff81000200 1\n", c, err), 2);
+	assert_true(c[0].caller == 0xffffffff81000010ull);
+	assert_true(c[0].callee == 0xffffffff81000100ull);
+	assert_int_equal(c[0].pid, KMAP_CALL_PID_UNKNOWN);
+	assert_true(c[0].count == 7);
+	assert_true(c[1].callee == 0xffffffff81000200ull);
+
+	/* Malformed lines: the line, the field, what is wrong. */
+#define CALL_ERR(text, msg) do { \
+		assert_int_equal(calls_of(text, c, err), -1); \
+		assert_string_equal(err, msg); \
+	} while (0)
+	CALL_ERR("ffffffff81000010,ffffffff81000100,1,1\nffffffff81000010,ffffffff81000100,1\n",
+		 "fc:2: 3 fields, not 4 (caller,callee,pid,count)");
+	CALL_ERR("a,b,1,1,1\n", "fc:1: more than 4 fields (caller,callee,pid,count)");
+	CALL_ERR("\n", "fc:1: empty line");
+	CALL_ERR("ffffffff81000010 ffffffff81000100\n",
+		 "fc:1: not caller,callee,pid,count nor the fork's caller callee count");
+	CALL_ERR("FFFFFFFF81000010,ffffffff81000100,1,1\n",
+		 "fc:1: caller 'FFFFFFFF81000010': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("ffffffff81000010,1ffffffff81000100,1,1\n",
+		 "fc:1: callee '1ffffffff81000100': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("0x10,ffffffff81000100,1,1\n",
+		 "fc:1: caller '0x10': not lowercase hexadecimal of at most 64 bits");
+	CALL_ERR("010,ffffffff81000100,1,1\n", "fc:1: caller '010': leading zero");
+	CALL_ERR("0,ffffffff81000100,1,1\n", "fc:1: caller 0: no kernel address");
+	CALL_ERR("10,20,-1,1\n",
+		 "fc:1: pid '-1': not an unsigned decimal number of at most 64 bits");
+	CALL_ERR("10,20,4194304,1\n",
+		 "fc:1: pid 4194304: above the kernel's pid limit (4194304)");
+	CALL_ERR("10,20,1,18446744073709551616\n",
+		 "fc:1: count '18446744073709551616': not an unsigned decimal number of at most 64 bits");
+	CALL_ERR("10,20,1,0\n",
+		 "fc:1: count 0: the kernel prints an edge once it was called");
+	CALL_ERR("10 20 0\n",
+		 "fc:1: count 0: the kernel prints an edge once it was called");
+	CALL_ERR("10,20,1,01\n", "fc:1: count '01': leading zero");
+	CALL_ERR("10,20,1,1\n10 20 1\n",
+		 "fc:2: a line of the fork's (caller callee count) among lines of caller,callee,pid,count");
+	CALL_ERR("10 20 1\n10,20,1,1\n",
+		 "fc:2: a line of caller,callee,pid,count among lines of the fork's (caller callee count)");
+	CALL_ERR("10,20,1,1\n10,20,1,1", "fc:2: no newline at the end: the file is cut short");
+	memset(longer, '1', sizeof(longer) - 2);
+	longer[sizeof(longer) - 2] = '\n';
+	longer[sizeof(longer) - 1] = 0;
+	CALL_ERR(longer, "fc:1: line longer than 511 bytes");
+#undef CALL_ERR
+}
+
+static void test_calls_table(void **state)
+{
+	struct kmap_calls *t = kmap_calls_new();
+	const struct kmap_call *l;
+	struct kmap_call c = { 0x10, 0x20, 1, 5 };
+	size_t i;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(kmap_calls_list(NULL, &l), 0);
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.pid = 2;
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.pid = 1;
+	c.count = UINT64_MAX - 1;	/* 5 + that saturates */
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	c.callee = 0x30;
+	c.count = 1;
+	assert_int_equal(kmap_calls_add(t, &c), 0);
+	assert_int_equal(kmap_calls_list(t, &l), 3);
+	assert_true(l[0].caller == 0x10 && l[0].callee == 0x20 && l[0].pid == 1);
+	assert_true(l[0].count == UINT64_MAX);
+	assert_true(l[1].pid == 2 && l[1].count == 5);
+	assert_true(l[2].callee == 0x30 && l[2].count == 1);
+	/* Many edges: each found again by its key. */
+	for (i = 0; i < 5000; i++) {
+		c.caller = 0xffffffff81000000ull + i % 100;
+		c.callee = 0xffffffff82000000ull + i / 100;
+		c.pid = 3;
+		c.count = 2;
+		assert_int_equal(kmap_calls_add(t, &c), 0);
+		assert_int_equal(kmap_calls_add(t, &c), 0);
+	}
+	assert_int_equal(kmap_calls_list(t, &l), 5003);
+	for (i = 3; i < 5003; i++)
+		assert_true(l[i].count == 4);
+	kmap_calls_free(t);
+}
+
+/* A function_calls file through kmap_src: told from a text kmap, no objects. */
+static void test_calls_src(void **state)
+{
+	static const char calls[] = "ffffffff81000010,ffffffff81000100,12,3\n"
+				    "ffffffff81000010,ffffffff81000100,12,4\n";
+	static const char fork[] = "ffffffff81000010 ffffffff81000100 3\n";
+	static const char kmap[] = "ffffffff81000000,1,ffff888000001000,8,100,0,0,sh\n";
+	static const char bad[] = "ffffffff81000010,ffffffff81000100,12,3\nx,y,1,1\n";
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	const struct kmap_call *l;
+	const char *texts[] = { calls, fork, kmap, bad };
+	char err[KMAP_ERR_MAX], buf[600];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		FILE *f = fmemopen((void *)texts[i], strlen(texts[i]), "rb");
+		struct kmap_src *src = kmap_src_open_file(f, "fc", err);
+		int rc;
+
+		assert_non_null(src);
+		assert_int_equal(kmap_src_format(src),
+				 i == 2 ? KMAP_FMT_TEXT : KMAP_FMT_CALLS);
+		assert_null(kmap_src_calls(src));
+		rc = kmap_src_next(src, &o, &a, &n);
+		assert_int_equal(rc, i == 3 ? -1 : i == 2 ? 1 : 0);
+		if (i == 3)
+			assert_string_equal(kmap_src_error(src),
+				"fc:2: caller 'x': not lowercase hexadecimal of at most 64 bits");
+		if (i < 2) {
+			assert_int_equal(kmap_calls_list(kmap_src_calls(src), &l), 1);
+			assert_true(l[0].count == (i ? 3 : 7));
+			assert_int_equal(l[0].pid, i ? KMAP_CALL_PID_UNKNOWN : 12);
+		}
+		kmap_src_close(src);
+		fclose(f);
+	}
+	/* Told by the whole first line: not 16 bytes, nor an access line. */
+	assert_int_equal(kmap_guess_format(calls, 16), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format(calls, sizeof(calls) - 1), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format(kmap, sizeof(kmap) - 1), KMAP_FMT_TEXT);
+	snprintf(buf, sizeof(buf), "  %s", calls);
+	assert_int_equal(kmap_guess_format(buf, strlen(buf)), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("a,b,c,d\n", 8), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20,1,1\n", 10), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format("10 20 1\n", 8), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format("10  20 1\n", 9), KMAP_FMT_TEXT);
+}
+
+/*
+ * The golden fixture's problem by numbers (tools/tests/golden.sh works it
+ * out by hand): code units 0 call_rcu, 1 getname_uflags, 2 kfree,
+ * 3 rb_erase, 4 xas_load, 5 xas_store; data 0 G (64 bytes), 1 V (16).
+ * Code units stand for files or directories alike: the library knows
+ * numbers only.
+ */
+static struct kmap_compart *fixture_problem(void)
+{
+	struct kmap_compart *p = kmap_compart_new();
+
+	assert_non_null(p);
+	assert_int_equal(kmap_compart_right(p, 4, 0, KMAP_RIGHT_READ), 0);
+	assert_int_equal(kmap_compart_right(p, 5, 0, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 5, 1, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 3, 1, KMAP_RIGHT_READ), 0);
+	assert_int_equal(kmap_compart_right(p, 3, 1, KMAP_RIGHT_WRITE), 0);
+	assert_int_equal(kmap_compart_right(p, 2, 0, KMAP_RIGHT_FREE), 0);
+	assert_int_equal(kmap_compart_right(p, 0, 1, KMAP_RIGHT_FREE), 0);
+	assert_int_equal(kmap_compart_size(p, 0, 32), 0);
+	assert_int_equal(kmap_compart_size(p, 0, 64), 0);
+	assert_int_equal(kmap_compart_size(p, 1, 16), 0);
+	assert_int_equal(kmap_compart_call(p, 5, 4, 5), 0);
+	assert_int_equal(kmap_compart_call(p, 5, 4, 1), 0);
+	assert_int_equal(kmap_compart_call(p, 3, 5, 2), 0);
+	assert_int_equal(kmap_compart_call(p, 2, 0, 3), 0);
+	assert_int_equal(kmap_compart_call(p, 0, 1, 4), 0);
+	assert_int_equal(kmap_compart_finish(p), 0);
+	assert_int_equal(kmap_compart_right(p, 0, 0, 1), -1);
+	return p;
+}
+
+struct sweep_seen {
+	const struct kmap_compart *p;
+	size_t n;
+	struct kmap_compart_point pts[8];
+};
+
+/* Each point of a sweep, checked against scoring its partition anew. */
+static int sweep_point(void *ctx, const struct kmap_compart_point *pt,
+		       const uint32_t *part, size_t nlabels)
+{
+	struct sweep_seen *seen = ctx;
+	struct kmap_compart_point again;
+
+	assert_int_equal(kmap_compart_eval(seen->p, part, nlabels, &again), 0);
+	assert_int_equal(again.compartments, pt->compartments);
+	assert_true(again.granted == pt->granted);
+	assert_true(again.granted_bytes == pt->granted_bytes);
+	assert_true(again.crossings == pt->crossings);
+	assert_true(again.shared == pt->shared);
+	assert_true(again.reduction == pt->reduction);
+	if (seen->n < 8)
+		seen->pts[seen->n++] = *pt;
+	return 0;
+}
+
+static void test_compart_metrics(void **state)
+{
+	struct kmap_compart *p = fixture_problem();
+	/* xa {4, 5}, free {0, 2}, rest {1, 3} */
+	static const uint32_t split[] = { 1, 2, 1, 2, 0, 0 };
+	static const uint32_t rank[] = { 0, 1, 2, 3, 4, 5 };
+	static const uint32_t one[6], bad[] = { 0, 0, 0, 0, 0, 3 };
+	struct kmap_compart_point pt;
+	struct sweep_seen seen = { .p = p };
+	size_t want[20], n;
+
+	(void)state;
+	assert_int_equal(kmap_compart_eval(p, split, 3, &pt), 0);
+	assert_int_equal(pt.compartments, 3);
+	assert_true(pt.least == 6 && pt.least_bytes == 240);
+	assert_true(pt.monolithic == 12 && pt.monolithic_bytes == 480);
+	assert_true(pt.granted == 10 && pt.granted_bytes == 352);
+	assert_true(fabs(pt.reduction - 1.0 / 3) < 1e-12);
+	assert_true(fabs(pt.reduction_bytes - 8.0 / 15) < 1e-12);
+	assert_true(pt.crossings == 6 && pt.calls == 15);
+	assert_true(fabs(pt.crossing_share - 0.4) < 1e-12);
+	assert_true(pt.shared == 1);
+	assert_int_equal(kmap_compart_eval(p, one, 1, &pt), 0);
+	assert_true(pt.reduction == 0 && pt.crossings == 0 && pt.shared == 0);
+	assert_int_equal(kmap_compart_eval(p, bad, 3, &pt), -1);
+
+	/* Points: both ends, log-spaced, none twice. */
+	n = kmap_compart_points(6, 20, want);
+	assert_int_equal(n, 6);
+	assert_int_equal(want[0], 6);
+	assert_int_equal(want[5], 1);
+	n = kmap_compart_points(10000, 5, want);
+	assert_int_equal(n, 5);
+	assert_int_equal(want[0], 10000);
+	assert_int_equal(want[1], 1000);
+	assert_int_equal(want[2], 100);
+	assert_int_equal(want[3], 10);
+	assert_int_equal(want[4], 1);
+	assert_int_equal(kmap_compart_points(1, 20, want), 1);
+	assert_int_equal(kmap_compart_points(0, 20, want), 0);
+
+	/* The sweep of golden.sh's hand computation, 6 down to 1. */
+	n = kmap_compart_points(6, 20, want);
+	assert_int_equal(kmap_compart_sweep(p, rank, want, n, sweep_point, &seen), 0);
+	assert_int_equal(seen.n, 6);
+	assert_true(seen.pts[0].reduction == 1 && seen.pts[0].crossings == 15 &&
+		    seen.pts[0].shared == 2);
+	assert_true(seen.pts[2].granted == 6 && seen.pts[2].crossings == 15);
+	assert_true(seen.pts[3].granted == 8 && seen.pts[3].granted_bytes == 272 &&
+		    seen.pts[3].crossings == 9 && seen.pts[3].shared == 1);
+	assert_true(seen.pts[4].granted == 10 && seen.pts[4].crossings == 4 &&
+		    seen.pts[4].shared == 0);
+	assert_true(seen.pts[5].reduction == 0 && seen.pts[5].crossings == 0);
+	kmap_compart_free(p);
+}
+
+/* A larger problem, as a kernel's: 10000 code units in seconds. */
+static void test_compart_sweep_large(void **state)
+{
+	struct kmap_compart *p = kmap_compart_new();
+	struct sweep_seen seen;
+	uint32_t *rank = malloc(10000 * sizeof(*rank));
+	size_t want[20], n, i, j;
+	uint64_t x = 1;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(rank);
+	for (i = 0; i < 10000; i++) {
+		rank[i] = (uint32_t)((i * 7919) % 10000);
+		for (j = 0; j < 5; j++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			assert_int_equal(kmap_compart_right(p, (uint32_t)i,
+				(uint32_t)((x >> 33) % (j ? 20000 : 50)),
+				1u << (x >> 61) % 3), 0);
+		}
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		assert_int_equal(kmap_compart_call(p, (uint32_t)i,
+			(uint32_t)((x >> 33) % 10000), 1 + (x >> 60)), 0);
+	}
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(kmap_compart_size(p, (uint32_t)i, 8 + i % 64), 0);
+	assert_int_equal(kmap_compart_finish(p), 0);
+	memset(&seen, 0, sizeof(seen));
+	seen.p = p;
+	n = kmap_compart_points(10000, 8, want);
+	assert_int_equal(kmap_compart_sweep(p, rank, want, n, sweep_point, &seen), 0);
+	assert_int_equal(seen.n, n);
+	assert_true(seen.pts[0].reduction == 1);
+	assert_true(seen.pts[n - 1].reduction == 0 &&
+		    seen.pts[n - 1].crossings == 0);
+	for (i = 1; i < n; i++)
+		assert_true(seen.pts[i].crossings <= seen.pts[i - 1].crossings);
+	free(rank);
+	kmap_compart_free(p);
+}
+
+/* kmap_split_read() over text: its rules, or its error in err. */
+static int split_of(const char *text, struct kmap_split *sp, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int rc;
+
+	assert_non_null(f);
+	err[0] = 0;
+	rc = kmap_split_read(f, "sp", sp, err);
+	fclose(f);
+	return rc;
+}
+
+static void test_split_file(void **state)
+{
+	struct kmap_split sp;
+	char err[KMAP_ERR_MAX], longer[600];
+
+	(void)state;
+	assert_int_equal(split_of("# c\n\nxa\txas_*\n  free kfree # no\nfs fs/*.c\n",
+				  &sp, err), 0);
+	assert_int_equal(sp.n, 3);
+	assert_string_equal(kmap_split_match(&sp, "xas_load"), "xa");
+	assert_string_equal(kmap_split_match(&sp, "kfree"), "free");
+	assert_string_equal(kmap_split_match(&sp, "fs/namei.c"), "fs");
+	assert_string_equal(kmap_split_match(&sp, "fs/sub/x.c"), "fs");
+	assert_string_equal(kmap_split_match(&sp, "rb_erase"), "rest");
+	kmap_split_free(&sp);
+	assert_int_equal(split_of("xa xas_*\nfree\n", &sp, err), -1);
+	assert_string_equal(err, "sp:2: a compartment without a pattern (lines are COMPARTMENT PATTERN)");
+	kmap_split_free(&sp);
+	assert_int_equal(split_of("xa xas_* y\n", &sp, err), -1);
+	assert_string_equal(err, "sp:1: more than two fields (lines are COMPARTMENT PATTERN; a pattern has no spaces)");
+	kmap_split_free(&sp);
+	memset(longer, 'x', sizeof(longer) - 2);
+	longer[1] = ' ';
+	longer[sizeof(longer) - 2] = '\n';
+	longer[sizeof(longer) - 1] = 0;
+	assert_int_equal(split_of(longer, &sp, err), -1);
+	assert_string_equal(err, "sp:1: line longer than 511 bytes");
+	kmap_split_free(&sp);
+}
+
 /* kmap_stats_read() over text, its error into err ("" when none). */
 static int stats_of(const char *text, struct kmap_stats *st, char *err)
 {
@@ -4263,6 +4644,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_object),
+		cmocka_unit_test(test_calls_reader),
+		cmocka_unit_test(test_calls_table),
+		cmocka_unit_test(test_calls_src),
+		cmocka_unit_test(test_compart_metrics),
+		cmocka_unit_test(test_compart_sweep_large),
+		cmocka_unit_test(test_split_file),
 		cmocka_unit_test(test_parse_access),
 		cmocka_unit_test(test_parse_access_offsets),
 		cmocka_unit_test(test_text_offsets_arity),
