@@ -1273,6 +1273,19 @@ static int on_free(struct kmap_src *s, const struct kmap_bin_rec *r)
 	return 0;
 }
 
+/* A CALL record: its calls into the source's edges (kmap_src_calls()). */
+static int on_call(struct kmap_src *s, const struct kmap_bin_rec *r)
+{
+	struct kmap_call c = {
+		.caller = r->u.call.caller, .callee = r->u.call.callee,
+		.pid = (uint32_t)r->u.call.pid, .count = r->u.call.count,
+	};
+
+	if (!s->calls && !(s->calls = kmap_calls_new()))
+		return emit_oom(s);
+	return kmap_calls_add(s->calls, &c) ? emit_oom(s) : 0;
+}
+
 /*
  * After the ACCESS record r: the run of its object's ACCESS records that
  * follows, read in one call (kmap_bin_accesses()) into its entry, as
@@ -1341,6 +1354,11 @@ static int bin_next(struct kmap_src *s)
 		}
 		if (bin_rules(s, &r) || sweep_orphans(s, r.offset))
 			return -1;
+		if (r.type == MEMORIZER_REC_CALL) {
+			if (on_call(s, &r))
+				return -1;
+			continue;
+		}
 		rc = gone_record(s, &r);
 		if (rc < 0)
 			return -1;

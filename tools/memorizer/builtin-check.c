@@ -563,6 +563,34 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 }
 
 /*
+ * A function_calls file: the reader checks each line; the summary gives
+ * the edges (one per caller, callee and pid, repeats summed) and calls.
+ */
+static int check_calls(struct checker *c, struct kmap_src *src)
+{
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	const struct kmap_call *calls;
+	uint64_t total = 0;
+	size_t n, i;
+
+	if (kmap_src_next(src, &o, &a, &n) < 0) {
+		fprintf(stderr, "%s\n", kmap_src_error(src));
+		if (!c->quiet)
+			printf("%s: invalid: 1 error\n", c->name);
+		return -1;
+	}
+	n = kmap_calls_list(kmap_src_calls(src), &calls);
+	for (i = 0; i < n; i++)
+		total = kmap_add_sat(total, calls[i].count);
+	if (!c->quiet)
+		printf("%s: valid function_calls file: %zu %s, %llu %s\n",
+		       c->name, n, plural(n, "edge", "edges"),
+		       (unsigned long long)total, plural(total, "call", "calls"));
+	return 0;
+}
+
+/*
  * An mtrace log: the reader checks each record (what the plugin
  * guarantees); check adds the ips' functions and the summary.
  */
@@ -640,10 +668,9 @@ int cmd_check(int argc, char **argv)
 		}
 		c.name = kmap_src_name(src);
 		if (kmap_src_format(src) == KMAP_FMT_CALLS) {
-			error("%s: a function_calls file (call edges), not a kmap or a stream: memorizer compartments reads it",
-			      c.name);
+			if (check_calls(&c, src))
+				rc = 1;
 			kmap_src_close(src);
-			rc = 1;
 			continue;
 		}
 		c.errors = c.warnings = c.unknown_ips = 0;
@@ -674,11 +701,12 @@ int cmd_check(int argc, char **argv)
 
 const struct cmd cmd_check_desc = {
 	.name = "check",
-	.summary = "validate a kmap, a binary stream or an mtrace log",
+	.summary = "validate a kmap, a binary stream, an mtrace log or call edges",
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
 	.description =
-"Reads each FILE (- for standard input), a text kmap, a binary stream or "
-"an mtrace log (told apart by the stream's and the log's magic; any may "
+"Reads each FILE (- for standard input), a text kmap, a binary stream, "
+"an mtrace log or a function_calls file of call edges (told apart by the "
+"stream's and the log's magic and a calls file's first line; any may "
 "be zstd-compressed), "
 "through libkmap's record readers, and checks it the way the kernel "
 "documentation defines it. Exits 0 only when every FILE is valid; prints "

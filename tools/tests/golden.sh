@@ -252,6 +252,10 @@ printf '%s\n' 'header' \
 	'call cpu=0 ns=2 caller=0xffffffff81000105 callee=0xffffffff81000200 pid=5 count=0' |
 	"$MKSTREAM" > calls-zero.bin
 run check check-stream-call-zero "$M" check calls-zero.bin
+# function_calls files: check validates them line by line.
+printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,2\nffffffff81000205,ffffffff81000300,0,3\n' > calls.txt
+printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,0\n' > calls-bad.txt
+run check check-calls sh -c "\"$M\" check calls.txt; \"$M\" check calls-bad.txt"
 # What a global must be, refused by check, report and text alike.
 g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
 # mkrecords NAME RECORD...: a stream of sh's TASK record (pid 5, cpu 0),
@@ -898,6 +902,16 @@ run compartments compartments-split-json "$M" compartments $cx --split $csplit -
 # The fork's function_calls (caller callee count, no pid): the same edges,
 # the pids summed, the same crossings.
 sed 's/^\([0-9a-f]*\),\([0-9a-f]*\),[0-9]*,\([0-9]*\)$/\1 \2 \3/' fixtures/compartments.calls > fork.calls
+# A stream's CALL records are edges too: the fixture's calls as CALL
+# records (one edge in two records) score as the function_calls file does.
+awk -F, 'BEGIN { print "header"; print "task cpu=0 ns=1 pid=10 comm=sh" }
+	{ c = $4; n = 2
+	  if (NR == 1) { printf "call cpu=1 ns=%d caller=0x%s callee=0x%s pid=%s count=2\n", n++, $1, $2, $3; c -= 2 }
+	  printf "call cpu=0 ns=%d caller=0x%s callee=0x%s pid=%s count=%s\n", NR + 10, $1, $2, $3, c }' \
+	fixtures/compartments.calls | "$MKSTREAM" > compartments-calls.bin
+run compartments compartments-stream-calls sh -c "\"$M\" compartments fixtures/compartments.kmap compartments-calls.bin $sm --split fixtures/compartments.split --csv > bin.csv &&
+	\"$M\" compartments fixtures/compartments.kmap fixtures/compartments.calls $sm --split fixtures/compartments.split --csv > text.csv &&
+	cmp bin.csv text.csv && cat bin.csv"
 run compartments compartments-fork-calls sh -c "\"$M\" compartments fixtures/compartments.kmap fork.calls $sm --split $csplit --csv && \"$M\" check fork.calls; echo status \$?"
 # Without calls: no crossings, share 0; a calls file alone: no data, so
 # monolithic = least = 0 and reduction 1 throughout.
