@@ -57,6 +57,13 @@ if [ -n "$dwarf" ] && [ "$kmap" = "$dir/tar.kmap_offsets" ]; then
 		sed 's/^/  /'
 fi
 # Commands as a newcomer types them at the top of the tree.
+# Compartments: how much less each piece of tar's kernel code could be
+# allowed to touch, split apart, against the calls that would cross.
+calls=$dir/tar.function_calls
+if [ ${#sym[@]} != 0 ] && [ -f "$calls" ]; then
+	echo "demo: splitting that code into compartments (memorizer compartments: privilege reduction against the calls that cross):"
+	"$m" compartments --points 6 "${sym[@]}" "$kmap" "$calls" | sed 's/^/  /'
+fi
 short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }
 M=$(short "$m") K=$(short "$kmap") S=
 [ ${#sym[@]} = 0 ] || S="${sym[0]} $(short "${sym[1]}") "
@@ -69,6 +76,9 @@ demo: what next:
   $M report --by pid $K
   # the whole capability map (--rows file or dir with a DWARF vmlinux)
   $M capmap ${rows[*]} ${fields:+$fields }${S}$K
+  # compartments by source file, and a split of your own (lines COMPARTMENT GLOB)
+  $M compartments --code file ${S}$K $(short "$calls")
+  $M compartments --split SPLIT ${S}$K $(short "$calls")
   # every view, column and option
   $M help report
 NEXT

@@ -1,8 +1,8 @@
 #!/bin/sh
 # make demo, guest side: trace a sample command (tar over /etc and /bin)
-# with Memorizer, objects and accesses, and copy out the kmap, its
-# kmap_offsets and its figures: show_stats (a table, for people) and
-# stats ("key value" lines).
+# with Memorizer, objects, accesses and calls, and copy out the kmap, its
+# kmap_offsets, the call edges (function_calls) and the figures:
+# show_stats (a table, for people) and stats ("key value" lines).
 set -e
 m=/sys/kernel/debug/memorizer
 cd /tmp
@@ -12,10 +12,15 @@ cp -r /etc /bin sample/ 2>/dev/null
 echo 0 > $m/memorizer_enabled
 echo 1 > $m/clear_dead_objects
 echo 1 > $m/memorizer_log_access
+# Call edges, for memorizer compartments (a kernel without
+# CONFIG_MEMORIZER_CALLS has no such file).
+calls=
+[ ! -e $m/log_calls_enabled ] || { echo 1 > $m/clear_function_calls; echo 1 > $m/log_calls_enabled; calls=1; }
 sh -c 'echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled &&
 	tar zcf /tmp/sample.tar.gz sample'
 echo 0 > $m/memorizer_enabled
 echo 0 > $m/memorizer_log_access
+[ -z "$calls" ] || { echo 0 > $m/log_calls_enabled; cat $m/function_calls > /out/tar.function_calls; }
 
 cat $m/kmap > /out/tar.kmap
 # The same records with the bytes of the object each access touched
@@ -27,6 +32,7 @@ uname -a > /out/uname
 objects=$(grep -c '^[0-9a-f]' /out/tar.kmap)
 accesses=$(grep -c '^  ' /out/tar.kmap)
 echo "demo: traced 'tar zcf sample.tar.gz sample' in mode 3: kmap of $objects objects and $accesses (ip, pid) access lines"
+[ -z "$calls" ] || echo "demo: and $(wc -l < /out/tar.function_calls) call edges (caller, callee, pid) with $(awk -F, '{ n += $4 } END { print n + 0 }' /out/tar.function_calls) calls"
 # Where the accesses went: on objects' records, or to memory that no
 # record covers, by class (show_stats explains the classes).
 awk '$1 == "accesses_recorded" { rec = $2 } $1 == "accesses_untracked" { un = $2 }

@@ -13,6 +13,7 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 make -s -C tools "$PWD/out/tools/types-prog" "$PWD/out/tools/mkstream"
 mkdir "$t/demo"
 cp tools/tests/fixtures/tar.kmap tools/tests/fixtures/stats "$t/demo/"
+cp tools/tests/fixtures/compartments.calls "$t/demo/tar.function_calls"
 VMLINUX=/nonexistent SYSTEM_MAP=tools/tests/fixtures/System.map \
 	scripts/demo-report.sh "$t/demo" > "$t/log"
 cat "$t/log"
@@ -21,6 +22,10 @@ grep -A 2 '^  callsite ' "$t/log" | sed -n 2p | grep -q '^  kmem_cache_free+0x24
 grep -q "^demo: the capability map's largest cells" "$t/log"
 grep -Eq '^  xas_load +xas_create +1410 +0 +0 +4$' "$t/log"
 grep -q '^demo: what next:' "$t/log"
+# The compartments' sweep, from one compartment (reduction 0) up.
+grep -q '^demo: splitting that code into compartments' "$t/log"
+grep -Eq '^ +1 +0\.00 +0\.00 +0 +0\.00 ' "$t/log"
+grep -q 'compartments --split SPLIT' "$t/log"
 grep -q '"capmap":{"rows_max":60' "$t/demo/report.html"
 grep -q '"input":"[^"]*tar.kmap"' "$t/demo/report.html"
 grep -q '"stats":\[\["kmalloc_tracked",4021\]' "$t/demo/report.html"
