@@ -274,6 +274,8 @@ struct kmap_text_reader;
 struct kmap_text_reader *kmap_text_open(FILE *f, const char *name);
 /* Reads up to len bytes into buf; returns the count, 0 at end, -1 on error. */
 typedef long (*kmap_read_fn)(void *ctx, void *buf, size_t len);
+/* A kmap_read_fn over a FILE * (ctx). */
+long kmap_file_read(void *ctx, void *buf, size_t len);
 
 /* The same, over a read function. */
 struct kmap_text_reader *kmap_text_open_fn(kmap_read_fn fn, void *ctx,

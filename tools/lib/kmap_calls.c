@@ -38,19 +38,9 @@ static void set_err(struct kmap_calls_reader *r, const char *fmt, ...)
 	r->failed = 1;
 }
 
-static long file_read(void *ctx, void *buf, size_t len)
-{
-	FILE *f = ctx;
-	size_t n = fread(buf, 1, len, f);
-
-	if (n == 0 && ferror(f))
-		return -1;
-	return (long)n;
-}
-
 struct kmap_calls_reader *kmap_calls_open(FILE *f, const char *name)
 {
-	return kmap_calls_open_fn(file_read, f, name);
+	return kmap_calls_open_fn(kmap_file_read, f, name);
 }
 
 struct kmap_calls_reader *kmap_calls_open_fn(kmap_read_fn fn, void *ctx,

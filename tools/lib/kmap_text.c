@@ -63,8 +63,7 @@ static void set_err(struct kmap_text_reader *r, const char *fmt, ...)
 	r->failed = 1;
 }
 
-/* A kmap_read_fn over a FILE * (ctx). */
-static long file_read(void *ctx, void *buf, size_t len)
+long kmap_file_read(void *ctx, void *buf, size_t len)
 {
 	FILE *f = ctx;
 	size_t n = fread(buf, 1, len, f);
@@ -76,7 +75,7 @@ static long file_read(void *ctx, void *buf, size_t len)
 
 struct kmap_text_reader *kmap_text_open(FILE *f, const char *name)
 {
-	return kmap_text_open_fn(file_read, f, name);
+	return kmap_text_open_fn(kmap_file_read, f, name);
 }
 
 struct kmap_text_reader *kmap_text_open_fn(kmap_read_fn fn, void *ctx,
