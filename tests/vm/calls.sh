@@ -5,7 +5,10 @@
 # calls_write -> a once, a -> b 7 times, b -> c 3 times, each from one
 # call site in its caller, and no other edge into a, b or c. Off, nothing
 # more is counted; the control file refuses what it does not accept and
-# keeps its value; clear_function_calls forgets every edge.
+# keeps its value; clear_function_calls forgets every edge. ftrace's own
+# code is not the workload's: with accesses logged too, none is counted
+# from ftrace_ops_assist_func() or ftrace_ops_list_func() (the recursion
+# guard the callback once asked for was most of the demo's kmap).
 # vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
@@ -26,11 +29,15 @@ for bad in 2 x -1 "1 1" " " yes2; do
 done
 
 # Two processes, one after the other, each traced alone.
+echo 1 > $M/clear_object_list
+echo 1 > $M/memorizer_log_access
 for i in 1 2; do
 	sh -c "echo \$\$ > /tmp/pid$i; echo \$\$ > $M/memorizer_enabled
 	       echo '7 3' > $T/calls; echo 0 > $M/memorizer_enabled"
 done
+echo 0 > $M/memorizer_log_access
 cat $M/function_calls > /tmp/calls.1
+cat $M/kmap > /tmp/kmap
 echo 0 > $M/log_calls_enabled
 sh -c "echo \$\$ > $M/memorizer_enabled; echo '7 3' > $T/calls
        echo 0 > $M/memorizer_enabled"
@@ -51,6 +58,15 @@ set -- $(range test_call_b); b0=$1 b1=$2
 set -- $(range test_call_c); c0=$1 c1=$2
 echo "calls_write $w0-$w1 test_call_a $a0-$a1 test_call_b $b0-$b1 test_call_c $c0-$c1"
 p1=$(cat /tmp/pid1) p2=$(cat /tmp/pid2)
+set -- $(range ftrace_ops_assist_func); f0=$1 f1=$2
+set -- $(range ftrace_ops_list_func); l0=$1 l1=$2
+check "ftrace's functions are in kallsyms" [ -n "$f1" ] && [ -n "$l1" ]
+check "the kmap has access lines" grep -q '^  ' /tmp/kmap
+check "no access counted from ftrace's own functions" \
+	awk -F, -v f0="$f0" -v f1="$f1" -v l0="$l0" -v l1="$l1" '
+	/^  / { ip = substr($1, 3) ""
+		if ((ip >= f0 "" && ip < f1 "") || (ip >= l0 "" && ip < l1 "")) { print; bad = 1 } }
+	END { exit bad }' /tmp/kmap
 
 # edges FILE: "FROM->TO PID COUNT CALLERS" for each edge into a, b or c,
 # FROM the caller's function, CALLERS its distinct call sites.

@@ -146,13 +146,14 @@ static void memorizer_call(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * RECURSION: the callback needs no guard of ftrace's, since Memorizer's
- * busy flag stops it inside itself and what it calls before that is
- * inline.
+ * Without FTRACE_OPS_FL_RECURSION: that flag asks for ftrace's recursion
+ * guard, ftrace_ops_assist_func(), which is instrumented, and whose loads
+ * and stores in each traced call were the demo kmap's largest cells.
+ * Memorizer's busy flag guards the callback, and what it runs before
+ * taking that flag is inline.
  */
 static struct ftrace_ops calls_ops = {
 	.func = memorizer_call,
-	.flags = FTRACE_OPS_FL_RECURSION,
 };
 
 /* Start or stop counting calls: ftrace patches every function's entry. */
