@@ -725,9 +725,12 @@ static void print_summary(const struct report *rep, struct kmap_src *src,
 		(unsigned long long)t->writes, plural(t->writes, "write", "writes"),
 		t->writes == UINT64_MAX ? " (saturated)" : "",
 		ratio(t->reads, t->bytes), ratio(t->writes, t->bytes));
+	/* The fork's kmap orders objects by its own index, not jiffies. */
 	if (t->life_n)
-		snprintf(life, sizeof(life), "average lifetime %.2f jiffies",
-			 mean(t->life_sum, t->life_n));
+		snprintf(life, sizeof(life), "average lifetime %.2f %s",
+			 mean(t->life_sum, t->life_n),
+			 t->has & KMAP_HAS_FORK ? "index steps" :
+			 "jiffies");
 	else
 		snprintf(life, sizeof(life), "no object freed");
 	fprintf(out, "  never read: %llu %s, never written: %llu, missed frees: %llu, %s\n",
@@ -989,7 +992,8 @@ const struct cmd cmd_report_desc = {
 "groups, not with the input.\n"
 "\n"
 "Columns, stable for scripts (CSV header and JSON keys are these names; "
-"lifetimes are in jiffies; per-byte figures are counts divided by bytes "
+"lifetimes are in jiffies, in a Memorizer fork's kmap in steps of its "
+"alloc_index and free_index; per-byte figures are counts divided by bytes "
 "requested, printed in CSV and JSON in full, rounded to two decimals in "
 "the table):\n"
 "\n"
