@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh FUZZDIR SECONDS [text|bin|mtrace|stats] [MEMORIZER]: run the libFuzzer
+# run.sh FUZZDIR SECONDS [text|bin|mtrace|stats|calls] [MEMORIZER]: run the libFuzzer
 # harnesses for a bounded time each, from a copy of the committed seed
 # corpus (make fuzz grows it: bench/fuzz). Exits non-zero when a harness finds a crash,
 # leak or abort. With MEMORIZER, every input the fuzzer kept is then read
@@ -8,7 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$1 secs=$2
-which=${3:-text bin mtrace stats}
+which=${3:-text bin mtrace stats calls}
 memorizer=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
