@@ -33,8 +33,13 @@ fi
 stats=()
 [ -f "$dir/stats" ] && stats=(--stats "$dir/stats")
 
+# tar's calls, when logged, are the compartments view's crossings.
+calls=$dir/tar.function_calls
+calls_in=()
+[ -f "$calls" ] && calls_in=("$calls")
+
 "$m" report --html -o "$dir/report.html" ${sym[@]+"${sym[@]}"} \
-	${stats[@]+"${stats[@]}"} "$kmap"
+	${stats[@]+"${stats[@]}"} "$kmap" ${calls_in[@]+"${calls_in[@]}"}
 echo "demo: the report: $dir/report.html ($(($(stat -c %s "$dir/report.html") / 1024)) KiB; open it in a browser, no network needed: xdg-open $dir/report.html)"
 # By objects: by bytes, the first rows are large globals and pages found at
 # their first access, each its own "call site" (its address).
@@ -59,7 +64,6 @@ fi
 # Commands as a newcomer types them at the top of the tree.
 # Compartments: how much less each piece of tar's kernel code could be
 # allowed to touch, split apart, against the calls that would cross.
-calls=$dir/tar.function_calls
 if [ ${#sym[@]} != 0 ] && [ -f "$calls" ]; then
 	echo "demo: splitting that code into compartments (memorizer compartments: privilege reduction against the calls that cross):"
 	"$m" compartments --points 6 "${sym[@]}" "$kmap" "$calls" | sed 's/^/  /'

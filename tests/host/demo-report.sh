@@ -27,6 +27,8 @@ grep -q '^demo: splitting that code into compartments' "$t/log"
 grep -Eq '^ +1 +0\.00 +0\.00 +0 +0\.00 ' "$t/log"
 grep -q 'compartments --split SPLIT' "$t/log"
 grep -q '"capmap":{"rows_max":60' "$t/demo/report.html"
+# The report's compartments view has tar's calls.
+grep -q '"compartments":{[^}]*"call_edges":5,' "$t/demo/report.html"
 grep -q '"input":"[^"]*tar.kmap"' "$t/demo/report.html"
 grep -q '"stats":\[\["kmalloc_tracked",4021\]' "$t/demo/report.html"
 if grep -q MEMORIZER_REPORT_DATA "$t/demo/report.html"; then

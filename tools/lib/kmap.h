@@ -971,6 +971,13 @@ int kmap_compart_call(struct kmap_compart *p, uint32_t caller,
 /* Sort and merge what was added. 0, or -1 when out of memory. */
 int kmap_compart_finish(struct kmap_compart *p);
 size_t kmap_compart_ncode(const struct kmap_compart *p);
+/* A(code) after kmap_compart_finish(): its cells, by data unit. */
+struct kmap_compart_cell {
+	uint32_t code, data;
+	uint8_t rights;			/* KMAP_RIGHT_* */
+};
+size_t kmap_compart_access(const struct kmap_compart *p, uint32_t code,
+			   const struct kmap_compart_cell **cells);
 /*
  * Score the partition part[code] (labels below nlabels; compartments are
  * the labels used). 0, or -1 when out of memory or a label is too big.
@@ -1017,6 +1024,38 @@ int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
 		       const size_t *want, size_t nwant,
 		       kmap_compart_point_fn fn, void *ctx);
 void kmap_compart_free(struct kmap_compart *p);
+
+/*
+ * The problem of a capability map m (kmap_capmap) and call edges calls
+ * (kmap_compart_units.c), its units named: m's subjects are the code
+ * units, its groups the data units (with fields, a map split by range,
+ * kmap_capmap_split_ranges(): a group's bytes of each range apart,
+ * "GROUP+OFF..END (FIELD)", the bytes of no known range the group's own),
+ * numbered in the order m's cells name them; then the calls' callers and
+ * callees, their ips named as m names access ips (one that only calls or
+ * is called is a code unit too). A data unit's bytes: its range's width,
+ * else its group's largest object. rank: each code unit's place in name
+ * order, for kmap_compart_sweep(). m must outlive u. NULL when out of
+ * memory.
+ */
+struct kmap_capmap;
+struct kmap_compart_units;
+struct kmap_compart_units *kmap_compart_units_new(const struct kmap_capmap *m,
+						  const struct kmap_calls *calls,
+						  int fields);
+const struct kmap_compart *
+kmap_compart_units_problem(const struct kmap_compart_units *u);
+const uint32_t *kmap_compart_units_rank(const struct kmap_compart_units *u);
+size_t kmap_compart_units_ncode(const struct kmap_compart_units *u);
+size_t kmap_compart_units_ndata(const struct kmap_compart_units *u);
+/* Unit i's name; NULL when there is none. */
+const char *kmap_compart_units_code(const struct kmap_compart_units *u,
+				    size_t i);
+const char *kmap_compart_units_data(const struct kmap_compart_units *u,
+				    size_t i);
+/* The code unit of ip (as a call's caller or callee), -1 when none. */
+long kmap_compart_units_ip(const struct kmap_compart_units *u, uint64_t ip);
+void kmap_compart_units_free(struct kmap_compart_units *u);
 
 /*
  * A split file: a partition given by hand. One rule a line,

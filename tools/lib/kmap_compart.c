@@ -24,11 +24,6 @@
 #define HUB		64
 #define HUB_NEXT	8
 
-struct cell {
-	uint32_t code, data;
-	uint8_t rights;
-};
-
 struct edge {
 	uint32_t a, b;
 	uint64_t w;
@@ -36,7 +31,7 @@ struct edge {
 
 struct kmap_compart {
 	/* as added */
-	struct cell *cells;
+	struct kmap_compart_cell *cells;
 	size_t ncells, cells_cap;
 	struct edge *edges;
 	size_t nedges, edges_cap;
@@ -93,7 +88,7 @@ int kmap_compart_right(struct kmap_compart *p, uint32_t code, uint32_t data,
 	    kmap_grow((void **)&p->cells, &p->cells_cap, p->ncells + 1,
 		      sizeof(*p->cells)))
 		return -1;
-	p->cells[p->ncells++] = (struct cell){ code, data, (uint8_t)rights };
+	p->cells[p->ncells++] = (struct kmap_compart_cell){ code, data, (uint8_t)rights };
 	return 0;
 }
 
@@ -123,7 +118,7 @@ int kmap_compart_call(struct kmap_compart *p, uint32_t caller,
 
 static int cell_cmp(const void *x, const void *y)
 {
-	const struct cell *a = x, *b = y;
+	const struct kmap_compart_cell *a = x, *b = y;
 
 	if (a->code != b->code)
 		return a->code < b->code ? -1 : 1;
@@ -181,6 +176,17 @@ int kmap_compart_finish(struct kmap_compart *p)
 size_t kmap_compart_ncode(const struct kmap_compart *p)
 {
 	return p->ncode;
+}
+
+size_t kmap_compart_access(const struct kmap_compart *p, uint32_t code,
+			   const struct kmap_compart_cell **cells)
+{
+	if (!p->finished || code >= p->ncode) {
+		*cells = NULL;
+		return 0;
+	}
+	*cells = p->cells + p->start[code];
+	return p->start[code + 1] - p->start[code];
 }
 
 static uint64_t mul_sat(uint64_t a, uint64_t b)
@@ -270,7 +276,7 @@ int kmap_compart_eval(const struct kmap_compart *p, const uint32_t *part,
 		for (c = first[i]; c != SIZE_MAX; c = next[c]) {
 			members++;
 			for (j = p->start[c]; j < p->start[c + 1]; j++) {
-				const struct cell *e = &p->cells[j];
+				const struct kmap_compart_cell *e = &p->cells[j];
 
 				if (stamp[e->data] != i) {
 					stamp[e->data] = (uint32_t)i;
@@ -745,7 +751,7 @@ int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
 		if (!c->data || !c->rights)
 			goto out;
 		for (j = 0; j < n; j++) {
-			const struct cell *e = &p->cells[p->start[i] + j];
+			const struct kmap_compart_cell *e = &p->cells[p->start[i] + j];
 
 			c->data[j] = e->data;
 			c->rights[j] = e->rights;

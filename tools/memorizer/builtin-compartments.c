@@ -3,8 +3,9 @@
  * memorizer compartments: how well the kernel's code separates into
  * compartments by the data it touches, and what each split costs in
  * calls across compartments. The capability map (kmap_capmap) gives
- * A(c), function_calls files the calls; the metrics and the sweep are
- * libkmap's (kmap_compart); this file names the units and prints.
+ * A(c), function_calls files the calls; the units, the metrics and the
+ * sweep are libkmap's (kmap_compart_units, kmap_compart), which the HTML
+ * report's compartments view shares; this file reads and prints.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,66 +88,11 @@ static const struct opt opts[] = {
 	OPT_END(),
 };
 
-/* Interned names, numbered in order (code units, data units). */
-struct names {
-	struct kmap_map index;		/* FNV hash (+1 per clash) -> number */
-	char **name;
-	size_t n, cap;
-};
-
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
-/* name's number, added when new; -1 when out of memory. */
-static long intern(struct names *t, const char *name)
-{
-	uint64_t h = name_hash(name), *v;
-	int is_new;
-
-	for (;; h++) {
-		v = kmap_map_find(&t->index, h);
-		if (!v)
-			break;
-		if (!strcmp(t->name[*v], name))
-			return (long)*v;
-	}
-	if (kmap_grow((void **)&t->name, &t->cap, t->n + 1, sizeof(*t->name)))
-		return -1;
-	t->name[t->n] = strdup(name);
-	if (!t->name[t->n] || !(v = kmap_map_get(&t->index, h, &is_new))) {
-		free(t->name[t->n]);
-		return -1;
-	}
-	*v = t->n;
-	return (long)t->n++;
-}
-
-static void names_free(struct names *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->name[i]);
-	free(t->name);
-	kmap_map_free(&t->index);
-}
-
 struct state {
 	struct kmap_capmap *m;
 	struct kmap_src *src;
 	struct kmap_calls *calls;	/* every input's */
-	struct names code, data;
-	struct kmap_map data_of;	/* field: (group, range) -> data unit */
-	struct kmap_map range_of;	/* field: offset << 32 | end -> range */
-	uint8_t *rights;		/* --split: compartment x data unit */
-	struct kmap_compart *p;
-	uint32_t *rank;
+	struct kmap_compart_units *u;	/* the problem, its units named */
 	struct kmap_compart_point *pts;
 	size_t npts;
 	uint64_t objects;
@@ -207,124 +153,6 @@ fail:
 	return -1;
 }
 
-/* A cell's data unit: its group, or for fields its group and range. */
-static long data_unit(struct state *st, const struct kmap_capmap_cell *c)
-{
-	char name[KMAP_LINE_MAX + 64], field[KMAP_LINE_MAX];
-	const char *group = kmap_capmap_group_of(st->m, c);
-	uint64_t *r, *d, key;
-	int is_new;
-	long n;
-
-	if (data != DATA_FIELD)
-		return intern(&st->data, group);
-	r = kmap_map_get(&st->range_of, (uint64_t)c->offset << 32 | c->offset_end,
-			 &is_new);
-	if (!r)
-		return -1;
-	if (is_new)
-		*r = st->range_of.len - 1;
-	key = (uint64_t)c->group << 32 | *r;
-	d = kmap_map_find(&st->data_of, key);
-	if (d)
-		return (long)*d;
-	if (!c->offset_end)
-		snprintf(name, sizeof(name), "%s", group);
-	else if (kmap_capmap_field(st->m, c, field, sizeof(field)))
-		snprintf(name, sizeof(name), "%s+%u..%u (%s)", group, c->offset,
-			 c->offset_end, field);
-	else
-		snprintf(name, sizeof(name), "%s+%u..%u", group, c->offset,
-			 c->offset_end);
-	n = intern(&st->data, name);
-	if (n < 0 || !(d = kmap_map_get(&st->data_of, key, &is_new)))
-		return -1;
-	*d = (uint64_t)n;
-	return n;
-}
-
-/* A data unit's bytes: its field's width, else its largest object. */
-static uint64_t data_size(const struct state *st,
-			  const struct kmap_capmap_cell *c)
-{
-	if (data == DATA_FIELD && c->offset_end)
-		return c->offset_end - c->offset;
-	return kmap_capmap_group_size(st->m, c->group);
-}
-
-static int code_unit(struct state *st, uint64_t ip, uint32_t *unit)
-{
-	char name[KMAP_LINE_MAX];
-	long n;
-
-	kmap_capmap_subject_ip(st->m, ip, name, sizeof(name));
-	n = intern(&st->code, name);
-	if (n < 0 || kmap_compart_code(st->p, (uint32_t)n))
-		return -1;
-	*unit = (uint32_t)n;
-	return 0;
-}
-
-static const char *const *sort_names;
-static int name_cmp(const void *x, const void *y)
-{
-	return strcmp(sort_names[*(const uint32_t *)x],
-		      sort_names[*(const uint32_t *)y]);
-}
-
-/* The problem: code units, A(c), sizes, calls, name ranks. */
-static int build(struct state *st)
-{
-	const struct kmap_capmap_cell *cells;
-	const struct kmap_call *c;
-	size_t i, n = kmap_capmap_cells(st->m, &cells);
-	uint32_t *order;
-
-	st->p = kmap_compart_new();
-	if (!st->p)
-		return -1;
-	for (i = 0; i < n; i++) {
-		long cu = intern(&st->code, kmap_capmap_subject_of(st->m, &cells[i]));
-		long du = data_unit(st, &cells[i]);
-		unsigned int r = (cells[i].reads ? KMAP_RIGHT_READ : 0) |
-				 (cells[i].writes ? KMAP_RIGHT_WRITE : 0) |
-				 (cells[i].frees ? KMAP_RIGHT_FREE : 0);
-
-		if (cu < 0 || du < 0 ||
-		    kmap_compart_right(st->p, (uint32_t)cu, (uint32_t)du, r) ||
-		    kmap_compart_size(st->p, (uint32_t)du,
-				      data_size(st, &cells[i])))
-			return -1;
-	}
-	n = kmap_calls_list(st->calls, &c);
-	for (i = 0; i < n; i++) {
-		uint32_t a, b;
-
-		if (code_unit(st, c[i].caller, &a) ||
-		    code_unit(st, c[i].callee, &b) ||
-		    kmap_compart_call(st->p, a, b, c[i].count))
-			return -1;
-	}
-	if (kmap_compart_finish(st->p))
-		return -1;
-	n = st->code.n;
-	st->rank = malloc((n + 1) * sizeof(*st->rank));
-	order = malloc((n + 1) * sizeof(*order));
-	if (!st->rank || !order) {
-		free(order);
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
-	sort_names = (const char *const *)st->code.name;
-	if (n)
-		qsort(order, n, sizeof(*order), name_cmp);
-	for (i = 0; i < n; i++)
-		st->rank[order[i]] = (uint32_t)i;
-	free(order);
-	return 0;
-}
-
 static int keep_point(void *ctx, const struct kmap_compart_point *pt,
 		      const uint32_t *part, size_t nlabels)
 {
@@ -355,23 +183,42 @@ static void rights_str(unsigned int r, char *buf)
 /* --split: each code unit's compartment, by the file's rules. */
 struct split_view {
 	struct kmap_split rules;
-	struct names comp;		/* compartments, file order, rest last */
+	const char **comp;		/* compartments, file order, rest last */
+	size_t ncomp, comp_cap;
 	uint32_t *part;
 };
+
+/* name's compartment number, added when new; -1 when out of memory. */
+static long comp_of(struct split_view *v, const char *name)
+{
+	size_t i;
+
+	/* A split file has a handful of compartments: looked up in turn. */
+	for (i = 0; i < v->ncomp; i++)
+		if (!strcmp(v->comp[i], name))
+			return (long)i;
+	if (kmap_grow((void **)&v->comp, &v->comp_cap, v->ncomp + 1,
+		      sizeof(*v->comp)))
+		return -1;
+	v->comp[v->ncomp] = name;
+	return (long)v->ncomp++;
+}
 
 static int split_assign(struct state *st, struct split_view *v)
 {
 	size_t i;
 
+	size_t ncode = kmap_compart_units_ncode(st->u);
+
 	for (i = 0; i < v->rules.n; i++)
-		if (intern(&v->comp, v->rules.rule[i].compartment) < 0)
+		if (comp_of(v, v->rules.rule[i].compartment) < 0)
 			return -1;
-	v->part = malloc((st->code.n + 1) * sizeof(*v->part));
+	v->part = malloc((ncode + 1) * sizeof(*v->part));
 	if (!v->part)
 		return -1;
-	for (i = 0; i < st->code.n; i++) {
-		long n = intern(&v->comp, kmap_split_match(&v->rules,
-							    st->code.name[i]));
+	for (i = 0; i < ncode; i++) {
+		long n = comp_of(v, kmap_split_match(&v->rules,
+					kmap_compart_units_code(st->u, i)));
 
 		if (n < 0)
 			return -1;
@@ -385,17 +232,18 @@ struct crossing {
 	uint64_t count;
 };
 
-static const struct state *cross_state;
+static const struct kmap_compart_units *cross_units;
 static int crossing_cmp(const void *x, const void *y)
 {
 	const struct crossing *a = x, *b = y;
-	char *const *nm = cross_state->code.name;
 	int r;
 
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
-	r = strcmp(nm[a->from], nm[b->from]);
-	return r ? r : strcmp(nm[a->to], nm[b->to]);
+	r = strcmp(kmap_compart_units_code(cross_units, a->from),
+		   kmap_compart_units_code(cross_units, b->from));
+	return r ? r : strcmp(kmap_compart_units_code(cross_units, a->to),
+			      kmap_compart_units_code(cross_units, b->to));
 }
 
 /* Calls between code units of different compartments, summed. */
@@ -405,22 +253,18 @@ static struct crossing *crossings(const struct state *st,
 	const struct kmap_call *c;
 	size_t i, k, nc = kmap_calls_list(st->calls, &c);
 	struct crossing *x = malloc((nc + 1) * sizeof(*x));
-	char name[KMAP_LINE_MAX];
 
 	if (!x)
 		return NULL;
 	for (i = k = 0; i < nc; i++) {
-		long a, b;
+		long a = kmap_compart_units_ip(st->u, c[i].caller);
+		long b = kmap_compart_units_ip(st->u, c[i].callee);
 
-		kmap_capmap_subject_ip(st->m, c[i].caller, name, sizeof(name));
-		a = intern((struct names *)&st->code, name);
-		kmap_capmap_subject_ip(st->m, c[i].callee, name, sizeof(name));
-		b = intern((struct names *)&st->code, name);
 		if (a < 0 || b < 0 || v->part[a] == v->part[b])
 			continue;
 		x[k++] = (struct crossing){ (uint32_t)a, (uint32_t)b, c[i].count };
 	}
-	cross_state = st;
+	cross_units = st->u;
 	/* The same pair under several pids: one row. */
 	if (k)
 		qsort(x, k, sizeof(*x), crossing_cmp);
@@ -453,6 +297,16 @@ static const struct col cross_cols[] = {
 	{ "callee", COL_STR }, { "count", COL_U64 },
 };
 
+static const char *code_name(const struct state *st, size_t i)
+{
+	return kmap_compart_units_code(st->u, i);
+}
+
+static const char *data_name(const struct state *st, size_t i)
+{
+	return kmap_compart_units_data(st->u, i);
+}
+
 /*
  * Per compartment: its code units, data units with rights, crossings in
  * and out: as text tables, or into the JSON head.
@@ -460,34 +314,32 @@ static const struct col cross_cols[] = {
 static int split_details(struct state *st, struct split_view *v,
 			 enum table_fmt fmt, FILE *f, struct json_object *head)
 {
-	const struct kmap_capmap_cell *cells;
-	size_t nc = kmap_capmap_cells(st->m, &cells), ncomp = v->comp.n;
+	const struct kmap_compart *p = kmap_compart_units_problem(st->u);
+	size_t ncode = kmap_compart_units_ncode(st->u);
+	size_t nd = kmap_compart_units_ndata(st->u), ncomp = v->ncomp;
 	size_t i, j, nx = 0, *units = calloc(ncomp + 1, sizeof(size_t));
 	size_t *ndata = calloc(ncomp + 1, sizeof(size_t));
 	uint64_t *in = calloc(ncomp + 1, sizeof(uint64_t));
 	uint64_t *out = calloc(ncomp + 1, sizeof(uint64_t));
-	uint8_t *rights = calloc(ncomp * st->data.n + 1, 1);
+	uint8_t *rights = calloc(ncomp * nd + 1, 1);
 	struct crossing *x = crossings(st, v, &nx);
 	struct table t;
 	int rc = -1;
 
 	if (!units || !ndata || !in || !out || !rights || !x)
 		goto out;
-	for (i = 0; i < st->code.n; i++)
-		units[v->part[i]]++;
-	for (i = 0; i < nc; i++) {
-		long cu = intern(&st->code, kmap_capmap_subject_of(st->m, &cells[i]));
-		long du = data_unit(st, &cells[i]);
-		uint8_t *r;
+	for (i = 0; i < ncode; i++) {
+		const struct kmap_compart_cell *c;
+		size_t k, n = kmap_compart_access(p, (uint32_t)i, &c);
 
-		if (cu < 0 || du < 0)
-			goto out;
-		r = &rights[v->part[cu] * st->data.n + du];
-		if (!*r)
-			ndata[v->part[cu]]++;
-		*r |= (cells[i].reads ? KMAP_RIGHT_READ : 0) |
-		      (cells[i].writes ? KMAP_RIGHT_WRITE : 0) |
-		      (cells[i].frees ? KMAP_RIGHT_FREE : 0);
+		units[v->part[i]]++;
+		for (k = 0; k < n; k++) {
+			uint8_t *r = &rights[v->part[i] * nd + c[k].data];
+
+			if (!*r && c[k].rights)
+				ndata[v->part[i]]++;
+			*r |= c[k].rights;
+		}
 	}
 	for (i = 0; i < nx; i++) {
 		out[v->part[x[i].from]] = kmap_add_sat(out[v->part[x[i].from]], x[i].count);
@@ -511,19 +363,19 @@ static int split_details(struct state *st, struct split_view *v,
 				json_object_put(jo);
 				continue;
 			}
-			json_object_object_add(o, "name", json_bytes(v->comp.name[i]));
-			for (j = 0; j < st->code.n; j++)
+			json_object_object_add(o, "name", json_bytes(v->comp[i]));
+			for (j = 0; j < ncode; j++)
 				if (v->part[j] == i)
-					json_object_array_add(cu, json_bytes(st->code.name[j]));
-			for (j = 0; j < st->data.n; j++) {
+					json_object_array_add(cu, json_bytes(code_name(st, j)));
+			for (j = 0; j < nd; j++) {
 				struct json_object *e;
 				char rs[4];
 
-				if (!rights[i * st->data.n + j])
+				if (!rights[i * nd + j])
 					continue;
-				rights_str(rights[i * st->data.n + j], rs);
+				rights_str(rights[i * nd + j], rs);
 				e = json_object_new_object();
-				json_object_object_add(e, "data", json_bytes(st->data.name[j]));
+				json_object_object_add(e, "data", json_bytes(data_name(st, j)));
 				json_object_object_add(e, "rights", json_object_new_string(rs));
 				json_object_array_add(caps, e);
 			}
@@ -535,9 +387,9 @@ static int split_details(struct state *st, struct split_view *v,
 					continue;
 				e = json_object_new_object();
 				json_object_object_add(e, is_in ? "from" : "to",
-					json_bytes(v->comp.name[v->part[is_in ? x[j].from : x[j].to]]));
-				json_object_object_add(e, "caller", json_bytes(st->code.name[x[j].from]));
-				json_object_object_add(e, "callee", json_bytes(st->code.name[x[j].to]));
+					json_bytes(v->comp[v->part[is_in ? x[j].from : x[j].to]]));
+				json_object_object_add(e, "caller", json_bytes(code_name(st, x[j].from)));
+				json_object_object_add(e, "callee", json_bytes(code_name(st, x[j].to)));
 				json_object_object_add(e, "count", json_object_new_uint64(x[j].count));
 				json_object_array_add(is_in ? ji : jo, e);
 			}
@@ -559,7 +411,7 @@ static int split_details(struct state *st, struct split_view *v,
 		if (!units[i])
 			continue;
 		row = table_row(&t);
-		if (!row || cell_str(&row[0], v->comp.name[i]))
+		if (!row || cell_str(&row[0], v->comp[i]))
 			goto out_t;
 		row[1].u = units[i];
 		row[2].u = ndata[i];
@@ -572,16 +424,16 @@ static int split_details(struct state *st, struct split_view *v,
 	table_free(&t);
 	table_init(&t, cap_cols, 3);
 	for (i = 0; i < ncomp; i++)
-		for (j = 0; j < st->data.n; j++) {
+		for (j = 0; j < nd; j++) {
 			union cell *row;
 			char rs[4];
 
-			if (!rights[i * st->data.n + j])
+			if (!rights[i * nd + j])
 				continue;
-			rights_str(rights[i * st->data.n + j], rs);
+			rights_str(rights[i * nd + j], rs);
 			row = table_row(&t);
-			if (!row || cell_str(&row[0], v->comp.name[i]) ||
-			    cell_str(&row[1], st->data.name[j]) ||
+			if (!row || cell_str(&row[0], v->comp[i]) ||
+			    cell_str(&row[1], data_name(st, j)) ||
 			    cell_str(&row[2], rs))
 				goto out_t;
 		}
@@ -593,10 +445,10 @@ static int split_details(struct state *st, struct split_view *v,
 	for (i = 0; i < nx; i++) {
 		union cell *row = table_row(&t);
 
-		if (!row || cell_str(&row[0], v->comp.name[v->part[x[i].from]]) ||
-		    cell_str(&row[1], st->code.name[x[i].from]) ||
-		    cell_str(&row[2], v->comp.name[v->part[x[i].to]]) ||
-		    cell_str(&row[3], st->code.name[x[i].to]))
+		if (!row || cell_str(&row[0], v->comp[v->part[x[i].from]]) ||
+		    cell_str(&row[1], code_name(st, x[i].from)) ||
+		    cell_str(&row[2], v->comp[v->part[x[i].to]]) ||
+		    cell_str(&row[3], code_name(st, x[i].to)))
 			goto out_t;
 		row[4].u = x[i].count;
 	}
@@ -631,8 +483,8 @@ static struct json_object *json_head(const struct state *st, char **argv,
 	for (i = 0; i < argc; i++)
 		json_object_array_add(in, json_bytes(argv[i]));
 	json_object_object_add(h, "inputs", in);
-	json_object_object_add(s, "code_units", json_object_new_uint64(st->code.n));
-	json_object_object_add(s, "data_units", json_object_new_uint64(st->data.n));
+	json_object_object_add(s, "code_units", json_object_new_uint64(kmap_compart_units_ncode(st->u)));
+	json_object_object_add(s, "data_units", json_object_new_uint64(kmap_compart_units_ndata(st->u)));
 	json_object_object_add(s, "calls", json_object_new_uint64(pt->calls));
 	json_object_object_add(s, "least", json_object_new_uint64(pt->least));
 	json_object_object_add(s, "monolithic", json_object_new_uint64(pt->monolithic));
@@ -654,6 +506,8 @@ static int print(struct state *st, struct split_view *v, int argc,
 {
 	struct json_object *head = NULL;
 	const struct kmap_compart_point *pt = &st->pts[0];
+	size_t ncode = kmap_compart_units_ncode(st->u);
+	size_t ndata = kmap_compart_units_ndata(st->u);
 	struct table t;
 	size_t i;
 	int rc = -1;
@@ -681,8 +535,8 @@ static int print(struct state *st, struct split_view *v, int argc,
 	}
 	if (fmt == FMT_TEXT)
 		fprintf(f, "%zu %s, %zu %s, %llu %s; least %llu (%llu bytes), monolithic %llu (%llu bytes)\n\n",
-			st->code.n, code_plural(st->code.n),
-			st->data.n, plural(st->data.n, "data unit", "data units"),
+			ncode, code_plural(ncode),
+			ndata, plural(ndata, "data unit", "data units"),
 			(unsigned long long)pt->calls, plural(pt->calls, "call", "calls"),
 			(unsigned long long)pt->least,
 			(unsigned long long)pt->least_bytes,
@@ -741,6 +595,7 @@ int cmd_compartments(int argc, char **argv)
 {
 	struct state st = { 0 };
 	struct split_view v = { 0 };
+	const struct kmap_compart *p;
 	struct kmap_sym *sym = NULL;
 	char err[KMAP_ERR_MAX];
 	size_t want[4096];
@@ -749,11 +604,6 @@ int cmd_compartments(int argc, char **argv)
 	enum table_fmt fmt = formats & FORMAT_JSON ? FMT_JSON :
 			     formats & FORMAT_CSV ? FMT_CSV : FMT_TEXT;
 
-	kmap_map_init(&st.code.index);
-	kmap_map_init(&st.data.index);
-	kmap_map_init(&v.comp.index);
-	kmap_map_init(&st.data_of);
-	kmap_map_init(&st.range_of);
 	if (formats == (FORMAT_CSV | FORMAT_JSON)) {
 		error("one of --csv and --json");
 		goto out;
@@ -794,10 +644,12 @@ int cmd_compartments(int argc, char **argv)
 	}
 	if (read_inputs(&st, argc, argv))
 		goto out;
-	if (build(&st)) {
+	st.u = kmap_compart_units_new(st.m, st.calls, data == DATA_FIELD);
+	if (!st.u) {
 		error("out of memory");
 		goto out;
 	}
+	p = kmap_compart_units_problem(st.u);
 	st.pts = calloc(points + 1, sizeof(*st.pts));
 	if (!st.pts) {
 		error("out of memory");
@@ -805,21 +657,22 @@ int cmd_compartments(int argc, char **argv)
 	}
 	if (split_file) {
 		if (split_assign(&st, &v) ||
-		    kmap_compart_eval(st.p, v.part, v.comp.n, &st.pts[0])) {
+		    kmap_compart_eval(p, v.part, v.ncomp, &st.pts[0])) {
 			error("out of memory");
 			goto out;
 		}
 		st.npts = 1;
 	} else {
-		size_t n = kmap_compart_points(kmap_compart_ncode(st.p),
+		size_t n = kmap_compart_points(kmap_compart_ncode(p),
 					       points, want);
 
-		if (kmap_compart_sweep(st.p, st.rank, want, n, keep_point, &st)) {
+		if (kmap_compart_sweep(p, kmap_compart_units_rank(st.u),
+				       want, n, keep_point, &st)) {
 			error("out of memory");
 			goto out;
 		}
 		if (!st.npts)	/* no code unit: monolithic is all there is */
-			kmap_compart_eval(st.p, NULL, 0, &st.pts[st.npts++]);
+			kmap_compart_eval(p, NULL, 0, &st.pts[st.npts++]);
 	}
 	if (output_open(&out, output, argv, argc))
 		goto out;
@@ -830,16 +683,11 @@ out:
 		rc = 1;
 	kmap_split_free(&v.rules);
 	free(v.part);
-	names_free(&v.comp);
-	names_free(&st.code);
-	names_free(&st.data);
-	kmap_map_free(&st.data_of);
-	kmap_map_free(&st.range_of);
+	free(v.comp);
+	kmap_compart_units_free(st.u);
 	kmap_calls_free(st.calls);
-	kmap_compart_free(st.p);
 	kmap_capmap_free(st.m);
 	kmap_sym_close(sym);
-	free(st.rank);
 	free(st.pts);
 	return rc;
 }

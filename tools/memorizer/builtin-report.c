@@ -871,7 +871,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK('n', "limit", &limit, "N", "Print the first N rows only (N >= 1).", limit_cb),
 	OPT__CSV(&formats, "Comma-separated values: a header line of column names, then one line per row; no summary."),
 	OPT__JSON(&formats, "One JSON object: \"by\", \"input\", \"format\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per row, keyed by column name)."),
-	OPT_BOOLEAN(0, "html", &html, "One self-contained HTML page (no network needed) with every view: summary, allocation icicle, object explorer, lifetimes. Give -o FILE."),
+	OPT_BOOLEAN(0, "html", &html, "One self-contained HTML page (no network needed) with every view: summary, allocation icicle, capability map, compartments, object explorer, lifetimes. Give -o FILE; function_calls files may follow FILE."),
 	OPT_STRING(0, "stats", &stats, "FILE", "With --html: the collection's figures, a copy of debugfs memorizer/stats (\"key value\" lines), shown in the summary."),
 	OPT_CALLBACK(0, "objects", &objects, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most).", objects_cb),
 	OPT__VMLINUX(&vmlinux, "Name ips as function+offset (and file:line when the vmlinux has DWARF)."),
@@ -879,6 +879,42 @@ static const struct opt opts[] = {
 	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
 	OPT_END(),
 };
+
+/*
+ * --html: the call edges of the input (a stream's CALL records) and of
+ * each function_calls file after it, for the compartments view. 0, or -1
+ * with a message.
+ */
+static int read_calls(struct html *h, struct kmap_src *src, int argc,
+		      char **argv)
+{
+	char err[KMAP_ERR_MAX];
+	int i, rc = 0;
+
+	if (html_calls(h, kmap_src_calls(src))) {
+		error("out of memory");
+		return -1;
+	}
+	for (i = 0; !rc && i < argc; i++) {
+		struct kmap_src *c = kmap_src_open(argv[i], err);
+
+		if (!c) {
+			error("%s", err);
+			return -1;
+		}
+		if (kmap_src_format(c) != KMAP_FMT_CALLS) {
+			error("%s: not a function_calls file: --html reads one kmap or stream, then function_calls files",
+			      kmap_src_name(c));
+			rc = -1;
+		} else if (!(rc = read_objects(c, NULL, NULL)) &&
+			   html_calls(h, kmap_src_calls(c))) {
+			error("out of memory");
+			rc = -1;
+		}
+		kmap_src_close(c);
+	}
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -927,8 +963,9 @@ int cmd_report(int argc, char **argv)
 		error("--stats and --objects are for --html");
 		return 2;
 	}
-	if (argc != 1) {
-		error(argc ? "one file at a time" : "which file?");
+	if (argc != 1 && !(html && argc > 1)) {
+		error(argc ? "one file at a time (with --html, a kmap or stream and function_calls files)" :
+		      "which file?");
 		cmd_usage(&cmd_report_desc, stderr);
 		return 2;
 	}
@@ -964,6 +1001,8 @@ int cmd_report(int argc, char **argv)
 		rc = file_held(&rep);
 	kmap_src_release(src);		/* its memory: the table's now */
 	if (!rc && html)
+		rc = read_calls(rep.html, src, argc - 1, argv + 1);
+	if (!rc && html)
 		rc = html_write(rep.html, &rep.tot, src, out.f);
 	else if (!rc)
 		rc = print_report(&rep, src, out.f, fmt, limit, sort);
@@ -983,7 +1022,7 @@ out:
 const struct cmd cmd_report_desc = {
 	.name = "report",
 	.summary = "summarize a kmap or stream per call site, cache, kind, function, pid or object",
-	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N] [CALLS...]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints totals and one "
@@ -1065,19 +1104,35 @@ const struct cmd cmd_report_desc = {
 "the bytes each touched, from a kmap_offsets or a version 5 stream; "
 "with --vmlinux's DWARF, file:line, the object's struct type as "
 "memorizer capmap --cols type finds it, and the member each access ip's "
-"bytes are) and lifetime histograms per "
-"call site; a sortable table of exact figures under each. The explorer "
+"bytes are), lifetime histograms per "
+"call site and compartments (below); a sortable table of exact figures "
+"under each. The explorer "
 "holds, per call site, the --objects N objects with the most accesses "
 "(20000 in all, the first of each call site first) and each object's "
 "16 busiest access ips; the icicle and tables the 5000 call sites of most "
 "bytes (the others summed per kind); the page says how much it holds. "
-"Open it in a browser: xdg-open report.html.",
+"Open it in a browser: xdg-open report.html.\n"
+"\n"
+"The compartments view is memorizer compartments --sweep over the same "
+"objects, with code units the functions (it needs --system-map or "
+"--vmlinux; without, the page says so) and data units the call sites: "
+"20 design points (as --points 20), reduction against crossings, a dot "
+"each, labelled with its number of compartments; select one (click, or "
+"Tab and Enter) for its compartments, each named by its first function "
+"by name, with its functions and the call sites it may touch, their "
+"rights r, w, f (the first 50 of each, by name), and its crossing calls "
+"in and out. The page holds the compartments of the design points of at "
+"most 16 compartments. Calls come from FILE when it is a stream with "
+"CALL records, and from the function_calls files (CALLS: debugfs "
+"memorizer/function_calls, or the public Memorizer fork's) given after "
+"FILE; without any, no call crosses.",
 	.opts = opts,
 	.files_desc = "kmap",
 	.examples =
 "  $ memorizer report tar.kmap --system-map out/System.map -n 5\n"
 "  $ memorizer report tar.kmap --by pid --csv > pids.csv\n"
 "  $ memorizer report stream.bin --by cache --sort waste --json\n"
-"  $ memorizer report tar.kmap --html --system-map out/System.map -o report.html",
+"  $ memorizer report tar.kmap --html --system-map out/System.map -o report.html\n"
+"  $ memorizer report tar.kmap function_calls --html --system-map out/System.map -o report.html",
 	.run = cmd_report,
 };

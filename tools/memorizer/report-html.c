@@ -44,6 +44,17 @@
  *             frees, objects], row and col indexes into those; left_out:
  *             the rows, cols and cells the top rows and the cols do not
  *             show, and the reads, writes and frees of those cells
+ *   compartments  memorizer compartments --sweep (libkmap's
+ *             kmap_compart_units and kmap_compart) with code = function
+ *             and data = callsite, over the heatmap's function by call
+ *             site map and every input's call edges (call_edges): its
+ *             summary, the HTML_COMPART_POINTS design points as columns
+ *             and rows (fewest compartments first), and details, per row
+ *             its compartments when it has at most HTML_COMPART_DETAIL,
+ *             else null: [name, code units, data units, calls in, calls
+ *             out, the first HTML_COMPART_UNITS functions by name, the
+ *             first HTML_COMPART_DATA [call site, rights] by name];
+ *             skipped: why there are no points (no symbols), or null
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +138,7 @@ struct html {
 	size_t nsites, sites_cap;
 	struct kmap_access *tmp;	/* one object's accesses, per ip */
 	size_t tmp_cap;
+	struct kmap_calls *calls;	/* every input's call edges */
 };
 
 /* Read --stats: "key value" lines, as debugfs memorizer/stats writes them. */
@@ -218,11 +230,17 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 	h->opts = *opts;
 	h->sym = sym;
 	kmap_map_init(&h->by_ip);
+	h->calls = kmap_calls_new();
+	if (!h->calls) {
+		error("out of memory");
+		free(h);
+		return NULL;
+	}
 	/* A vmlinux without DWARF still names functions: no types, quietly. */
 	if (opts->vmlinux)
 		h->types = kmap_types_open(opts->vmlinux, err);
 	if (opts->stats && !(h->stats = read_stats(opts->stats))) {
-		free(h);
+		html_free(h);
 		return NULL;
 	}
 	if (capmaps_new(h)) {
@@ -253,7 +271,19 @@ void html_free(struct html *h)
 	kmap_types_close(h->types);
 	kmap_map_free(&h->by_ip);
 	json_object_put(h->stats);
+	kmap_calls_free(h->calls);
 	free(h);
+}
+
+int html_calls(struct html *h, const struct kmap_calls *calls)
+{
+	const struct kmap_call *c;
+	size_t i, n = kmap_calls_list(calls, &c);
+
+	for (i = 0; i < n; i++)
+		if (kmap_calls_add(h->calls, &c[i]))
+			return -1;
+	return 0;
 }
 
 /* The site of o: its call site, kind and cache; NULL when out of memory. */
@@ -1262,6 +1292,347 @@ static struct json_object *capmap_json(struct html *h)
 	return o;
 }
 
+/* ------------------------------------------------------------------ */
+/* The compartments section.                                          */
+
+/* A call edge between code units, for each compartment's crossings. */
+struct cw_edge {
+	long from, to;			/* code units, -1: none */
+	uint64_t count;
+};
+
+/* The sweep's design points as they come (most compartments first). */
+struct cw {
+	struct kmap_compart_units *u;
+	uint32_t *code_order;		/* code units by name */
+	uint32_t *data_order;		/* data units by name */
+	struct cw_edge *edges;
+	size_t nedges;
+	struct kmap_compart_point *pts;
+	struct json_object **details;	/* per point: compartments, or NULL */
+	size_t npts;
+};
+
+static const char *const compart_cols[] = {
+	"compartments", "reduction", "reduction_bytes", "crossings",
+	"crossing_share", "shared", "granted", "granted_bytes",
+};
+
+/* The rights as memorizer compartments shows them: "rwf", - if not. */
+static struct json_object *rights_json(unsigned int r)
+{
+	char buf[4] = {
+		r & KMAP_RIGHT_READ ? 'r' : '-', r & KMAP_RIGHT_WRITE ? 'w' : '-',
+		r & KMAP_RIGHT_FREE ? 'f' : '-', 0,
+	};
+
+	return json_object_new_string(buf);
+}
+
+/* One compartment's figures and lists, while its row is made. */
+struct cw_comp {
+	uint32_t first;			/* its first code unit by name */
+	uint64_t units, data, in, out;
+	struct json_object *code, *touch;
+};
+
+/*
+ * One design point's k compartments, named by their first code unit by
+ * name and in that order: [name, code units, data units, calls in, calls
+ * out, [its first HTML_COMPART_UNITS code units by name], [[data unit,
+ * rights], ...: its first HTML_COMPART_DATA data units by name]]. NULL
+ * when out of memory.
+ */
+static struct json_object *compart_detail(const struct cw *w,
+					  const uint32_t *part, size_t nlabels,
+					  size_t k)
+{
+	const struct kmap_compart *p = kmap_compart_units_problem(w->u);
+	size_t ncode = kmap_compart_units_ncode(w->u);
+	size_t nd = kmap_compart_units_ndata(w->u), i, j, n = 0;
+	long *idx = malloc((nlabels + 1) * sizeof(*idx));
+	uint8_t *rights = calloc(k * nd + 1, 1);
+	struct cw_comp *cp = calloc(k + 1, sizeof(*cp));
+	struct json_object *a = json_object_new_array();
+	int bad = !idx || !rights || !cp || !a;
+
+	for (i = 0; !bad && i < nlabels; i++)
+		idx[i] = -1;
+	for (i = 0; !bad && i < ncode; i++) {
+		uint32_t c = w->code_order[i];
+		const struct kmap_compart_cell *cell;
+		size_t m = kmap_compart_access(p, c, &cell);
+		long x = idx[part[c]];
+
+		if (x < 0) {
+			if (n == k) {	/* more compartments than the point's */
+				bad = 1;
+				break;
+			}
+			x = idx[part[c]] = (long)n++;
+			cp[x].first = c;
+			cp[x].code = json_object_new_array();
+			cp[x].touch = json_object_new_array();
+			bad |= !cp[x].code || !cp[x].touch;
+		}
+		if (!bad && cp[x].units++ < HTML_COMPART_UNITS)
+			bad |= add(cp[x].code,
+				   json_bytes(kmap_compart_units_code(w->u, c)), 0);
+		for (j = 0; j < m; j++)
+			rights[x * nd + cell[j].data] |= cell[j].rights;
+	}
+	for (i = 0; !bad && i < nd; i++) {
+		uint32_t d = w->data_order[i];
+
+		for (j = 0; !bad && j < n; j++) {
+			struct json_object *e;
+
+			if (!rights[j * nd + d] || cp[j].data++ >= HTML_COMPART_DATA)
+				continue;
+			e = json_object_new_array();
+			bad |= add(cp[j].touch, e, 0);
+			if (!bad)
+				bad |= add(e, json_bytes(kmap_compart_units_data(w->u, d)), 0) |
+				       add(e, rights_json(rights[j * nd + d]), 0);
+		}
+	}
+	for (i = 0; !bad && i < w->nedges; i++) {
+		const struct cw_edge *e = &w->edges[i];
+		long from, to;
+
+		if (e->from < 0 || e->to < 0)
+			continue;
+		from = idx[part[e->from]];
+		to = idx[part[e->to]];
+		if (from != to) {
+			cp[to].in = kmap_add_sat(cp[to].in, e->count);
+			cp[from].out = kmap_add_sat(cp[from].out, e->count);
+		}
+	}
+	for (i = 0; !bad && i < n; i++) {
+		struct json_object *r = json_object_new_array();
+		const uint64_t fig[] = { cp[i].units, cp[i].data, cp[i].in,
+					 cp[i].out };
+
+		bad |= add(a, r, 0);
+		if (bad)
+			break;
+		bad |= add(r, json_bytes(kmap_compart_units_code(w->u,
+								  cp[i].first)), 0);
+		for (j = 0; j < 4; j++)
+			bad |= add(r, u64(fig[j]), 0);
+		bad |= add(r, cp[i].code, 0) | add(r, cp[i].touch, 0);
+		cp[i].code = cp[i].touch = NULL;
+	}
+	for (i = 0; cp && i < k; i++) {
+		json_object_put(cp[i].code);
+		json_object_put(cp[i].touch);
+	}
+	free(cp);
+	free(idx);
+	free(rights);
+	if (bad) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* kmap_compart_sweep()'s callback: keep the figures, detail a few. */
+static int compart_point(void *ctx, const struct kmap_compart_point *pt,
+			 const uint32_t *part, size_t nlabels)
+{
+	struct cw *w = ctx;
+
+	w->pts[w->npts] = *pt;
+	w->details[w->npts] = NULL;
+	if (pt->compartments <= HTML_COMPART_DETAIL) {
+		w->details[w->npts] = compart_detail(w, part, nlabels,
+						     pt->compartments);
+		if (!w->details[w->npts])
+			return -1;
+	}
+	w->npts++;
+	return 0;
+}
+
+static const struct kmap_compart_units *order_units;
+static int code_name_cmp(const void *x, const void *y)
+{
+	return strcmp(kmap_compart_units_code(order_units, *(const uint32_t *)x),
+		      kmap_compart_units_code(order_units, *(const uint32_t *)y));
+}
+
+static int data_name_cmp(const void *x, const void *y)
+{
+	return strcmp(kmap_compart_units_data(order_units, *(const uint32_t *)x),
+		      kmap_compart_units_data(order_units, *(const uint32_t *)y));
+}
+
+/* The units by name, and the calls by code unit. -1: out of memory. */
+static int cw_prepare(struct cw *w, const struct kmap_calls *calls)
+{
+	size_t nc = kmap_compart_units_ncode(w->u);
+	size_t nd = kmap_compart_units_ndata(w->u), i;
+	const struct kmap_call *c;
+
+	w->nedges = kmap_calls_list(calls, &c);
+	w->code_order = malloc((nc + 1) * sizeof(*w->code_order));
+	w->data_order = malloc((nd + 1) * sizeof(*w->data_order));
+	w->edges = malloc((w->nedges + 1) * sizeof(*w->edges));
+	w->pts = calloc(HTML_COMPART_POINTS + 1, sizeof(*w->pts));
+	w->details = calloc(HTML_COMPART_POINTS + 1, sizeof(*w->details));
+	if (!w->code_order || !w->data_order || !w->edges || !w->pts ||
+	    !w->details)
+		return -1;
+	for (i = 0; i < nc; i++)
+		w->code_order[i] = (uint32_t)i;
+	for (i = 0; i < nd; i++)
+		w->data_order[i] = (uint32_t)i;
+	order_units = w->u;
+	if (nc)
+		qsort(w->code_order, nc, sizeof(*w->code_order), code_name_cmp);
+	if (nd)
+		qsort(w->data_order, nd, sizeof(*w->data_order), data_name_cmp);
+	for (i = 0; i < w->nedges; i++)
+		w->edges[i] = (struct cw_edge){
+			kmap_compart_units_ip(w->u, c[i].caller),
+			kmap_compart_units_ip(w->u, c[i].callee), c[i].count };
+	return 0;
+}
+
+static void cw_free(struct cw *w)
+{
+	size_t i;
+
+	for (i = 0; w->details && i < w->npts; i++)
+		json_object_put(w->details[i]);
+	free(w->details);
+	free(w->pts);
+	free(w->edges);
+	free(w->code_order);
+	free(w->data_order);
+}
+
+/* The design points, fewest compartments first, and their details. */
+static int compart_rows(const struct cw *w, struct json_object *o)
+{
+	struct json_object *cols = json_object_new_array();
+	struct json_object *rows = json_object_new_array();
+	struct json_object *det = json_object_new_array();
+	size_t i, j;
+	int bad = !cols || !rows || !det;
+
+	for (j = 0; !bad && j < sizeof(compart_cols) / sizeof(*compart_cols); j++)
+		bad |= add(cols, json_object_new_string(compart_cols[j]), 0);
+	for (i = w->npts; !bad && i-- > 0;) {
+		const struct kmap_compart_point *pt = &w->pts[i];
+		struct json_object *r = json_object_new_array();
+
+		bad |= add(rows, r, 0);
+		if (bad)
+			break;
+		bad |= add(r, u64(pt->compartments), 0);
+		bad |= add(r, json_figure(pt->reduction), 0);
+		bad |= add(r, json_figure(pt->reduction_bytes), 0);
+		bad |= add(r, u64(pt->crossings), 0);
+		bad |= add(r, json_figure(pt->crossing_share), 0);
+		bad |= add(r, u64(pt->shared), 0);
+		bad |= add(r, u64(pt->granted), 0);
+		bad |= add(r, u64(pt->granted_bytes), 0);
+		bad |= add(det, json_object_get(w->details[i]), !w->details[i]);
+	}
+	if (bad) {
+		json_object_put(cols);
+		json_object_put(rows);
+		json_object_put(det);
+		return -1;
+	}
+	json_object_object_add(o, "columns", cols);
+	json_object_object_add(o, "rows", rows);
+	json_object_object_add(o, "details", det);
+	return 0;
+}
+
+/*
+ * The "compartments" section: memorizer compartments --sweep's design
+ * points of code = function, data = callsite (the heatmap's function by
+ * call site map), or why there are none ("skipped"). NULL when out of
+ * memory.
+ */
+static struct json_object *compart_json(struct html *h)
+{
+	struct json_object *o = json_object_new_object(), *x;
+	const struct kmap_capmap *m = NULL;
+	const struct kmap_call *calls;
+	const struct kmap_compart *p;
+	struct cw w = { 0 };
+	size_t want[HTML_COMPART_POINTS], nwant, i;
+	const char *skip = NULL;
+	int bad = !o;
+
+	for (i = 0; i < h->ncapmaps; i++)
+		if (h->capmaps[i].subject == KMAP_SUBJECT_FUNCTION &&
+		    h->capmaps[i].group == KMAP_GROUP_CALLSITE)
+			m = h->capmaps[i].m;
+	if (bad)
+		return NULL;
+	json_object_object_add(o, "code", json_object_new_string("function"));
+	json_object_object_add(o, "data", json_object_new_string("callsite"));
+	json_object_object_add(o, "points_max", u64(HTML_COMPART_POINTS));
+	json_object_object_add(o, "detail_max", u64(HTML_COMPART_DETAIL));
+	json_object_object_add(o, "units_max", u64(HTML_COMPART_UNITS));
+	json_object_object_add(o, "data_max", u64(HTML_COMPART_DATA));
+	json_object_object_add(o, "call_edges",
+			       u64(kmap_calls_list(h->calls, &calls)));
+	if (!h->sym || !m) {
+		skip = "no symbols: code units are functions; give --system-map FILE or --vmlinux FILE";
+		goto skipped;
+	}
+	w.u = kmap_compart_units_new(m, h->calls, 0);
+	if (!w.u || cw_prepare(&w, h->calls))
+		goto fail;
+	p = kmap_compart_units_problem(w.u);
+	if (!kmap_compart_ncode(p)) {
+		skip = "no function accessed, called or calling: nothing to split";
+		goto skipped;
+	}
+	nwant = kmap_compart_points(kmap_compart_ncode(p), HTML_COMPART_POINTS,
+				    want);
+	if (kmap_compart_sweep(p, kmap_compart_units_rank(w.u), want, nwant,
+			       compart_point, &w))
+		goto fail;
+	{
+		const struct kmap_compart_point *pt = &w.pts[0];
+		static const char *const keys[] = {
+			"code_units", "data_units", "calls", "least",
+			"monolithic", "least_bytes", "monolithic_bytes",
+		};
+		const uint64_t v[] = {
+			kmap_compart_units_ncode(w.u),
+			kmap_compart_units_ndata(w.u), pt->calls, pt->least,
+			pt->monolithic, pt->least_bytes, pt->monolithic_bytes,
+		};
+
+		if (!(x = figures_json(keys, v, 7)))
+			goto fail;
+		json_object_object_add(o, "summary", x);
+	}
+	if (compart_rows(&w, o))
+		goto fail;
+skipped:
+	json_object_object_add(o, "skipped",
+			       skip ? json_object_new_string(skip) : NULL);
+	cw_free(&w);
+	kmap_compart_units_free(w.u);
+	return o;
+fail:
+	cw_free(&w);
+	kmap_compart_units_free(w.u);
+	json_object_put(o);
+	return NULL;
+}
+
 /* Write s, every '<' as \u003c (JSON outside strings has none). */
 static void write_data(FILE *out, const char *s)
 {
@@ -1316,6 +1687,9 @@ int html_write(struct html *h, const struct totals *t, struct kmap_src *src,
 	if (!(v = capmap_json(h)))
 		goto out;
 	json_object_object_add(doc, "capmap", v);
+	if (!(v = compart_json(h)))
+		goto out;
+	json_object_object_add(doc, "compartments", v);
 	data = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
 	if (!data)
 		goto out;

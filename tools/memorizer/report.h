@@ -41,6 +41,11 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym);
 int html_add(struct html *h, const struct kmap_object *o,
 	     const struct kmap_access *acc, size_t nacc, uint64_t reads,
 	     uint64_t writes, uint64_t objno);
+/*
+ * Call edges for the compartments view (a stream's CALL records, a
+ * function_calls file's), after reading: 0, or -1 when out of memory.
+ */
+int html_calls(struct html *h, const struct kmap_calls *calls);
 /* Returns 0, or -1 with a message (out of memory). */
 int html_write(struct html *h, const struct totals *t, struct kmap_src *src,
 	       FILE *out);
@@ -55,5 +60,10 @@ void html_free(struct html *h);
 #define HTML_CAPMAP_COLS	40	/* heatmap columns per map, alike */
 #define HTML_CAPMAP_CHILDREN	10	/* a drill-down's rows per parent row */
 #define HTML_CAPMAP_SHIP	600	/* rows per map in all, with those */
+#define HTML_COMPART_POINTS	20	/* the sweep's design points */
+#define HTML_COMPART_DETAIL	16	/* a point's compartments listed when
+					 * it has at most this many */
+#define HTML_COMPART_UNITS	50	/* functions listed per compartment */
+#define HTML_COMPART_DATA	50	/* data units listed per compartment */
 
 #endif

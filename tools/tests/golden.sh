@@ -504,12 +504,28 @@ run report report-html-sites-cap sh -c "\"$M\" report --html -o c.html sites.kma
 # functions by 45 call sites cut to the 60 and 40 of most traffic, the
 # rest summed.
 capmap_section() {	# capmap_section PAGE: the section, a line per map, row or cell
-	sed -n 's/.*"capmap":\(.*\)}<\/script>.*/\1/p' "$1" |
+	sed -n 's/.*"capmap":\(.*\),"compartments":.*/\1/p' "$1" |
 		sed 's/{"subject"/\n&/g; s/\],\[/],\n[/g; s#\\/#/#g'
 }
 run report report-html-capmap sh -c "$(declare -f capmap_section); \"$M\" report --html -o t.html --system-map fixtures/System.map fixtures/tar.kmap && capmap_section t.html"
 awk 'BEGIN { for (i = 0; i < 70; i++) printf "ffffffff81%06x,1,ffff8881%08x,64,100,0,0,sh\n  ffffffff82%06x,1,%d,%d\n", (i % 45) * 16, i * 8192, i * 16, i % 3, i + 1 }' > cm70.kmap
 run report report-html-capmap-cut sh -c "$(declare -f capmap_section); \"$M\" report --html -o c.html cm70.kmap && capmap_section c.html > c.txt && grep -o '^{\"rows_max[^[]*' c.txt; grep -o '\"left_out\":{[^}]*}' c.txt; echo rows shipped in both maps: \$(grep -o '\[\"ffffffff82[0-9a-f]*\",' c.txt | wc -l), columns: \$(grep -o '\[\"ffffffff81[0-9a-f]*\",' c.txt | wc -l); grep -o '\"ffffffff82000[0-9a-f]*\",[0-9]*,[0-9]*,0\]\]' c.txt"
+# The compartments section: memorizer compartments --sweep's design
+# points over the compartments fixtures (see compartments below: the
+# same figures), fewest compartments first, and per point its
+# compartments; call edges from a function_calls file given after the
+# kmap, or a stream's CALL records (stream.desc with the fixture's calls
+# appended); without symbols the view is skipped; an input after the
+# first must be a function_calls file.
+compart_section() {	# compart_section PAGE: the section, a line per row
+	sed -n 's/.*"compartments":\({"code".*\)}<\/script>.*/\1/p' "$1" |
+		sed 's/"rows":/\n&/; s/"details":/\n&/; s/\]\],\[\[/]],\n[[/g; s/\],\[\([0-9]\)/],\n[\1/g'
+}
+run report report-html-compartments sh -c "$(declare -f compart_section); \"$M\" report --html -o c.html --system-map fixtures/System.map fixtures/compartments.kmap fixtures/compartments.calls && compart_section c.html"
+{ grep -v '^#' "$fx/stream.desc"; awk -F, '{ printf "call cpu=0 ns=%d caller=0x%s callee=0x%s pid=%s count=%s\n", 900 + NR, $1, $2, $3, $4 }' "$fx/compartments.calls"; } |
+	"$MKSTREAM" > stream-calls.bin
+run report report-html-compartments-stream sh -c "\"$M\" report --html -o s.html --system-map fixtures/System.map stream-calls.bin && grep -o '\"call_edges\":[0-9]*,\"summary\":{[^}]*}' s.html; \"$M\" report --html -o t.html --system-map fixtures/System.map stream.bin fixtures/compartments.calls && grep -o '\"call_edges\":[0-9]*,\"summary\":{[^}]*}' t.html"
+run report report-html-compartments-usage sh -c "\"$M\" report --html -o n.html fixtures/compartments.kmap fixtures/compartments.calls && grep -o '\"call_edges\":[0-9]*,\"skipped\":\"[^\"]*\"' n.html; \"$M\" report --html -o x.html fixtures/compartments.kmap fixtures/tar.kmap; echo exit \$?; \"$M\" report fixtures/compartments.kmap fixtures/compartments.calls; echo exit \$?"
 printf 'kmalloc_tracked 4021\nkmalloc_live many\n' > bad.stats
 run report report-html-bad-stats sh -c "echo old page > p.html; \"$M\" report --html --stats bad.stats -o p.html fixtures/tar.kmap; echo exit \$?; cat p.html; \"$M\" report --html -o p.html cut.kmap; echo exit \$?; cat p.html; ls -a | grep -c '^\.p\.html'"
 

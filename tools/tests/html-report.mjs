@@ -293,9 +293,78 @@ async function views() {
 	equal(problems, [], 'no console error, no request');
 	await browser.close();
 	await dwarfViews();
+	await compartViews();
 	await offsetViews();
 	await typeViews();
 	await kindViews();
+}
+
+// The compartments view (fixtures/compartments.kmap and .calls, named by
+// System.map; see golden.sh's compartments cases for the figures by
+// hand): a dot per design point of memorizer compartments --csv, at its
+// reduction and crossings; the ends: one compartment (reduction 0, no
+// crossing) and one per function (reduction 1, every call crosses: the
+// fixture's calls are all between different functions); a point's
+// compartments, what each may touch and its calls in and out; the
+// keyboard; without symbols the view says why it is empty.
+async function compartViews() {
+	const fx = path.join(here, 'fixtures');
+	const html = path.resolve(outdir, 'compartments.html');
+	const inputs = ['compartments.kmap', 'compartments.calls'];
+	run(['report', '--html', '-o', html, '--system-map', 'System.map', ...inputs], { cwd: fx });
+	const want = csv([...inputs.map((f) => path.join(fx, f)), '--system-map', path.join(fx, 'System.map')], 'compartments');
+	// Every call of the fixture is between two functions: all cross at the end.
+	const calls = fs.readFileSync(path.join(fx, 'compartments.calls'), 'utf8').trim().split('\n')
+		.reduce((a, l) => a + Number(l.split(',')[3]), 0);
+	equal(calls, 15, 'compartments: the fixture holds 15 calls');
+	const { browser, page, problems } = await open(html);
+	const sec = await showView(page, 'compartments');
+	const dots = await sec.locator('svg.compart g.point').evaluateAll((gs) => gs.map((g) => ({
+		compartments: Number(g.dataset.compartments), reduction: Number(g.dataset.reduction), crossings: Number(g.dataset.crossings),
+		title: g.querySelector('title').textContent })));
+	equal(dots.length, want.length, 'compartments: a dot per design point');
+	equal(dots.map((d) => [d.compartments, d.crossings]), want.map((p) => [p.compartments, p.crossings]),
+		'compartments: each dot\'s compartments and crossings as memorizer compartments --csv');
+	check(dots.every((d, i) => Math.abs(d.reduction - Number(want[i].reduction)) < 1e-9),
+		'compartments: each dot\'s reduction as memorizer compartments --csv', JSON.stringify(dots.map((d) => d.reduction)));
+	const one = dots.find((d) => d.compartments === 1), all = dots.find((d) => d.compartments === 6);
+	equal(one && [one.reduction, one.crossings], [0, 0], 'compartments: one compartment: reduction 0, no crossing');
+	equal(all && [all.reduction, all.crossings], [1, calls], 'compartments: one per function (6): reduction 1, every call crosses');
+	check(all && all.title.includes('crossings 15 (100.0% of calls)'), 'compartments: a dot\'s title has its figures', all && all.title);
+	equal((await tableRows(sec, 'compart-points')).map((r) => [r.compartments, r.crossings, r.shared, r.granted]),
+		want.map((p) => [p.compartments, p.crossings, p.shared, p.granted]), 'compartments: the design points\' table');
+	// Three compartments: {call_rcu, rb_erase}, {getname_uflags} (calls
+	// only), {kfree, xas_load, xas_store}; calls rb_erase -> xas_store 2,
+	// kfree -> call_rcu 3, call_rcu -> getname_uflags 4 cross.
+	await sec.locator('svg.compart g.point[data-compartments="3"]').click();
+	equal(await sec.locator('.detail').getAttribute('data-compartments'), '3', 'compartments: clicking 3 shows its compartments');
+	equal((await tableRows(sec, 'compartments')).map((r) => [r.compartment, r.functions, r['call sites'], r['calls in'], r['calls out'],
+		r['its functions'], r['may touch (rights r, w, f)']]), [
+		['call_rcu', 2, 1, 3, 6, 'call_rcu, rb_erase', 'alloc_vmap_area (rwf)'],
+		['getname_uflags', 1, 0, 4, 0, 'getname_uflags', ''],
+		['kfree', 3, 2, 2, 3, 'kfree, xas_load, xas_store', 'alloc_vmap_area (-w-), getname_flags (rwf)'],
+	], 'compartments: 3 compartments, their functions, call sites, rights and crossing calls');
+	equal(await sec.locator('select[data-compart="point"]').inputValue(), String(want.findIndex((p) => p.compartments === 3)),
+		'compartments: the picker follows the click');
+	await page.screenshot({ path: path.join(outdir, 'compartments.png'), fullPage: true });
+	// The keyboard: Tab to a dot, Enter.
+	await sec.locator('svg.compart g.point[data-compartments="2"]').focus();
+	await page.keyboard.press('Enter');
+	equal((await tableRows(sec, 'compartments')).map((r) => [r.compartment, r.functions, r['calls in'], r['calls out']]),
+		[['call_rcu', 5, 0, 4], ['getname_uflags', 1, 4, 0]], 'compartments: Enter on the dot of 2 shows its two compartments');
+	equal(await sec.locator('svg.compart g.point.selected').getAttribute('data-compartments'), '2', 'compartments: the dot of 2 is marked');
+	equal(problems, [], 'compartments: no console error, no request');
+	await browser.close();
+
+	// No symbols: no functions to split; the page says so.
+	const bare = path.resolve(outdir, 'compartments-bare.html');
+	run(['report', '--html', '-o', bare, ...inputs], { cwd: fx });
+	const b = await open(bare);
+	const bs = await showView(b.page, 'compartments');
+	check((await bs.locator('p.skipped').textContent()).includes('no symbols'), 'compartments: without symbols the view says why it is empty');
+	equal(await bs.locator('svg.compart').count(), 0, 'compartments: without symbols no chart');
+	equal(b.problems, [], 'compartments: no symbols: no console error, no request');
+	await b.browser.close();
 }
 
 // A kmap_offsets whose object lines name their kinds and caches
@@ -526,7 +595,7 @@ async function large() {
 	console.log(`# ${html}: ${(size / 1e6).toFixed(1)} MB from a ${(fs.statSync(bin).size / 1e6).toFixed(1)} MB stream of ${n} objects in ${s} call sites, made in ${made} ms`);
 	const { browser, page, problems, t0 } = await open(html);
 	const ms = {};
-	for (const v of ['summary', 'alloc', 'capmap', 'objects', 'lifetimes']) {
+	for (const v of ['summary', 'alloc', 'capmap', 'compartments', 'objects', 'lifetimes']) {
 		const sec = await showView(page, v);
 		ms[v] = Number(await sec.getAttribute('data-render-ms'));
 	}

@@ -140,7 +140,7 @@
 		function cell(c, r) {
 			const v = value(c, r);
 			const td = el('td', { class: c.type === 'num' || c.type === 'bytes' ? 'num' :
-				c.type === 'code' ? 'code' : null });
+				c.type === 'code' ? 'code' : c.type === 'list' ? 'code list' : null });
 			td.dataset.value = v === null || v === undefined ? '' : String(v);
 			if (c.show) td.append(c.show(r));
 			else if (v === null || v === undefined) td.textContent = '-';
@@ -548,6 +548,124 @@
 	}
 
 	/* ---------------------------------------------------------------- */
+	/* View: compartments, memorizer compartments --sweep's design points. */
+
+	function renderCompartments(sec) {
+		const C = DATA.compartments;
+		sec.append(el('p', { class: 'note', text: 'How well the code splits into compartments, as memorizer compartments --sweep scores it: ' +
+			'code units are the functions, data units the call sites (the objects by the function that allocated them). ' +
+			'Reduction: how much less the compartments may touch than one compartment of all the code may (0 for one compartment, 1 for one per function); ' +
+			'crossings: the calls between functions of different compartments, which a split makes costly. ' +
+			'Each design point merges the two compartments that share the most data and calls, from one compartment per function down to one.' }));
+		if (C.skipped) {
+			sec.append(el('p', { class: 'note skipped', text: 'No compartments here: ' + C.skipped + '.' }));
+			return;
+		}
+		const sm = C.summary;
+		const points = records(C);
+		points.forEach((p) => { p.detail = C.details[p.index]; });
+		sec.append(el('p', { class: 'note summary', text: fmtInt(sm.code_units) + ' ' + (sm.code_units === 1 ? 'function' : 'functions') + ', ' +
+			fmtInt(sm.data_units) + ' ' + (sm.data_units === 1 ? 'call site' : 'call sites') + ', ' + fmtInt(sm.calls) + ' calls (' +
+			fmtInt(C.call_edges) + ' call edges); each function may touch ' + fmtInt(sm.least) + ' (function, call site) pairs in all, one compartment grants ' +
+			fmtInt(sm.monolithic) + '.' + (C.call_edges ? '' : ' No call edges: no call crosses. Give function_calls files after the input (debugfs memorizer/function_calls), or a stream with CALL records.') }));
+		sec.append(el('p', { class: 'note shipped', text: 'This page holds ' + fmtInt(points.length) + ' design points (at most ' + C.points_max +
+			', evenly spaced on a log scale of the number of compartments, both ends always; memorizer compartments --points N for others), and the compartments of those of at most ' +
+			C.detail_max + ' compartments, each with its first ' + C.units_max + ' functions and ' + C.data_max + ' call sites by name.' }));
+
+		const pick = el('select', { 'aria-label': 'Design point', 'data-compart': 'point' });
+		points.forEach((p) => pick.append(el('option', { value: p.index, text: fmtInt(p.compartments) + ' compartments: reduction ' +
+			p.reduction.toFixed(2) + ', ' + fmtInt(p.crossings) + ' crossings' + (p.detail ? '' : ' (not listed)') })));
+		pick.addEventListener('change', () => select(points[Number(pick.value)]));
+		sec.append(el('div', { class: 'controls' }, el('label', {}, 'Design point ', pick)));
+		const chart = el('div', { class: 'compart-box' });
+		const detail = el('div');
+		sec.append(chart, detail);
+
+		const metrics = (p) => fmtInt(p.compartments) + (p.compartments === 1 ? ' compartment' : ' compartments') +
+			'\nreduction ' + p.reduction.toFixed(3) + ' (bytes ' + p.reduction_bytes.toFixed(3) + ')' +
+			'\ncrossings ' + fmtInt(p.crossings) + ' (' + (100 * p.crossing_share).toFixed(1) + '% of calls)' +
+			'\nshared ' + fmtInt(p.shared) + (p.shared === 1 ? ' call site' : ' call sites') + ' written by one compartment, touched by another' +
+			'\ngranted ' + fmtInt(p.granted) + ' (' + fmtInt(p.granted_bytes) + ' bytes)';
+
+		/* Reduction (up) against crossings (right): a dot per design point, the curve through them. */
+		const width = 760, height = 340, m = { l: 60, r: 30, t: 16, b: 44 };
+		const x = d3.scaleLinear().domain([0, d3.max(points, (p) => p.crossings) || 1]).nice().range([m.l, width - m.r]);
+		const y = d3.scaleLinear().domain([0, 1]).range([height - m.b, m.t]);
+		const svg = d3.create('svg').attr('class', 'compart').attr('width', width).attr('height', height)
+			.attr('role', 'img').attr('aria-label', 'Design points: reduction against crossings, ' + points.length + ' points')
+			.attr('data-points', points.length);
+		svg.append('g').attr('transform', `translate(0,${height - m.b})`).call(d3.axisBottom(x).ticks(8).tickFormat(d3.format('~s')));
+		svg.append('g').attr('transform', `translate(${m.l},0)`).call(d3.axisLeft(y).ticks(5));
+		svg.append('text').attr('x', (m.l + width - m.r) / 2).attr('y', height - 6).attr('text-anchor', 'middle').text('crossings (calls between compartments)');
+		svg.append('text').attr('transform', `translate(14,${(m.t + height - m.b) / 2}) rotate(-90)`).attr('text-anchor', 'middle').text('reduction');
+		svg.append('path').attr('class', 'curve')
+			.attr('d', points.map((p, i) => (i ? 'L' : 'M') + x(p.crossings) + ',' + y(p.reduction)).join(''));
+		/* One label per place: points that score alike share it. */
+		const places = d3.groups(points, (p) => x(p.crossings) + ',' + y(p.reduction));
+		svg.append('g').selectAll('text').data(places).join('text').attr('class', 'label')
+			.attr('x', ([, ps]) => x(ps[0].crossings) + 7).attr('y', ([, ps]) => y(ps[0].reduction) - 7)
+			.text(([, ps]) => ps.map((p) => p.compartments).join(', '));
+		const dots = svg.append('g').selectAll('g').data(points).join('g').attr('class', 'point')
+			.attr('transform', (p) => `translate(${x(p.crossings)},${y(p.reduction)})`)
+			.attr('data-compartments', (p) => p.compartments).attr('data-reduction', (p) => p.reduction)
+			.attr('data-crossings', (p) => p.crossings)
+			.attr('tabindex', 0).attr('role', 'button').attr('aria-label', (p) => metrics(p).replace(/\n/g, '; '));
+		dots.append('title').text(metrics);
+		dots.append('circle').attr('r', 5);
+		dots.on('mousemove', (ev, p) => showTip(ev, metrics(p) + (p.detail ? '\nClick: its compartments' : '')))
+			.on('mouseleave', hideTip)
+			.on('click', (ev, p) => { hideTip(); select(p); })
+			.on('keydown', (ev, p) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); select(p); } });
+		chart.append(svg.node());
+
+		sec.append(el('h2', { text: 'Design points' }));
+		const pointTable = sortableTable(sec, [
+			{ key: 'compartments', label: 'compartments', type: 'num' },
+			{ key: 'reduction', label: 'reduction', type: 'num', show: (p) => document.createTextNode(p.reduction.toFixed(3)) },
+			{ key: 'reduction_bytes', label: 'reduction (bytes)', type: 'num', show: (p) => document.createTextNode(p.reduction_bytes.toFixed(3)) },
+			{ key: 'crossings', label: 'crossings', type: 'num' },
+			{ key: 'crossing_share', label: 'crossing share', type: 'num', show: (p) => document.createTextNode((100 * p.crossing_share).toFixed(1) + '%') },
+			{ key: 'shared', label: 'shared', type: 'num', title: 'call sites one compartment writes and another reads or writes' },
+			{ key: 'granted', label: 'granted', type: 'num', title: 'the sum over compartments of its functions times the call sites it may touch' },
+		], points, { sort: 'compartments', desc: false, name: 'compart-points', onRow: (p) => select(p) });
+
+		const listed = (names, n, what) => {
+			const t = names.join(', ');
+			return n > names.length ? t + ' \u2026 and ' + fmtInt(n - names.length) + ' more ' + what : t;
+		};
+		function select(p) {
+			pick.value = String(p.index);
+			dots.classed('selected', (q) => q === p).attr('aria-pressed', (q) => String(q === p));
+			pointTable.select(p);
+			const d = el('div', { class: 'detail', 'data-compartments': p.compartments });
+			d.append(el('h2', { text: fmtInt(p.compartments) + (p.compartments === 1 ? ' compartment' : ' compartments') }),
+				el('p', { class: 'note', text: metrics(p).replace(/\n/g, '; ') + '.' }));
+			if (!p.detail) {
+				d.append(el('p', { class: 'note', text: 'Not listed: this page holds the compartments of the design points of at most ' +
+					C.detail_max + ' compartments.' }));
+			} else {
+				const rows = p.detail.map(([name, units, data, callsIn, callsOut, code, touch]) => ({ name, units, data, callsIn, callsOut,
+					code: listed(code, units, 'functions'), touch: listed(touch.map(([n, r]) => n + ' (' + r + ')'), data, 'call sites') }));
+				sortableTable(d, [
+					{ key: 'name', label: 'compartment', type: 'code', title: 'named by its first function by name' },
+					{ key: 'units', label: 'functions', type: 'num' },
+					{ key: 'data', label: 'call sites', type: 'num', title: 'the call sites whose objects it may touch' },
+					{ key: 'callsIn', label: 'calls in', type: 'num', title: 'calls from other compartments into it' },
+					{ key: 'callsOut', label: 'calls out', type: 'num', title: 'calls from it into other compartments' },
+					{ key: 'code', label: 'its functions', type: 'list' },
+					{ key: 'touch', label: 'may touch (rights r, w, f)', type: 'list', title: 'call sites, with the rights its functions used: read, write, free' },
+				], rows, { sort: 'name', desc: false, name: 'compartments' });
+			}
+			detail.replaceChildren(d);
+		}
+		/* First shown: the listed point nearest to 4 compartments. */
+		const listedPoints = points.filter((p) => p.detail);
+		if (listedPoints.length)
+			select(listedPoints.slice().sort((a, b) => Math.abs(Math.log(a.compartments / 4)) - Math.abs(Math.log(b.compartments / 4)) ||
+				a.compartments - b.compartments)[0]);
+	}
+
+	/* ---------------------------------------------------------------- */
 	/* View 4: the object explorer.                                      */
 
 	function renderExplorer(sec) {
@@ -808,6 +926,7 @@
 		{ id: 'summary', title: 'Summary', needs: 'summary', render: renderSummary },
 		{ id: 'alloc', title: 'Allocations', needs: 'sites', render: renderAlloc },
 		{ id: 'capmap', title: 'Capability map', needs: 'capmap', render: renderCapmap },
+		{ id: 'compartments', title: 'Compartments', needs: 'compartments', render: renderCompartments },
 		{ id: 'objects', title: 'Objects', needs: 'objects', render: renderExplorer },
 		{ id: 'lifetimes', title: 'Lifetimes', needs: 'sites', render: renderLifetimes },
 	].filter((v) => DATA[v.needs]);
