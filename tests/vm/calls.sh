@@ -9,7 +9,7 @@
 # code is not the workload's: with accesses logged too, none is counted
 # from ftrace_ops_assist_func() or ftrace_ops_list_func() (the recursion
 # guard the callback once asked for was most of the demo's kmap).
-# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
+# vm/run: --one-thread --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 modprobe memorizer_test_module || echo "modprobe failed"

@@ -8,7 +8,7 @@
 # the chain's calls exactly (calls_write -> a 2, a -> b 14, b -> c 6), the
 # same as function_calls gives; the sweep's ends have reduction 0 (one
 # compartment) and 1 (one per function).
-# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
+# vm/run: --one-thread --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 modprobe memorizer_test_module || echo "modprobe failed"

@@ -7,7 +7,8 @@
 # tests/vm/host/instruments.sh reads the kmaps with the vmlinux. No KUnit
 # at boot: its suites' accesses to objects that live on would be in the
 # kmaps.
-# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --file vm/demo.sh
+# demo.sh logs calls, whose text patching needs one TCG thread.
+# vm/run: --one-thread --append "memorizer_enabled_boot=no kunit.enable=0" --file vm/demo.sh
 . /vmrun/guest-lib.sh
 e=$M/memorizer_enabled
 l=$M/memorizer_log_access
