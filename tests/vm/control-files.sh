@@ -55,10 +55,13 @@ accesses_slow_path objects_dropped accesses_dropped frees_missed records_in_memo
 counters_in_memory memory_used_bytes memory_bound_bytes
 binary_records_made binary_records_lost binary_records_unread
 calls_recorded calls_dropped call_edges_in_memory
+frame_accesses_recorded frame_accesses_dropped frame_accesses_unframed
+frame_cells_in_memory shadow_stacks_in_memory
 untracked_slab untracked_stack untracked_percpu untracked_kernel_data
 untracked_kernel_text untracked_module untracked_page untracked_vmalloc untracked_other
 excluded_kasan excluded_lockdep excluded_memorizer record_bytes
-counter_bytes page_key_bytes call_edge_bytes"
+counter_bytes page_key_bytes call_edge_bytes frame_cell_bytes
+shadow_stack_bytes"
 stats_format() {	# FILE: a copy of stats
 	awk -v keys="$stats_keys" '
 	BEGIN { n = split(keys, k, " ") }

@@ -11,6 +11,7 @@
 #include <linux/memorizer.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
 #include "memorizer.h"
@@ -284,6 +285,13 @@ void __aligned(PAGE_SIZE) __memorizer_access(unsigned long addr, size_t size,
 		ua_flags = user_access_save();
 		count_access(ac, way, addr, size, write, ip,
 			     level ? 0 : current->pid);
+		user_access_restore(ua_flags);
+	}
+	/* With calls logged: the task's own stack, by frame (calls.c). */
+	if (memorizer_frames_on() && !level &&
+	    addr - (unsigned long)task_stack_page(current) < THREAD_SIZE) {
+		ua_flags = user_access_save();
+		memorizer_frame_access(addr, write, ip);
 		user_access_restore(ua_flags);
 	}
 leave:

@@ -13,7 +13,7 @@
  *   globals.c      the kernel's and modules' data symbols, per-CPU data
  *   index.c        address -> live record
  *   counters.c     a record's (ip, pid) counters, and their sweep
- *   calls.c        call edges, per (caller, callee, pid)
+ *   calls.c        call edges, per (caller, callee, pid); stack frames
  *   records.c      a record's life, the record lists, the channels
  *   attribute.c    an access no record covers: what memory it hit
  *   access.c       the KASAN hook and its per-context cache
@@ -269,6 +269,9 @@ enum memorizer_stat {
 	MEMORIZER_STAT_BINARY_UNREAD,		/* left when readers left */
 	MEMORIZER_STAT_CALLS,			/* calls counted */
 	MEMORIZER_STAT_DROPPED_CALLS,		/* pool full for a new edge */
+	MEMORIZER_STAT_FRAME_ACCESSES,		/* counted on a stack frame */
+	MEMORIZER_STAT_DROPPED_FRAME_ACCESSES,	/* pool full for a new cell */
+	MEMORIZER_STAT_UNFRAMED_ACCESSES,	/* to the stack, in no frame */
 	MEMORIZER_STAT_NR,
 };
 
@@ -664,6 +667,14 @@ int memorizer_calls_set(bool on);
 void memorizer_calls_sweep(memorizer_call_fn fn, void (*pace)(void));
 void memorizer_calls_restart(void);
 void memorizer_calls_debugfs_init(struct dentry *dir);
+/* On while calls are logged: the access path's stack frames. */
+DECLARE_STATIC_KEY_FALSE(memorizer_frames_key);
+void memorizer_frame_access(unsigned long addr, bool write, unsigned long ip);
+
+static __always_inline bool memorizer_frames_on(void)
+{
+	return static_branch_unlikely(&memorizer_frames_key);
+}
 #else
 static inline int memorizer_calls_set(bool on)
 {
@@ -680,6 +691,16 @@ static inline void memorizer_calls_restart(void)
 }
 
 static inline void memorizer_calls_debugfs_init(struct dentry *dir)
+{
+}
+
+static __always_inline bool memorizer_frames_on(void)
+{
+	return false;
+}
+
+static inline void memorizer_frame_access(unsigned long addr, bool write,
+					  unsigned long ip)
 {
 }
 #endif

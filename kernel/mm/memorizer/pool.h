@@ -7,6 +7,8 @@ enum memorizer_pool_class {
 	MEMORIZER_POOL_SMALL,	/* struct memorizer_counter */
 	MEMORIZER_POOL_KEY,	/* struct memorizer_key of vmalloc pages */
 	MEMORIZER_POOL_CALL,	/* a call edge (calls.c) */
+	MEMORIZER_POOL_FRAME,	/* a stack frame's (ip, pid) cell */
+	MEMORIZER_POOL_SHADOW,	/* a task's shadow stack */
 	MEMORIZER_POOL_NR,
 };
 
@@ -14,6 +16,8 @@ enum memorizer_pool_class {
 #define MEMORIZER_POOL_SMALL_SIZE	32
 #define MEMORIZER_POOL_KEY_SIZE		40
 #define MEMORIZER_POOL_CALL_SIZE	32
+#define MEMORIZER_POOL_FRAME_SIZE	32
+#define MEMORIZER_POOL_SHADOW_SIZE	512
 
 struct dentry;
 

@@ -61,7 +61,9 @@ enum figure {
 	FIG_DROPPED_OBJECTS,
 	FIG_DROPPED_ACCESSES, FIG_MISSED_FREES, FIG_RECORDS, FIG_COUNTERS,
 	FIG_MEMORY_USED, FIG_MEMORY_BOUND, FIG_BINARY_MADE, FIG_BINARY_LOST,
-	FIG_BINARY_UNREAD, FIG_CALLS, FIG_DROPPED_CALLS, FIG_CALL_EDGES, FIG_NR,
+	FIG_BINARY_UNREAD, FIG_CALLS, FIG_DROPPED_CALLS, FIG_CALL_EDGES,
+	FIG_FRAME_ACCESSES, FIG_DROPPED_FRAME_ACCESSES, FIG_UNFRAMED_ACCESSES,
+	FIG_FRAME_CELLS, FIG_SHADOW_STACKS, FIG_NR,
 };
 
 static const struct {
@@ -89,6 +91,16 @@ static const struct {
 	[FIG_CALLS] = { "calls_recorded", "calls recorded" },
 	[FIG_DROPPED_CALLS] = { "calls_dropped", "calls dropped (no memory)" },
 	[FIG_CALL_EDGES] = { "call_edges_in_memory", "call edges in memory" },
+	[FIG_FRAME_ACCESSES] = { "frame_accesses_recorded",
+				 "stack accesses to frames" },
+	[FIG_DROPPED_FRAME_ACCESSES] = { "frame_accesses_dropped",
+					 "frame accesses dropped" },
+	[FIG_UNFRAMED_ACCESSES] = { "frame_accesses_unframed",
+				    "stack accesses in no frame" },
+	[FIG_FRAME_CELLS] = { "frame_cells_in_memory",
+			      "frame cells in memory" },
+	[FIG_SHADOW_STACKS] = { "shadow_stacks_in_memory",
+				"shadow stacks in memory" },
 };
 
 /* Both files' figures, from one reading. */
@@ -120,6 +132,12 @@ static void read_figures(struct figures *f)
 	f->val[FIG_CALLS] = c[MEMORIZER_STAT_CALLS];
 	f->val[FIG_DROPPED_CALLS] = c[MEMORIZER_STAT_DROPPED_CALLS];
 	f->val[FIG_CALL_EDGES] = chunks[MEMORIZER_POOL_CALL];
+	f->val[FIG_FRAME_ACCESSES] = c[MEMORIZER_STAT_FRAME_ACCESSES];
+	f->val[FIG_DROPPED_FRAME_ACCESSES] =
+		c[MEMORIZER_STAT_DROPPED_FRAME_ACCESSES];
+	f->val[FIG_UNFRAMED_ACCESSES] = c[MEMORIZER_STAT_UNFRAMED_ACCESSES];
+	f->val[FIG_FRAME_CELLS] = chunks[MEMORIZER_POOL_FRAME];
+	f->val[FIG_SHADOW_STACKS] = chunks[MEMORIZER_POOL_SHADOW];
 }
 
 /*
@@ -204,6 +222,8 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "counter_bytes %u\n", MEMORIZER_POOL_SMALL_SIZE);
 	seq_printf(m, "page_key_bytes %u\n", MEMORIZER_POOL_KEY_SIZE);
 	seq_printf(m, "call_edge_bytes %u\n", MEMORIZER_POOL_CALL_SIZE);
+	seq_printf(m, "frame_cell_bytes %u\n", MEMORIZER_POOL_FRAME_SIZE);
+	seq_printf(m, "shadow_stack_bytes %u\n", MEMORIZER_POOL_SHADOW_SIZE);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
