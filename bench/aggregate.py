@@ -17,7 +17,11 @@ import statistics
 import sys
 
 WORKLOADS = ["hackbench", "stressng", "tar"]
-MEM_MODES = ["off", "alloc_only", "full", "mode3", "calls"]
+MEM_MODES = ["off", "alloc_only", "full", "mode3"]
+# The modes of the memorizer-jl kernel, in one TCG thread: "calls" (full
+# tracing and call logging) needs it, since ftrace patches the kernel's
+# text; its full and the kasan-jl kernel are what it is measured against.
+JL_MODES = ["off", "full", "calls"]
 # The mtrace QEMU plugin's modes and the workloads bench/run times under it:
 # all of them in mode sharing, those of MTRACE_ALL_WORKLOADS in mode all.
 # hackbench_long is hackbench with 50 times the loops (bench/guest/bench.sh),
@@ -70,7 +74,8 @@ def parse_stats(text):
 # memorizer/stats keys that count since boot (the rest are levels: live
 # objects, memory in use, sizes).
 SINCE_BOOT = re.compile(r"_(tracked|cleared|accesses)$|^(accesses_|untracked_|"
-                        r"excluded_|objects_dropped$|frees_missed$|binary_records_|calls_)")
+                        r"excluded_|objects_dropped$|frees_missed$|binary_records_|calls_|"
+                        r"frame_accesses_)")
 
 
 def run_stats(after, before):
@@ -159,10 +164,10 @@ def config_of(variant, mode, mtrace=None):
     if variant == "kasan-jl":
         return "kasan_jl"       # KASAN only, CONFIG_JUMP_LABEL=y
     if variant == "memorizer-jl":
-        return mode + "_jl"     # off_jl
+        return mode + "_jl"     # off_jl, full_jl, calls_jl
     if variant != "memorizer":
         return variant          # nokasan, kasan
-    return mode                 # off, alloc_only, full, mode3, calls
+    return mode                 # off, alloc_only, full, mode3
 
 
 def summary(values):
@@ -191,6 +196,8 @@ def access_breakdown(seconds, rounds):
                for c in ("kasan", "off", "alloc_only", "full")}
         traced, slow = [], []
         for b in rounds:
+            if b["variant"] != "memorizer":
+                continue        # memorizer-jl's full runs in one TCG thread
             fig = b["stats"].get(("full", wl), {}).get("figures", {})
             n = sum(fig.get(k) or 0 for k in ("accesses_recorded",
                                               "accesses_untracked",
@@ -287,6 +294,17 @@ def aggregate(runs):
         r = ratio("off_jl", "kasan_jl", wl)
         res["off_jump_label"][wl] = ({"ratio": r["ratio"], "spread": [r["min"], r["max"]]}
                                      if r else None)
+    # Call logging (and its stack frames), on the memorizer-jl kernel:
+    # against its own full tracing and against kasan-jl.
+    res["calls_jump_label"] = {}
+    for wl in WORKLOADS:
+        entry = {}
+        for key, num, den in (("full_vs_kasan", "full_jl", "kasan_jl"),
+                              ("calls_vs_kasan", "calls_jl", "kasan_jl"),
+                              ("calls_vs_full", "calls_jl", "full_jl")):
+            r = ratio(num, den, wl)
+            entry[key] = {"ratio": r["ratio"], "spread": [r["min"], r["max"]]} if r else None
+        res["calls_jump_label"][wl] = entry
 
     # Scaling: hackbench at -smp 1 and -smp 2, full tracing and KASAN only.
     scale = {}
@@ -338,16 +356,17 @@ def aggregate(runs):
     mem = {}
     for b in rounds:
         for (mode, wl), st in b["stats"].items():
+            cfg = config_of(b["variant"], mode)
             fig = st["figures"]
             for k, key in (("bytes_per_object", "record_bytes"),
                            ("bytes_per_counter", "counter_bytes"),
                            ("bytes_per_page_key", "page_key_bytes")):
                 if key in fig:
                     res[k] = fig[key]
-            cur = mem.setdefault(wl, {}).get(mode)
+            cur = mem.setdefault(wl, {}).get(cfg)
             used = fig.get("memory_used_bytes")
             if used is not None and (cur is None or used > cur["peak_memory_used_bytes"]):
-                mem[wl][mode] = {
+                mem[wl][cfg] = {
                     "peak_memory_used_bytes": used,
                     "memory_bound_bytes": fig.get("memory_bound_bytes"),
                     "objects_tracked": sum(k["tracked"] for k in st["kinds"].values()),
@@ -366,6 +385,8 @@ def aggregate(runs):
                     "calls_recorded": fig.get("calls_recorded"),
                     "calls_dropped": fig.get("calls_dropped"),
                     "call_edges": fig.get("call_edges_in_memory"),
+                    "frame_accesses": fig.get("frame_accesses_recorded"),
+                    "frame_cells": fig.get("frame_cells_in_memory"),
                     "per_kind": st["kinds"]}
     res["memory"] = mem
     res["access_breakdown"] = access_breakdown(res["seconds"], rounds)
@@ -436,8 +457,8 @@ def markdown(res):
     w("")
     w("## Overhead (time ratios, medians; per-round min–max in parentheses)")
     w("")
-    w("| workload | KASAN / no KASAN | off / KASAN | alloc only / KASAN | full / KASAN | mode 3 / KASAN | full + calls / KASAN | full / no KASAN |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| workload | KASAN / no KASAN | off / KASAN | alloc only / KASAN | full / KASAN | mode 3 / KASAN | full / no KASAN |")
+    w("|---|---|---|---|---|---|---|")
     for wl in WORKLOADS:
         rk, sk = res["ratio_vs_kasan"][wl], res["ratio_vs_kasan_spread"][wl]
         rn, sn = res["ratio_vs_nokasan"][wl], res["ratio_vs_nokasan_spread"][wl]
@@ -460,8 +481,8 @@ def markdown(res):
     w("")
     w("Seconds (median, min–max):")
     w("")
-    w("| workload | no KASAN | KASAN | off | alloc only | full | mode 3 | full + calls |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| workload | no KASAN | KASAN | off | alloc only | full | mode 3 |")
+    w("|---|---|---|---|---|---|---|")
     for wl in WORKLOADS:
         cells = []
         for c in ["nokasan", "kasan"] + MEM_MODES:
@@ -502,21 +523,28 @@ def markdown(res):
               f"{m['objects_tracked']} | {m['objects_live']} | {fmt(m['accesses_recorded'], '{}')} | "
               f"{fmt(m['objects_dropped'], '{}')} | {fmt(m['accesses_dropped'], '{}')} |")
     w("")
-    w("Call logging (mode calls: full tracing and `log_calls_enabled`), that run's "
-      "calls counted and the (caller, callee, pid) edges that held them, and its "
-      "time against full tracing's:")
+    w("Call logging (mode calls: full tracing and `log_calls_enabled`, which also "
+      "counts stack accesses per frame) on the memorizer-jl kernel, in one TCG thread "
+      "as ftrace's text patching needs, against that kernel's full tracing and the "
+      "kasan-jl kernel; the calls and frame accesses counted in the run (largest "
+      "round), the edges and frame cells that held them:")
     w("")
-    w("| workload | calls recorded | call edges | calls dropped | full + calls / full |")
-    w("|---|---|---|---|---|")
+    w("| workload | KASAN s | full s | full + calls s | full / KASAN | full + calls / KASAN "
+      "| full + calls / full | calls | call edges | calls dropped | frame accesses | frame cells |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for wl in WORKLOADS:
-        m = res["memory"].get(wl, {}).get("calls")
-        if not m:
+        sec = [res["seconds"].get(c, {}).get(wl) for c in ("kasan_jl", "full_jl", "calls_jl")]
+        if not sec[2]:
             continue
-        f = res["seconds"].get("full", {}).get(wl)
-        c = res["seconds"].get("calls", {}).get(wl)
-        w(f"| {wl} | {fmt(m['calls_recorded'], '{}')} | {fmt(m['call_edges'], '{}')} | "
-          f"{fmt(m['calls_dropped'], '{}')} | "
-          f"{fmt(f and c and c['median'] / f['median'], '{:.2f}×')} |")
+        cj = res["calls_jump_label"][wl]
+        m = res["memory"].get(wl, {}).get("calls_jl") or {}
+        ratios = [fmt_ratio(cj[k]["ratio"], cj[k]["spread"]) if cj[k] else "n/a"
+                  for k in ("full_vs_kasan", "calls_vs_kasan", "calls_vs_full")]
+        w(f"| {wl} | " + " | ".join("n/a" if not x else f"{x['median']:.3f}" for x in sec)
+          + " | " + " | ".join(ratios) + " | "
+          + " | ".join(fmt(m.get(k), '{}') for k in ("calls_recorded", "call_edges",
+                                                      "calls_dropped", "frame_accesses",
+                                                      "frame_cells")) + " |")
     w("")
     w("## Attribution")
     w("")

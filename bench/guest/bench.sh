@@ -9,7 +9,8 @@
 # memorizer_enabled_boot=no), alloc_only (memorizer_enabled=1, log_access
 # 0), full (1 + log_access 1), mode3 (the workload started by a shell that
 # wrote 3, log_access 1), calls (full, and log_calls_enabled 1: call edges
-# counted too). Modes run in the order given; off must come first.
+# and stack frames counted too; on a kernel that runs in one TCG thread).
+# Modes run in the order given; off must come first.
 # WORKLOADS: comma list of hackbench, hackbench_long (hackbench with 50
 # times the loops: for the mtrace plugin's boots and their baseline),
 # stressng, tar. SIZE: quick or full.

@@ -71,8 +71,8 @@ for r in 1 2; do
 		$n $((2 * n)) | boot round$r-nokasan nokasan 2
 	printf 'base hackbench %s\nbase stressng 8\nbase tar 4\n' $k | boot round$r-kasan kasan 2
 	{
-		for m in off alloc_only full mode3 calls; do
-			case $m in off) f=1;; alloc_only) f=2;; full) f=3;; mode3) f=4;; calls) f=6;; esac
+		for m in off alloc_only full mode3; do
+			case $m in off) f=1;; alloc_only) f=2;; full) f=3;; mode3) f=4;; esac
 			echo "$m hackbench $((k * f))"
 			echo "$m stressng $((8 * f))"
 			echo "$m tar $((4 * f))"
@@ -82,12 +82,6 @@ for r in 1 2; do
 		for m in alloc_only full mode3; do
 			stats $((1000000 * r)) 168 48 > "$t/runs/round$r-memorizer/stats.$m.$wl"
 		done
-		# Call logging's figures: counted since boot but the edges.
-		{ stats $((1000000 * r)) 168 48
-		  printf 'calls_recorded %s\ncalls_dropped 2\ncall_edges_in_memory 70\n' $((5000 * r))
-		} > "$t/runs/round$r-memorizer/stats.calls.$wl"
-		printf 'calls_recorded 1000\ncalls_dropped 1\ncall_edges_in_memory 9\n' \
-			> "$t/runs/round$r-memorizer/stats-before.calls.$wl"
 	done
 done
 # The counts since boot of an earlier run, to be subtracted: tracked,
@@ -118,11 +112,26 @@ for r in 1 2; do
 	echo 1000000000 > "$t/runs/round$r-mtrace-all/mtrace-bytes"
 	echo 100.000 > "$t/runs/round$r-mtrace-all/wall-seconds"
 done
-# The JUMP_LABEL pair, hackbench only: kasan-jl 10 and 20 s, memorizer-jl
-# off 11 and 20 s.
+# The JUMP_LABEL pair, hackbench and tar: kasan-jl 10 and 20 s on
+# hackbench, memorizer-jl off 11 and 20 s, full 30 and 40, calls 60 and
+# 100; tar 2 s under kasan-jl, full 4, calls 6 (both rounds). Call
+# logging's figures count since boot but the edges and frame cells (levels).
 for r in 1 2; do
 	echo "base hackbench $((10 * r))" | boot round$r-kasan-jl kasan-jl 2
-	echo "off hackbench $((r == 1 ? 11 : 20))" | boot round$r-memorizer-jl memorizer-jl 2
+	echo "base tar 2" >> "$t/runs/round$r-kasan-jl/times"
+	printf 'off hackbench %s\nfull hackbench %s\ncalls hackbench %s\nfull tar 4\ncalls tar 6\n' \
+		$((r == 1 ? 11 : 20)) $((20 + 10 * r)) $((r == 1 ? 60 : 100)) |
+		boot round$r-memorizer-jl memorizer-jl 2
+	{ stats $((1000000 * r)) 168 48
+	  printf 'calls_recorded %s\ncalls_dropped 2\ncall_edges_in_memory 70\n' $((5000 * r))
+	  printf 'frame_accesses_recorded %s\nframe_cells_in_memory 33\n' $((700 * r))
+	} > "$t/runs/round$r-memorizer-jl/stats.calls.tar"
+	printf 'calls_recorded 1000\ncalls_dropped 1\ncall_edges_in_memory 9\n' \
+		> "$t/runs/round$r-memorizer-jl/stats-before.calls.tar"
+	printf 'frame_accesses_recorded 100\nframe_cells_in_memory 5\n' \
+		>> "$t/runs/round$r-memorizer-jl/stats-before.calls.tar"
+	# The one-thread full run's figures stay out of the memorizer boot's.
+	stats 99999999 168 48 > "$t/runs/round$r-memorizer-jl/stats.full.hackbench"
 done
 echo 'full hackbench 90' | boot scale1-memorizer-smp1 memorizer 1
 echo 'full hackbench 50' | boot scale1-memorizer-smp2 memorizer 2
@@ -180,11 +189,27 @@ eq(m["attributed"], 600 / 604, "attributed, less before")
 assert r["memory"]["tar"]["full"]["excluded_by_instrument"] == {"kasan": 300, "lockdep": 0, "memorizer": 13}
 assert m["excluded_by_instrument"] == {"kasan": 200, "lockdep": 0, "memorizer": 0}, m["excluded_by_instrument"]
 eq(r["bytes_per_page_key"], 40, "page key")
-# Call logging: 6x KASAN, 2x full; its counts less those before, edges a level.
-eq(r["ratio_vs_kasan"]["hackbench"]["calls"], 6.0, "calls")
-c = r["memory"]["tar"]["calls"]
+# Call logging, on the -jl pair: against kasan_jl (15 s) and full_jl (35 s);
+# its counts less those before, edges and cells levels.
+assert "calls" not in r["ratio_vs_kasan"]["hackbench"], r["ratio_vs_kasan"]["hackbench"]
+cj = r["calls_jump_label"]["hackbench"]
+eq(cj["calls_vs_kasan"]["ratio"], 80 / 15, "calls / kasan_jl")
+assert cj["calls_vs_kasan"]["spread"] == [5.0, 6.0], cj["calls_vs_kasan"]["spread"]
+eq(cj["full_vs_kasan"]["ratio"], 35 / 15, "full_jl / kasan_jl")
+eq(cj["calls_vs_full"]["ratio"], 80 / 35, "calls / full_jl")
+assert cj["calls_vs_full"]["spread"] == [2.0, 2.5], cj["calls_vs_full"]["spread"]
+eq(r["calls_jump_label"]["tar"]["calls_vs_full"]["ratio"], 1.5, "tar calls / full_jl")
+assert r["calls_jump_label"]["stressng"] == {"full_vs_kasan": None, "calls_vs_kasan": None,
+                                              "calls_vs_full": None}
+c = r["memory"]["tar"]["calls_jl"]
 eq(c["calls_recorded"], 9000, "calls, less before (the larger round)")
 eq(c["calls_dropped"], 1, "calls dropped, less before"); eq(c["call_edges"], 70, "edges, a level")
+eq(c["frame_accesses"], 1300, "frame accesses, less before"); eq(c["frame_cells"], 33, "cells, a level")
+assert "calls" not in r["memory"]["tar"], r["memory"]["tar"].keys()
+# memorizer-jl's full run is not the memorizer boot's: its figures are
+# full_jl's (a peak the memorizer boot's full never had).
+eq(r["memory"]["hackbench"]["full_jl"]["peak_memory_used_bytes"], 99999999, "full_jl's own")
+eq(r["memory"]["hackbench"]["full"]["peak_memory_used_bytes"], 2000000, "full's untouched")
 s = r["stream"]
 assert s["available"] is True
 eq(s["hackbench"]["records_per_s"], 2000.0, "records/s (binary first)")
@@ -233,8 +258,8 @@ eq(a["traced_accesses"], 605, "traced, less before"); eq(a["slow_path_share"], 2
 PY
 grep -qx '| hackbench | 11.000 | +0.000 | +11.000 | +11.000 | 1010 | 24.8% | 10891089 | none: the other parts exceed 2.0× | – |' "$t/out/latest.md" ||
 	{ echo "latest.md: breakdown row wrong:"; grep '^| hackbench | 11.000' "$t/out/latest.md"; exit 1; }
-grep -qx '| tar | 9000 | 70 | 1 | 2.00× |' "$t/out/latest.md" ||
-	{ echo "latest.md: call logging row wrong:"; grep '^| tar | 9000' "$t/out/latest.md"; exit 1; }
+grep -qx '| tar | 2.000 | 4.000 | 6.000 | 2.00× (2.00–2.00) | 3.00× (3.00–3.00) | 1.50× (1.50–1.50) | 9000 | 70 | 1 | 1300 | 33 |' "$t/out/latest.md" ||
+	{ echo "latest.md: call logging row wrong:"; grep '^| tar | 2.000' "$t/out/latest.md"; exit 1; }
 grep -qx '| hackbench | 5.500 | 17.000 | 3.09× (2.00–4.00) | 55.000 | 10.00× (10.00–10.00) | no |' "$t/out/latest.md" ||
 	{ echo "latest.md: mtrace row wrong:"; grep '^| hackbench | 5.500' "$t/out/latest.md"; exit 1; }
 grep -qx '| hackbench_long | 11.000 | 28.000 | 2.55× (2.00–3.00) | n/a | n/a | yes |' "$t/out/latest.md" ||
@@ -244,7 +269,7 @@ grep -q '| hackbench | 2.00× (2.00–2.00) | 1.00× (1.00–1.00) | 2.00× (2.0
 
 grep -qx '| hackbench | 15.000 | 15.500 | 1.03× (1.00–1.10) |' "$t/out/latest.md" ||
 	{ echo "latest.md: JUMP_LABEL row wrong:"; grep '^| hackbench | 15' "$t/out/latest.md"; exit 1; }
-grep -qx '| tar | n/a | n/a | n/a |' "$t/out/latest.md" ||
+grep -qx '| tar | 2.000 | n/a | n/a |' "$t/out/latest.md" ||
 	{ echo "latest.md: JUMP_LABEL row of tar wrong"; exit 1; }
 grep -qx -- '- TCG threads: one for all vCPUs' "$t/out/latest.md" ||
 	{ echo "latest.md: no TCG threads line"; grep '^- ' "$t/out/latest.md"; exit 1; }
