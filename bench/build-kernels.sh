@@ -51,11 +51,8 @@ common_fragment() {
 	# nokasan kernel differs in KASAN alone.
 	echo "CONFIG_SLUB_DEBUG=y"
 	# MEMORIZER selects TRACEPOINTS, whose trace events need the tracing
-	# core (EVENT_TRACING); the project's fragment gets it through
-	# PROVE_LOCKING, off here. Give every variant the tracing core, no
-	# tracer on, so that tracepoints are no difference either.
-	echo "CONFIG_FTRACE=y"
-	echo "CONFIG_ENABLE_DEFAULT_TRACERS=y"
+	# core (EVENT_TRACING): the fragment's FUNCTION_TRACER (call logging)
+	# brings it, in every variant, so tracepoints are no difference.
 }
 variant_fragment() {
 	common_fragment
@@ -79,7 +76,8 @@ variant_fragment() {
 
 # Hidden options a variant's switch selects (not settable in a fragment).
 # The kasan -> memorizer difference may hold CONFIG_MEMORIZER, what it
-# selects and its own int option (CONFIG_MEMORIZER_ACCESS_STAGES, 0 here);
+# selects and its own options (CONFIG_MEMORIZER_ACCESS_STAGES, 0 here, and
+# CONFIG_MEMORIZER_CALLS, call logging);
 # nokasan -> kasan the KASAN options and what KASAN selects.
 selects_of() {	# selects_of KCONFIG_FILE SYMBOL...
 	local f=$1; shift
@@ -173,10 +171,10 @@ mem_sel=$(selects_of "$src/mm/memorizer/Kconfig" MEMORIZER | paste -sd'|')
 kasan_derived="CONFIG_KASAN[A-Z0-9_]*|CONFIG_CC_HAS_KASAN[A-Z0-9_]*|CONFIG_CC_HAS_NAMED_AS_FIXED_SANITIZERS|CONFIG_CONSTRUCTORS|CONFIG_GENERIC_CSUM|CONFIG_SLUB_RCU_DEBUG|CONFIG_STACKDEPOT[A-Z0-9_]*"
 check_diff nokasan kasan "$kasan_derived${kasan_sel:+|$kasan_sel}" \
 	"KASAN" CONFIG_KASAN
-check_diff kasan memorizer "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES${mem_sel:+|$mem_sel}" \
+check_diff kasan memorizer "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES|CONFIG_MEMORIZER_CALLS${mem_sel:+|$mem_sel}" \
 	"MEMORIZER" CONFIG_MEMORIZER
 check_diff kasan kasan-jl "CONFIG_JUMP_LABEL" "JUMP_LABEL" CONFIG_JUMP_LABEL
-check_diff kasan-jl memorizer-jl "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES${mem_sel:+|$mem_sel}" \
+check_diff kasan-jl memorizer-jl "CONFIG_MEMORIZER|CONFIG_MEMORIZER_ACCESS_STAGES|CONFIG_MEMORIZER_CALLS${mem_sel:+|$mem_sel}" \
 	"MEMORIZER" CONFIG_MEMORIZER
 [ "${1:-}" = --config-only ] && exit 0
 
