@@ -1171,6 +1171,23 @@ int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
  */
 int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
 		size_t *cap, size_t size, size_t *idx, int *is_new);
+/*
+ * The same for a key wider than 64 bits: h its hash (kmap_hash3() for two
+ * u64 and a u32), same(key, elem) whether an element of *arr holds key;
+ * hashes that clash go to h + 1, h + 2, ... in m. A new key's element is
+ * the caller's to fill (with key) before the next call.
+ */
+int kmap_intern_wide(struct kmap_map *m, uint64_t h, const void *key,
+		     int (*same)(const void *key, const void *elem),
+		     void **arr, size_t *n, size_t *cap, size_t size,
+		     size_t *idx, int *is_new);
+static inline uint64_t kmap_hash3(uint64_t a, uint64_t b, uint32_t c)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ull;
+
+	h ^= b + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	return h ^ (uint64_t)c * 0xff51afd7ed558ccdull;
+}
 
 /*
  * Symbols: ip -> function+offset, and file:line where a vmlinux has DWARF.

@@ -132,39 +132,27 @@ struct kmap_calls *kmap_calls_new(void)
 	return t;
 }
 
-static uint64_t call_hash(const struct kmap_call *c)
+static int same_call(const void *key, const void *elem)
 {
-	uint64_t h = c->caller * 0x9e3779b97f4a7c15ull;
+	const struct kmap_call *a = key, *b = elem;
 
-	h ^= c->callee + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
-	h ^= (uint64_t)c->pid * 0xff51afd7ed558ccdull;
-	return h;
+	return a->caller == b->caller && a->callee == b->callee &&
+	       a->pid == b->pid;
 }
 
 int kmap_calls_add(struct kmap_calls *t, const struct kmap_call *c)
 {
-	uint64_t h = call_hash(c), *v;
-	struct kmap_call *e;
+	size_t i;
 	int is_new;
 
-	for (;; h++) {
-		v = kmap_map_find(&t->index, h);
-		if (!v)
-			break;
-		e = &t->call[*v];
-		if (e->caller == c->caller && e->callee == c->callee &&
-		    e->pid == c->pid) {
-			e->count = kmap_add_sat(e->count, c->count);
-			return 0;
-		}
-	}
-	if (kmap_grow((void **)&t->call, &t->cap, t->n + 1, sizeof(*t->call)))
+	if (kmap_intern_wide(&t->index, kmap_hash3(c->caller, c->callee, c->pid),
+			     c, same_call, (void **)&t->call, &t->n, &t->cap,
+			     sizeof(*t->call), &i, &is_new))
 		return -1;
-	v = kmap_map_get(&t->index, h, &is_new);
-	if (!v)
-		return -1;
-	*v = t->n;
-	t->call[t->n++] = *c;
+	if (is_new)
+		t->call[i] = *c;
+	else
+		t->call[i].count = kmap_add_sat(t->call[i].count, c->count);
 	return 0;
 }
 
