@@ -569,6 +569,7 @@ enum kmap_format {
 	KMAP_FMT_BINARY_ZSTD = 3,
 	KMAP_FMT_MTRACE = 4,		/* the mtrace plugin's log */
 	KMAP_FMT_CALLS = 5,		/* function_calls (struct kmap_call) */
+	KMAP_FMT_FRAMES = 6,		/* stack_frames (struct kmap_frame) */
 };
 
 struct kmap_src;
@@ -589,8 +590,8 @@ struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
 /*
- * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE or KMAP_FMT_CALLS: what
- * the (decompressed) input holds.
+ * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE, KMAP_FMT_CALLS or
+ * KMAP_FMT_FRAMES: what the (decompressed) input holds.
  */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
 /*
@@ -617,6 +618,13 @@ struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
  * NULL when it has read none.
  */
 const struct kmap_calls *kmap_src_calls(const struct kmap_src *s);
+/*
+ * The stack frame cells of a stack_frames file (KMAP_FMT_FRAMES): all of
+ * them by the time kmap_src_next() returned 0, which it does at once with
+ * no objects, or -1 at the first line kmap_frames_next() refuses. NULL
+ * for another format.
+ */
+const struct kmap_frames *kmap_src_frames(const struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -675,8 +683,15 @@ void kmap_src_close(struct kmap_src *s);
  * (KMAP_FMT_CALLS): it starts with no space (an access line has two) and
  * has 4 fields between commas (a kmap object line has 8 or 10), or no
  * comma and 3 fields between single spaces (the fork's), and
- * kmap_parse_call() takes it. kmap_src passes the whole first line; an
- * empty file is a text kmap (holding no objects and no calls).
+ * kmap_parse_call() takes it; or has the shape of a stack frame cell's
+ * (KMAP_FMT_FRAMES): 5 fields between commas, none empty, the first two
+ * of hexadecimal digits and x (either case), the other three of decimal
+ * digits and -, the line at most KMAP_LINE_MAX bytes with its newline
+ * (what kmap_src reads of it). The shape, not kmap_parse_frame(),
+ * decides, so that a stack_frames file whose first line is wrong (an 0x,
+ * a negative pid, counts both 0) is refused for what is wrong with it,
+ * not as a kmap. kmap_src passes the whole first line; an empty file is
+ * a text kmap (holding no objects, no calls and no frames).
  */
 enum kmap_format kmap_guess_format(const void *buf, size_t len);
 
@@ -913,6 +928,83 @@ int kmap_calls_add(struct kmap_calls *t, const struct kmap_call *c);
 size_t kmap_calls_list(const struct kmap_calls *t,
 		       const struct kmap_call **calls);
 void kmap_calls_free(struct kmap_calls *t);
+
+/* ------------------------------------------------------------------ */
+/* Stack frames: debugfs memorizer/stack_frames (kmap_frames.c).      */
+
+/*
+ * While call logging is on, the kernel attributes each load and store
+ * KASAN checks on the current task's stack to the frame it falls in: the
+ * activation of the function whose frame holds the address, found on a
+ * shadow stack of the task's calls. One cell a line, "%lx,%lx,%d,%u,%u":
+ *
+ *   frame,ip,pid,writes,reads
+ *
+ * frame the start of the function whose frame was accessed, ip the
+ * accessing instruction, both lowercase hex without 0x or leading zeros
+ * and not 0; pid below KMAP_PID_MAX (0: the idle task); writes and reads
+ * within 32 bits (the kernel's counters), not both 0. After frame, the
+ * fields are an access line's (access_ip,access_pid,write_count,
+ * read_count): a cell is an access line on the frame of the function at
+ * frame. A (frame, ip, pid) is on one line at most. An empty file holds
+ * no cell (kmap_guess_format() calls it an empty text kmap, which holds
+ * nothing either).
+ */
+struct kmap_frame {
+	uint64_t frame, ip;
+	uint32_t pid;
+	uint64_t writes, reads;
+};
+/*
+ * Parse one line (without its newline) into *f. Returns 0, or -1 with
+ * what is wrong (no location) in err[KMAP_ERR_MAX].
+ */
+int kmap_parse_frame(const char *s, size_t len, struct kmap_frame *f,
+		     char *err);
+struct kmap_frames_reader;
+/*
+ * Read stack frame lines from f (not closed by kmap_frames_close), or
+ * through a read function; name is used in errors. NULL only when out of
+ * memory.
+ */
+struct kmap_frames_reader *kmap_frames_open(FILE *f, const char *name);
+struct kmap_frames_reader *kmap_frames_open_fn(kmap_read_fn fn, void *ctx,
+					       const char *name);
+/*
+ * The next line's cell: 1, 0 at the end, -1 on error (kmap_frames_error():
+ * "FILE:LINE: what is wrong"; reading further returns -1 again). Lines are
+ * at most KMAP_LINE_MAX bytes, newline included, and end in one. The
+ * reader keeps the cells it read, to refuse a (frame, ip, pid) on a second
+ * line: its memory grows with the cells.
+ */
+int kmap_frames_next(struct kmap_frames_reader *r, struct kmap_frame *f);
+/*
+ * The cells handed out so far, one a line in file order (a line refused
+ * is not among them); valid while r is.
+ */
+const struct kmap_frames *kmap_frames_read(const struct kmap_frames_reader *r);
+const char *kmap_frames_error(const struct kmap_frames_reader *r);
+void kmap_frames_close(struct kmap_frames_reader *r);
+
+/*
+ * Frame cells summed: one entry per (frame, ip, pid), its counts added
+ * (saturating, kmap_add_sat()), in the order first seen. O(1) per cell
+ * added; memory grows with the distinct cells.
+ */
+struct kmap_frames;
+/* NULL when out of memory. */
+struct kmap_frames *kmap_frames_new(void);
+/*
+ * Returns 1 when f's (frame, ip, pid) is new, 0 when an entry had it (f's
+ * counts added to it), -1 when out of memory; *at (when not NULL) is the
+ * entry's index.
+ */
+int kmap_frames_add(struct kmap_frames *t, const struct kmap_frame *f,
+		    size_t *at);
+/* The entries (*frames[0 .. n - 1]), valid until the next add; t: NULL ok. */
+size_t kmap_frames_list(const struct kmap_frames *t,
+			const struct kmap_frame **frames);
+void kmap_frames_free(struct kmap_frames *t);
 
 /* ------------------------------------------------------------------ */
 /* Compartments: how well code separates (kmap_compart.c).            */

@@ -120,24 +120,31 @@ size_t kmap_fields(const char *s, size_t len, char sep, const char **f,
 	return n;
 }
 
+/* "FIELD 'VALUE': what" into err (the value cut at 40 bytes); -1. */
+static int field_err(char *err, const char *field, const char *s, size_t len,
+		     const char *what)
+{
+	snprintf(err, KMAP_ERR_MAX, "%s '%.*s': %s", field,
+		 len > 40 ? 40 : (int)len, s, what);
+	return -1;
+}
+
 int kmap_field_addr(const char *s, size_t len, uint64_t *v, const char *field,
 		    char *err)
 {
 	size_t i;
 
+	if (len > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return field_err(err, field, s, len,
+				 "0x prefix (the kernel prints hex without one)");
 	for (i = 0; i < len; i++)
 		if (s[i] >= 'A' && s[i] <= 'F')
 			break;
-	if (!len || i < len || kmap_parse_hex(s, len, v)) {
-		snprintf(err, KMAP_ERR_MAX, "%s '%.*s': not lowercase hexadecimal of at most 64 bits",
-			 field, len > 40 ? 40 : (int)len, s);
-		return -1;
-	}
-	if (len > 1 && s[0] == '0') {
-		snprintf(err, KMAP_ERR_MAX, "%s '%.*s': leading zero", field,
-			 (int)len, s);
-		return -1;
-	}
+	if (!len || i < len || kmap_parse_hex(s, len, v))
+		return field_err(err, field, s, len,
+				 "not lowercase hexadecimal of at most 64 bits");
+	if (len > 1 && s[0] == '0')
+		return field_err(err, field, s, len, "leading zero");
 	if (!*v) {
 		snprintf(err, KMAP_ERR_MAX, "%s 0: no kernel address", field);
 		return -1;
@@ -148,16 +155,13 @@ int kmap_field_addr(const char *s, size_t len, uint64_t *v, const char *field,
 int kmap_field_dec(const char *s, size_t len, uint64_t *v, const char *field,
 		   char *err)
 {
-	if (kmap_parse_dec(s, len, v)) {
-		snprintf(err, KMAP_ERR_MAX, "%s '%.*s': not an unsigned decimal number of at most 64 bits",
-			 field, len > 40 ? 40 : (int)len, s);
-		return -1;
-	}
-	if (len > 1 && s[0] == '0') {
-		snprintf(err, KMAP_ERR_MAX, "%s '%.*s': leading zero", field,
-			 (int)len, s);
-		return -1;
-	}
+	if (len > 1 && s[0] == '-')
+		return field_err(err, field, s, len, "negative");
+	if (kmap_parse_dec(s, len, v))
+		return field_err(err, field, s, len,
+				 "not an unsigned decimal number of at most 64 bits");
+	if (len > 1 && s[0] == '0')
+		return field_err(err, field, s, len, "leading zero");
 	return 0;
 }
 

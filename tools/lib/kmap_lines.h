@@ -56,10 +56,10 @@ size_t kmap_fields(const char *s, size_t len, char sep, const char **f,
 
 /*
  * Fields as the kernel prints them, each named field in err[KMAP_ERR_MAX]
- * (no location) when wrong; 0 or -1. An address: %lx, lowercase hex
- * without 0x or leading zeros, not 0. A count: %u or %lu, unsigned
- * decimal without leading zeros, within 64 bits. A pid: a count below
- * KMAP_PID_MAX.
+ * (no location) when wrong (an 0x prefix and a minus sign said as such);
+ * 0 or -1. An address: %lx, lowercase hex without 0x or leading zeros,
+ * not 0. A count: %u or %lu, unsigned decimal without leading zeros,
+ * within 64 bits. A pid: a count below KMAP_PID_MAX.
  */
 int kmap_field_addr(const char *s, size_t len, uint64_t *v, const char *field,
 		    char *err);
