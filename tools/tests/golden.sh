@@ -256,6 +256,39 @@ run check check-stream-call-zero "$M" check calls-zero.bin
 printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,2\nffffffff81000205,ffffffff81000300,0,3\n' > calls.txt
 printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,0\n' > calls-bad.txt
 run check check-calls sh -c "\"$M\" check calls.txt; \"$M\" check calls-bad.txt"
+# stack_frames files: fixtures/compartments.frames (see compartments
+# below) has 7 cells of 3 frames (xas_store's, rb_erase's, call_rcu's) in
+# pids 10, 12, 11 and 0: 8 writes, 9 reads. An empty file is valid, as an
+# empty kmap. With -q, nothing.
+: > empty.frames
+run check check-frames sh -c "\"$M\" check fixtures/compartments.frames empty.frames; echo status \$?; \"$M\" check -q fixtures/compartments.frames; echo status \$?; \"$M\" check - < fixtures/compartments.frames"
+# Each malformed kind, its exact message, refused by check, report and
+# text alike; the first line tells the format by its shape, so what is
+# wrong with it is said too (0x, negative pid, counts 0, 32 bits).
+sf=ffffffffc0201230,ffffffffc0201290
+frames_bad() {	# frames_bad NAME LINE...: a frames file of a good line, then LINE...
+	printf '%s\n' "$sf,131,7,0" "${@:2}" > "frames-bad-$1"
+}
+frames_bad fields-4 "$sf,131,7"
+frames_bad fields-6 "$sf,131,7,0,1"
+frames_bad calls-line "ffffffff81757490,ffffffff817562d0,10,5"
+frames_bad empty-line ""
+frames_bad upper "ffffffffC0201230,ffffffffc0201290,131,7,0"
+frames_bad not-hex "ffffffffc0201230,ffffffffc020129g,131,7,0"
+frames_bad hex-65-bits "1ffffffffc0201230,ffffffffc0201290,131,7,0"
+frames_bad leading-zero "0ffffffc0201230,ffffffffc0201290,131,7,0"
+frames_bad ip-zero "ffffffffc0201230,0,131,7,0"
+frames_bad pid-zero-padded "$sf,0131,7,0"
+frames_bad pid-limit "$sf,4194304,7,0"
+frames_bad reads-not-dec "$sf,131,7,1a"
+frames_bad reads-65-bits "$sf,131,7,18446744073709551616"
+frames_bad duplicate "$sf,132,1,1" "$sf,131,0,9"
+printf '%s\n' "0x$sf,131,7,0" > frames-bad-1-0x
+printf '%s\n' "$sf,-1,7,0" > frames-bad-1-negative-pid
+printf '%s\n' "$sf,131,0,0" > frames-bad-1-counts-zero
+printf '%s\n' "$sf,131,4294967296,0" > frames-bad-1-writes-32-bits
+printf '%s\n%s' "$sf,131,7,0" "$sf,132,7,0" > frames-bad-no-newline
+run check check-frames-bad sh -c "for f in frames-bad-*; do \"$M\" check \$f; \"$M\" report \$f; \"$M\" text \$f; echo status \$?; done 2>&1"
 # What a global must be, refused by check, report and text alike.
 g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
 # mkrecords NAME RECORD...: a stream of sh's TASK record (pid 5, cpu 0),
