@@ -949,7 +949,15 @@ void kmap_calls_free(struct kmap_calls *t);
  * frame. A (frame, ip, pid) is on one line at most. An empty file holds
  * no cell (kmap_guess_format() calls it an empty text kmap, which holds
  * nothing either).
+ *
+ * A frame's bytes are not known: the kernel counts accesses per frame,
+ * not where in it they land, nor how big it is. Where data units are
+ * weighed in bytes (kmap_compart_units), a frame weighs KMAP_FRAME_BYTES,
+ * one stack slot: the least a frame holds (its return address), so that
+ * frames count in the byte metrics without outweighing the objects whose
+ * sizes are known.
  */
+#define KMAP_FRAME_BYTES	8
 struct kmap_frame {
 	uint64_t frame, ip;
 	uint32_t pid;
@@ -1118,21 +1126,27 @@ int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
 void kmap_compart_free(struct kmap_compart *p);
 
 /*
- * The problem of a capability map m (kmap_capmap) and call edges calls
- * (kmap_compart_units.c), its units named: m's subjects are the code
- * units, its groups the data units (with fields, a map split by range,
- * kmap_capmap_split_ranges(): a group's bytes of each range apart,
- * "GROUP+OFF..END (FIELD)", the bytes of no known range the group's own),
- * numbered in the order m's cells name them; then the calls' callers and
- * callees, their ips named as m names access ips (one that only calls or
- * is called is a code unit too). A data unit's bytes: its range's width,
- * else its group's largest object. rank: each code unit's place in name
- * order, for kmap_compart_sweep(). m must outlive u. NULL when out of
- * memory.
+ * The problem of a capability map m (kmap_capmap), stack frame cells
+ * frames and call edges calls (kmap_compart_units.c), its units named:
+ * m's subjects are the code units, its groups the data units (with
+ * fields, a map split by range, kmap_capmap_split_ranges(): a group's
+ * bytes of each range apart, "GROUP+OFF..END (FIELD)", the bytes of no
+ * known range the group's own), numbered in the order m's cells name
+ * them; then the frames': each cell gives the code unit of its ip (named
+ * as m names access ips) r on its frame if it read it, w if it wrote it,
+ * the frame a data unit named as m names frames
+ * (kmap_capmap_frame_group(): frame:FUNC, or frame for all of them when
+ * m groups by kind); then the calls' callers and callees, their ips named
+ * as m names access ips (one that only calls or is called is a code unit
+ * too). A data unit's bytes: its range's width, else its group's largest
+ * object; a frame's KMAP_FRAME_BYTES. rank: each code unit's place in
+ * name order, for kmap_compart_sweep(). m must outlive u; frames and
+ * calls may be NULL. NULL when out of memory.
  */
 struct kmap_capmap;
 struct kmap_compart_units;
 struct kmap_compart_units *kmap_compart_units_new(const struct kmap_capmap *m,
+						  const struct kmap_frames *frames,
 						  const struct kmap_calls *calls,
 						  int fields);
 const struct kmap_compart *
@@ -1478,6 +1492,14 @@ uint64_t kmap_capmap_group_size(const struct kmap_capmap *m, uint32_t group);
 /* The name of ip's subject, as m names its cells', into buf[len]. */
 void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
 			    char *buf, size_t len);
+/*
+ * The name of the group of the stack frame of the function that starts
+ * at frame (struct kmap_frame), into buf[len]: "frame" when m groups by
+ * kind (the frames are one kind of data), else "frame:FUNC", FUNC named
+ * as a call site is (its function, its address in hex without one).
+ */
+void kmap_capmap_frame_group(const struct kmap_capmap *m, uint64_t frame,
+			     char *buf, size_t len);
 /* How many subjects and groups the cells name. */
 size_t kmap_capmap_nsubjects(const struct kmap_capmap *m);
 size_t kmap_capmap_ngroups(const struct kmap_capmap *m);
