@@ -569,6 +569,7 @@ enum kmap_format {
 	KMAP_FMT_BINARY_ZSTD = 3,
 	KMAP_FMT_MTRACE = 4,		/* the mtrace plugin's log */
 	KMAP_FMT_CALLS = 5,		/* function_calls (struct kmap_call) */
+	KMAP_FMT_FRAMES = 6,		/* stack_frames (struct kmap_frame) */
 };
 
 struct kmap_src;
@@ -589,8 +590,8 @@ struct kmap_src *kmap_src_open(const char *path, char *err);
 /* The same over an open FILE (not closed by kmap_src_close). */
 struct kmap_src *kmap_src_open_file(FILE *f, const char *name, char *err);
 /*
- * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE or KMAP_FMT_CALLS: what
- * the (decompressed) input holds.
+ * KMAP_FMT_TEXT, KMAP_FMT_BINARY, KMAP_FMT_MTRACE, KMAP_FMT_CALLS or
+ * KMAP_FMT_FRAMES: what the (decompressed) input holds.
  */
 enum kmap_format kmap_src_format(const struct kmap_src *s);
 /*
@@ -617,6 +618,13 @@ struct kmap_mtrace_reader *kmap_src_mtrace(struct kmap_src *s);
  * NULL when it has read none.
  */
 const struct kmap_calls *kmap_src_calls(const struct kmap_src *s);
+/*
+ * The stack frame cells of a stack_frames file (KMAP_FMT_FRAMES): all of
+ * them by the time kmap_src_next() returned 0, which it does at once with
+ * no objects, or -1 at the first line kmap_frames_next() refuses. NULL
+ * for another format.
+ */
+const struct kmap_frames *kmap_src_frames(const struct kmap_src *s);
 /* The input's name in messages: the path, or <stdin> for "-". */
 const char *kmap_src_name(const struct kmap_src *s);
 /*
@@ -675,8 +683,15 @@ void kmap_src_close(struct kmap_src *s);
  * (KMAP_FMT_CALLS): it starts with no space (an access line has two) and
  * has 4 fields between commas (a kmap object line has 8 or 10), or no
  * comma and 3 fields between single spaces (the fork's), and
- * kmap_parse_call() takes it. kmap_src passes the whole first line; an
- * empty file is a text kmap (holding no objects and no calls).
+ * kmap_parse_call() takes it; or has the shape of a stack frame cell's
+ * (KMAP_FMT_FRAMES): 5 fields between commas, none empty, the first two
+ * of hexadecimal digits and x (either case), the other three of decimal
+ * digits and -, the line at most KMAP_LINE_MAX bytes with its newline
+ * (what kmap_src reads of it). The shape, not kmap_parse_frame(),
+ * decides, so that a stack_frames file whose first line is wrong (an 0x,
+ * a negative pid, counts both 0) is refused for what is wrong with it,
+ * not as a kmap. kmap_src passes the whole first line; an empty file is
+ * a text kmap (holding no objects, no calls and no frames).
  */
 enum kmap_format kmap_guess_format(const void *buf, size_t len);
 
@@ -915,6 +930,91 @@ size_t kmap_calls_list(const struct kmap_calls *t,
 void kmap_calls_free(struct kmap_calls *t);
 
 /* ------------------------------------------------------------------ */
+/* Stack frames: debugfs memorizer/stack_frames (kmap_frames.c).      */
+
+/*
+ * While call logging is on, the kernel attributes each load and store
+ * KASAN checks on the current task's stack to the frame it falls in: the
+ * activation of the function whose frame holds the address, found on a
+ * shadow stack of the task's calls. One cell a line, "%lx,%lx,%d,%u,%u":
+ *
+ *   frame,ip,pid,writes,reads
+ *
+ * frame the start of the function whose frame was accessed, ip the
+ * accessing instruction, both lowercase hex without 0x or leading zeros
+ * and not 0; pid below KMAP_PID_MAX (0: the idle task); writes and reads
+ * within 32 bits (the kernel's counters), not both 0. After frame, the
+ * fields are an access line's (access_ip,access_pid,write_count,
+ * read_count): a cell is an access line on the frame of the function at
+ * frame. A (frame, ip, pid) is on one line at most. An empty file holds
+ * no cell (kmap_guess_format() calls it an empty text kmap, which holds
+ * nothing either).
+ *
+ * A frame's bytes are not known: the kernel counts accesses per frame,
+ * not where in it they land, nor how big it is. Where data units are
+ * weighed in bytes (kmap_compart_units), a frame weighs KMAP_FRAME_BYTES,
+ * one stack slot: the least a frame holds (its return address), so that
+ * frames count in the byte metrics without outweighing the objects whose
+ * sizes are known.
+ */
+#define KMAP_FRAME_BYTES	8
+struct kmap_frame {
+	uint64_t frame, ip;
+	uint32_t pid;
+	uint64_t writes, reads;
+};
+/*
+ * Parse one line (without its newline) into *f. Returns 0, or -1 with
+ * what is wrong (no location) in err[KMAP_ERR_MAX].
+ */
+int kmap_parse_frame(const char *s, size_t len, struct kmap_frame *f,
+		     char *err);
+struct kmap_frames_reader;
+/*
+ * Read stack frame lines from f (not closed by kmap_frames_close), or
+ * through a read function; name is used in errors. NULL only when out of
+ * memory.
+ */
+struct kmap_frames_reader *kmap_frames_open(FILE *f, const char *name);
+struct kmap_frames_reader *kmap_frames_open_fn(kmap_read_fn fn, void *ctx,
+					       const char *name);
+/*
+ * The next line's cell: 1, 0 at the end, -1 on error (kmap_frames_error():
+ * "FILE:LINE: what is wrong"; reading further returns -1 again). Lines are
+ * at most KMAP_LINE_MAX bytes, newline included, and end in one. The
+ * reader keeps the cells it read, to refuse a (frame, ip, pid) on a second
+ * line: its memory grows with the cells.
+ */
+int kmap_frames_next(struct kmap_frames_reader *r, struct kmap_frame *f);
+/*
+ * The cells handed out so far, one a line in file order (a line refused
+ * is not among them); valid while r is.
+ */
+const struct kmap_frames *kmap_frames_read(const struct kmap_frames_reader *r);
+const char *kmap_frames_error(const struct kmap_frames_reader *r);
+void kmap_frames_close(struct kmap_frames_reader *r);
+
+/*
+ * Frame cells summed: one entry per (frame, ip, pid), its counts added
+ * (saturating, kmap_add_sat()), in the order first seen. O(1) per cell
+ * added; memory grows with the distinct cells.
+ */
+struct kmap_frames;
+/* NULL when out of memory. */
+struct kmap_frames *kmap_frames_new(void);
+/*
+ * Returns 1 when f's (frame, ip, pid) is new, 0 when an entry had it (f's
+ * counts added to it), -1 when out of memory; *at (when not NULL) is the
+ * entry's index.
+ */
+int kmap_frames_add(struct kmap_frames *t, const struct kmap_frame *f,
+		    size_t *at);
+/* The entries (*frames[0 .. n - 1]), valid until the next add; t: NULL ok. */
+size_t kmap_frames_list(const struct kmap_frames *t,
+			const struct kmap_frame **frames);
+void kmap_frames_free(struct kmap_frames *t);
+
+/* ------------------------------------------------------------------ */
 /* Compartments: how well code separates (kmap_compart.c).            */
 
 /*
@@ -1026,21 +1126,27 @@ int kmap_compart_sweep(const struct kmap_compart *p, const uint32_t *rank,
 void kmap_compart_free(struct kmap_compart *p);
 
 /*
- * The problem of a capability map m (kmap_capmap) and call edges calls
- * (kmap_compart_units.c), its units named: m's subjects are the code
- * units, its groups the data units (with fields, a map split by range,
- * kmap_capmap_split_ranges(): a group's bytes of each range apart,
- * "GROUP+OFF..END (FIELD)", the bytes of no known range the group's own),
- * numbered in the order m's cells name them; then the calls' callers and
- * callees, their ips named as m names access ips (one that only calls or
- * is called is a code unit too). A data unit's bytes: its range's width,
- * else its group's largest object. rank: each code unit's place in name
- * order, for kmap_compart_sweep(). m must outlive u. NULL when out of
- * memory.
+ * The problem of a capability map m (kmap_capmap), stack frame cells
+ * frames and call edges calls (kmap_compart_units.c), its units named:
+ * m's subjects are the code units, its groups the data units (with
+ * fields, a map split by range, kmap_capmap_split_ranges(): a group's
+ * bytes of each range apart, "GROUP+OFF..END (FIELD)", the bytes of no
+ * known range the group's own), numbered in the order m's cells name
+ * them; then the frames': each cell gives the code unit of its ip (named
+ * as m names access ips) r on its frame if it read it, w if it wrote it,
+ * the frame a data unit named as m names frames
+ * (kmap_capmap_frame_group(): frame:FUNC, or frame for all of them when
+ * m groups by kind); then the calls' callers and callees, their ips named
+ * as m names access ips (one that only calls or is called is a code unit
+ * too). A data unit's bytes: its range's width, else its group's largest
+ * object; a frame's KMAP_FRAME_BYTES. rank: each code unit's place in
+ * name order, for kmap_compart_sweep(). m must outlive u; frames and
+ * calls may be NULL. NULL when out of memory.
  */
 struct kmap_capmap;
 struct kmap_compart_units;
 struct kmap_compart_units *kmap_compart_units_new(const struct kmap_capmap *m,
+						  const struct kmap_frames *frames,
 						  const struct kmap_calls *calls,
 						  int fields);
 const struct kmap_compart *
@@ -1171,6 +1277,23 @@ int kmap_map_next(const struct kmap_map *m, size_t *pos, uint64_t *key,
  */
 int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
 		size_t *cap, size_t size, size_t *idx, int *is_new);
+/*
+ * The same for a key wider than 64 bits: h its hash (kmap_hash3() for two
+ * u64 and a u32), same(key, elem) whether an element of *arr holds key;
+ * hashes that clash go to h + 1, h + 2, ... in m. A new key's element is
+ * the caller's to fill (with key) before the next call.
+ */
+int kmap_intern_wide(struct kmap_map *m, uint64_t h, const void *key,
+		     int (*same)(const void *key, const void *elem),
+		     void **arr, size_t *n, size_t *cap, size_t size,
+		     size_t *idx, int *is_new);
+static inline uint64_t kmap_hash3(uint64_t a, uint64_t b, uint32_t c)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ull;
+
+	h ^= b + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	return h ^ (uint64_t)c * 0xff51afd7ed558ccdull;
+}
 
 /*
  * Symbols: ip -> function+offset, and file:line where a vmlinux has DWARF.
@@ -1369,6 +1492,14 @@ uint64_t kmap_capmap_group_size(const struct kmap_capmap *m, uint32_t group);
 /* The name of ip's subject, as m names its cells', into buf[len]. */
 void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
 			    char *buf, size_t len);
+/*
+ * The name of the group of the stack frame of the function that starts
+ * at frame (struct kmap_frame), into buf[len]: "frame" when m groups by
+ * kind (the frames are one kind of data), else "frame:FUNC", FUNC named
+ * as a call site is (its function, its address in hex without one).
+ */
+void kmap_capmap_frame_group(const struct kmap_capmap *m, uint64_t frame,
+			     char *buf, size_t len);
 /* How many subjects and groups the cells name. */
 size_t kmap_capmap_nsubjects(const struct kmap_capmap *m);
 size_t kmap_capmap_ngroups(const struct kmap_capmap *m);

@@ -646,3 +646,17 @@ void kmap_capmap_subject_ip(const struct kmap_capmap *m, uint64_t ip,
 {
 	subject_name(m, ip, buf, len);
 }
+
+void kmap_capmap_frame_group(const struct kmap_capmap *m, uint64_t frame,
+			     char *buf, size_t len)
+{
+	int n;
+
+	if (m->group == KMAP_GROUP_KIND) {
+		snprintf(buf, len, "frame");
+		return;
+	}
+	n = snprintf(buf, len, "frame:");
+	if (n > 0 && (size_t)n < len)
+		function_name(m->sym, frame, buf + n, len - n);
+}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libkmap: a compartments problem (kmap_compart) from a capability map
- * and call edges, its units named. memorizer compartments and the HTML
- * report's compartments view both sweep this one problem.
+ * libkmap: a compartments problem (kmap_compart) from a capability map,
+ * stack frame cells and call edges, its units named. memorizer
+ * compartments and the HTML report's compartments view both sweep this
+ * one problem.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,8 +146,32 @@ static int name_cmp(const void *x, const void *y)
 		      sort_names[*(const uint32_t *)y]);
 }
 
+/* Each frame cell: its ip's code unit's rights on its frame. */
+static int add_frames(struct kmap_compart_units *u,
+		      const struct kmap_frames *frames)
+{
+	char name[KMAP_LINE_MAX];
+	const struct kmap_frame *f;
+	size_t i, n = kmap_frames_list(frames, &f);
+
+	for (i = 0; i < n; i++) {
+		long cu = code_unit(u, f[i].ip), du;
+		unsigned int r = (f[i].reads ? KMAP_RIGHT_READ : 0) |
+				 (f[i].writes ? KMAP_RIGHT_WRITE : 0);
+
+		kmap_capmap_frame_group(u->m, f[i].frame, name, sizeof(name));
+		du = intern(&u->data, name);
+		if (cu < 0 || du < 0 ||
+		    kmap_compart_right(u->p, (uint32_t)cu, (uint32_t)du, r) ||
+		    kmap_compart_size(u->p, (uint32_t)du, KMAP_FRAME_BYTES))
+			return -1;
+	}
+	return 0;
+}
+
 /* The problem: code units, A(c), sizes, calls, name ranks. */
-static int build(struct kmap_compart_units *u, const struct kmap_calls *calls)
+static int build(struct kmap_compart_units *u, const struct kmap_frames *frames,
+		 const struct kmap_calls *calls)
 {
 	const struct kmap_capmap_cell *cells;
 	const struct kmap_call *c;
@@ -165,6 +190,8 @@ static int build(struct kmap_compart_units *u, const struct kmap_calls *calls)
 		    kmap_compart_size(u->p, (uint32_t)du, data_size(u, &cells[i])))
 			return -1;
 	}
+	if (add_frames(u, frames))
+		return -1;
 	n = kmap_calls_list(calls, &c);
 	for (i = 0; i < n; i++) {
 		long a = code_unit(u, c[i].caller), b = code_unit(u, c[i].callee);
@@ -194,6 +221,7 @@ static int build(struct kmap_compart_units *u, const struct kmap_calls *calls)
 }
 
 struct kmap_compart_units *kmap_compart_units_new(const struct kmap_capmap *m,
+						  const struct kmap_frames *frames,
 						  const struct kmap_calls *calls,
 						  int fields)
 {
@@ -208,7 +236,7 @@ struct kmap_compart_units *kmap_compart_units_new(const struct kmap_capmap *m,
 	kmap_map_init(&u->data_of);
 	kmap_map_init(&u->range_of);
 	u->p = kmap_compart_new();
-	if (!u->p || build(u, calls)) {
+	if (!u->p || build(u, frames, calls)) {
 		kmap_compart_units_free(u);
 		return NULL;
 	}

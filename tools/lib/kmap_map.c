@@ -205,3 +205,22 @@ int kmap_intern(struct kmap_map *m, uint64_t key, void **arr, size_t *n,
 	*idx = (size_t)*slot;
 	return 0;
 }
+
+int kmap_intern_wide(struct kmap_map *m, uint64_t h, const void *key,
+		     int (*same)(const void *key, const void *elem),
+		     void **arr, size_t *n, size_t *cap, size_t size,
+		     size_t *idx, int *is_new)
+{
+	const uint64_t *v;
+
+	for (;; h++) {
+		v = kmap_map_find(m, h);
+		if (!v)
+			return kmap_intern(m, h, arr, n, cap, size, idx, is_new);
+		if (same(key, (const char *)*arr + *v * size)) {
+			*idx = (size_t)*v;
+			*is_new = 0;
+			return 0;
+		}
+	}
+}

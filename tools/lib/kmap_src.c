@@ -77,6 +77,8 @@ struct kmap_src {
 	/* function_calls: edges, no objects; and the edges read */
 	struct kmap_calls_reader *cr;
 	struct kmap_calls *calls;
+	/* stack_frames: cells, no objects (the reader keeps them) */
+	struct kmap_frames_reader *fr;
 	/* binary */
 	struct kmap_bin_reader *br;
 	struct kmap_map ids;		/* id -> entries index */
@@ -200,6 +202,38 @@ static int calls_line(const void *buf, size_t len)
 	return !kmap_parse_call(p, n, &c, &fork, err);
 }
 
+/*
+ * Whether buf starts with a whole line of a stack frame cell's shape: 5
+ * fields between commas, none empty, hex digits and x in the first two,
+ * decimal digits and - in the rest, at most KMAP_LINE_MAX bytes with its
+ * newline, as kmap_src sees first lines (kmap_guess_format()).
+ */
+static int frames_line(const void *buf, size_t len)
+{
+	const char *p = buf, *nl = memchr(buf, '\n', len);
+	size_t n, i, field = 0, flen = 0;
+
+	if (!nl || nl - p >= KMAP_LINE_MAX)
+		return 0;
+	n = (size_t)(nl - p);
+	for (i = 0; i <= n; i++, flen++) {
+		char c = i < n ? p[i] : ',';
+
+		if (c == ',') {
+			if (!flen || ++field > 5)
+				return 0;
+			flen = (size_t)-1;
+		} else if (!((c >= '0' && c <= '9') ||
+			     (field < 2 ? (c >= 'a' && c <= 'f') ||
+					  (c >= 'A' && c <= 'F') ||
+					  c == 'x' || c == 'X' :
+					  c == '-'))) {
+			return 0;
+		}
+	}
+	return field == 5;
+}
+
 enum kmap_format kmap_guess_format(const void *buf, size_t len)
 {
 	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
@@ -215,7 +249,8 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 	for (i = 0; i < len && i < 16; i++)
 		if ((p[i] < 0x20 && p[i] != '\n') || p[i] >= 0x7f)
 			return KMAP_FMT_BINARY;
-	return calls_line(buf, len) ? KMAP_FMT_CALLS : KMAP_FMT_TEXT;
+	return calls_line(buf, len) ? KMAP_FMT_CALLS :
+	       frames_line(buf, len) ? KMAP_FMT_FRAMES : KMAP_FMT_TEXT;
 }
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
@@ -326,7 +361,7 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 	/* The format is the decoded bytes': a text kmap may be compressed. */
 	/*
 	 * 16 bytes tell a stream from text; then text's first line tells a
-	 * kmap from function_calls.
+	 * kmap from function_calls and stack_frames.
 	 */
 	if (fill_head(s, 16) ||
 	    (kmap_guess_format(s->head, s->nhead) == KMAP_FMT_TEXT &&
@@ -345,9 +380,11 @@ static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
 		s->mr = kmap_mtrace_open_fn(src_read, s, s->name);
 	else if (s->fmt == KMAP_FMT_CALLS)
 		s->cr = kmap_calls_open_fn(src_read, s, s->name);
+	else if (s->fmt == KMAP_FMT_FRAMES)
+		s->fr = kmap_frames_open_fn(src_read, s, s->name);
 	else
 		s->br = kmap_bin_open_fn(src_read, s, s->name);
-	if (!s->tr && !s->br && !s->mr && !s->cr) {
+	if (!s->tr && !s->br && !s->mr && !s->cr && !s->fr) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
 		kmap_src_close(s);
 		return NULL;
@@ -398,6 +435,24 @@ static int calls_next(struct kmap_src *s)
 			return emit_oom(s);
 	if (rc < 0)
 		snprintf(s->err, sizeof(s->err), "%s", kmap_calls_error(s->cr));
+	return rc;
+}
+
+const struct kmap_frames *kmap_src_frames(const struct kmap_src *s)
+{
+	return s->fr ? kmap_frames_read(s->fr) : NULL;
+}
+
+/* Every cell of a stack_frames file, into its reader: 0, or -1. */
+static int frames_next(struct kmap_src *s)
+{
+	struct kmap_frame f;
+	int rc;
+
+	while ((rc = kmap_frames_next(s->fr, &f)) == 1)
+		;
+	if (rc < 0)
+		snprintf(s->err, sizeof(s->err), "%s", kmap_frames_error(s->fr));
 	return rc;
 }
 
@@ -486,6 +541,7 @@ void kmap_src_close(struct kmap_src *s)
 	kmap_mtrace_close(s->mr);
 	kmap_calls_close(s->cr);
 	kmap_calls_free(s->calls);
+	kmap_frames_close(s->fr);
 	free_objects(s);
 	kmap_bin_rules_free(s->rules);
 #ifdef KMAP_ZSTD
@@ -1412,7 +1468,8 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 	}
 	if (s->ended)
 		return 0;
-	rc = s->cr ? calls_next(s) : s->tr ? text_next(s) : bin_next(s);
+	rc = s->cr ? calls_next(s) : s->fr ? frames_next(s) :
+	     s->tr ? text_next(s) : bin_next(s);
 	s->ended = rc == 0;
 	if (rc == 1) {
 		*obj = s->outp;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* memorizer check: validate a text kmap or a binary stream. */
+/*
+ * memorizer check: validate a text kmap, a binary stream, an mtrace log,
+ * a function_calls or a stack_frames file.
+ */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -562,17 +565,63 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	return rc ? 1 : 0;
 }
 
+/* A function_calls file's summary: its edges (repeats summed) and calls. */
+static void print_calls(const struct checker *c, const struct kmap_calls *t)
+{
+	const struct kmap_call *calls;
+	size_t n = kmap_calls_list(t, &calls), i;
+	uint64_t total = 0;
+
+	for (i = 0; i < n; i++)
+		total = kmap_add_sat(total, calls[i].count);
+	printf("%s: valid function_calls file: %zu %s, %llu %s\n", c->name, n,
+	       plural(n, "edge", "edges"), (unsigned long long)total,
+	       plural(total, "call", "calls"));
+}
+
 /*
- * A function_calls file: the reader checks each line; the summary gives
- * the edges (one per caller, callee and pid, repeats summed) and calls.
+ * A stack_frames file's summary: its cells, the frames (functions) and
+ * pids they name, their writes and reads. 0, or -1 when out of memory.
  */
-static int check_calls(struct checker *c, struct kmap_src *src)
+static int print_frames(const struct checker *c, const struct kmap_frames *t)
+{
+	const struct kmap_frame *f;
+	size_t n = kmap_frames_list(t, &f), i;
+	uint64_t writes = 0, reads = 0;
+	struct kmap_map frames, pids;
+	int is_new, rc = -1;
+
+	kmap_map_init(&frames);
+	kmap_map_init(&pids);
+	for (i = 0; i < n; i++) {
+		if (!kmap_map_get(&frames, f[i].frame, &is_new) ||
+		    !kmap_map_get(&pids, f[i].pid, &is_new))
+			goto out;
+		writes = kmap_add_sat(writes, f[i].writes);
+		reads = kmap_add_sat(reads, f[i].reads);
+	}
+	printf("%s: valid stack_frames file: %zu %s, %zu %s, %zu %s, %llu %s, %llu %s\n",
+	       c->name, n, plural(n, "cell", "cells"),
+	       frames.len, plural(frames.len, "frame", "frames"),
+	       pids.len, plural(pids.len, "pid", "pids"),
+	       (unsigned long long)writes, plural(writes, "write", "writes"),
+	       (unsigned long long)reads, plural(reads, "read", "reads"));
+	rc = 0;
+out:
+	kmap_map_free(&frames);
+	kmap_map_free(&pids);
+	return rc;
+}
+
+/*
+ * A function_calls or stack_frames file: the reader checks each line (and
+ * that no stack frame cell is on two), the summary says what it holds.
+ */
+static int check_lines(struct checker *c, struct kmap_src *src)
 {
 	const struct kmap_object *o;
 	const struct kmap_access *a;
-	const struct kmap_call *calls;
-	uint64_t total = 0;
-	size_t n, i;
+	size_t n;
 
 	if (kmap_src_next(src, &o, &a, &n) < 0) {
 		fprintf(stderr, "%s\n", kmap_src_error(src));
@@ -580,13 +629,14 @@ static int check_calls(struct checker *c, struct kmap_src *src)
 			printf("%s: invalid: 1 error\n", c->name);
 		return -1;
 	}
-	n = kmap_calls_list(kmap_src_calls(src), &calls);
-	for (i = 0; i < n; i++)
-		total = kmap_add_sat(total, calls[i].count);
-	if (!c->quiet)
-		printf("%s: valid function_calls file: %zu %s, %llu %s\n",
-		       c->name, n, plural(n, "edge", "edges"),
-		       (unsigned long long)total, plural(total, "call", "calls"));
+	if (c->quiet)
+		return 0;
+	if (kmap_src_format(src) == KMAP_FMT_CALLS) {
+		print_calls(c, kmap_src_calls(src));
+	} else if (print_frames(c, kmap_src_frames(src))) {
+		error("out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -667,8 +717,9 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		c.name = kmap_src_name(src);
-		if (kmap_src_format(src) == KMAP_FMT_CALLS) {
-			if (check_calls(&c, src))
+		if (kmap_src_format(src) == KMAP_FMT_CALLS ||
+		    kmap_src_format(src) == KMAP_FMT_FRAMES) {
+			if (check_lines(&c, src))
 				rc = 1;
 			kmap_src_close(src);
 			continue;
@@ -701,13 +752,14 @@ int cmd_check(int argc, char **argv)
 
 const struct cmd cmd_check_desc = {
 	.name = "check",
-	.summary = "validate a kmap, a binary stream, an mtrace log or call edges",
+	.summary = "validate a kmap, a binary stream, an mtrace log, call edges or stack frames",
 	.synopsis = "[--vmlinux FILE | --system-map FILE] [-q] FILE...",
 	.description =
 "Reads each FILE (- for standard input), a text kmap, a binary stream, "
-"an mtrace log or a function_calls file of call edges (told apart by the "
-"stream's and the log's magic and a calls file's first line; any may "
-"be zstd-compressed), "
+"an mtrace log, a function_calls file of call edges or a stack_frames "
+"file of stack accesses by frame (told apart by the stream's and the "
+"log's magic and the first line of a calls or frames file; any may be "
+"zstd-compressed), "
 "through libkmap's record readers, and checks it the way the kernel "
 "documentation defines it. Exits 0 only when every FILE is valid; prints "
 "each problem as FILE:LINE: what is wrong (text) or FILE: byte OFFSET: what "
@@ -806,6 +858,28 @@ const struct cmd cmd_check_desc = {
 "an ALLOC; ACCESS records a FREE's nr_access says follow it are its "
 "object's) are counted in the summary.\n"
 "\n"
+"function_calls files (debugfs memorizer/function_calls): lines "
+"caller,callee,pid,count, or the public Memorizer fork's caller callee "
+"count (no pid), one format a file; caller and callee lowercase "
+"hexadecimal without 0x or leading zeros and not 0, pid below 4194304, "
+"count above 0. The summary gives the edges (one per caller, callee and "
+"pid, repeats summed) and the calls.\n"
+"\n"
+"stack_frames files (debugfs memorizer/stack_frames, written while call "
+"logging is on: each access to the current task's stack counted against "
+"the frame it falls in): lines frame,ip,pid,writes,reads, an access "
+"line (access_ip,access_pid,write_count,read_count) on the frame of the "
+"function that starts at frame. frame and ip as caller and callee are, "
+"pid below 4194304 (0: the idle task), writes and reads unsigned "
+"decimal within 32 bits, not both 0, and no (frame, ip, pid) on two "
+"lines (the message names the first). A file whose first line has 5 "
+"comma-separated fields, hexadecimal digits and x in the first two, "
+"decimal digits and - in the others, is read as one, so that a first "
+"line with an 0x, a negative pid or counts both 0 is refused for it. "
+"The summary gives the cells, the frames (functions) and pids they name, "
+"and the writes and reads. Both files stop at their first error. An "
+"empty file is valid as an empty kmap: it holds no edge and no cell.\n"
+"\n"
 "mtrace logs (the QEMU plugin's, vm/run --mtrace): magic, version, header "
 "and record sizes as for streams, vCPU numbers, per-vCPU time order, "
 "known flags, access sizes (1 to 32 bytes, powers of two), ips in the "
@@ -824,6 +898,8 @@ const struct cmd cmd_check_desc = {
 	.files_desc = "kmap",
 	.examples =
 "  $ memorizer check tar.kmap\n"
-"  tar.kmap: valid kmap: 365 objects (8 live), 16582 access lines",
+"  tar.kmap: valid kmap: 365 objects (8 live), 16582 access lines\n"
+"  $ memorizer check stack_frames\n"
+"  stack_frames: valid stack_frames file: 3 cells, 2 frames, 2 pids, 8 writes, 4 reads",
 	.run = cmd_check,
 };

@@ -2,8 +2,9 @@
 /*
  * memorizer compartments: how well the kernel's code separates into
  * compartments by the data it touches, and what each split costs in
- * calls across compartments. The capability map (kmap_capmap) gives
- * A(c), function_calls files the calls; the units, the metrics and the
+ * calls across compartments. The capability map (kmap_capmap) and
+ * stack_frames files give A(c), function_calls files the calls; the
+ * units, the metrics and the
  * sweep are libkmap's (kmap_compart_units, kmap_compart), which the HTML
  * report's compartments view shares; this file reads and prints.
  */
@@ -92,6 +93,7 @@ struct state {
 	struct kmap_capmap *m;
 	struct kmap_src *src;
 	struct kmap_calls *calls;	/* every input's */
+	struct kmap_frames *frames;	/* every input's */
 	struct kmap_compart_units *u;	/* the problem, its units named */
 	struct kmap_compart_point *pts;
 	size_t npts;
@@ -116,9 +118,13 @@ static int add_object(void *ctx, const struct kmap_object *o,
 	return 0;
 }
 
-/* Every input: objects into the map, call edges into st->calls. */
+/*
+ * Every input: objects into the map, call edges into st->calls, stack
+ * frame cells into st->frames.
+ */
 static int read_inputs(struct state *st, int argc, char **argv)
 {
+	const struct kmap_frame *f;
 	const struct kmap_call *c;
 	char err[KMAP_ERR_MAX];
 	size_t i, n;
@@ -131,7 +137,7 @@ static int read_inputs(struct state *st, int argc, char **argv)
 			return -1;
 		}
 		if (kmap_src_mtrace(st->src)) {
-			error("%s: an mtrace log, not a kmap, a stream or a function_calls file",
+			error("%s: an mtrace log, not a kmap, a stream, a function_calls or a stack_frames file",
 			      kmap_src_name(st->src));
 			goto fail;
 		}
@@ -140,6 +146,12 @@ static int read_inputs(struct state *st, int argc, char **argv)
 		n = kmap_calls_list(kmap_src_calls(st->src), &c);
 		for (i = 0; i < n; i++)
 			if (kmap_calls_add(st->calls, &c[i])) {
+				error("out of memory");
+				goto fail;
+			}
+		n = kmap_frames_list(kmap_src_frames(st->src), &f);
+		for (i = 0; i < n; i++)
+			if (kmap_frames_add(st->frames, &f[i], NULL) < 0) {
 				error("out of memory");
 				goto fail;
 			}
@@ -613,7 +625,7 @@ int cmd_compartments(int argc, char **argv)
 		goto out;
 	}
 	if (!argc) {
-		error("which files? (kmaps, streams, function_calls files)");
+		error("which files? (kmaps, streams, function_calls and stack_frames files)");
 		cmd_usage(&cmd_compartments_desc, stderr);
 		goto out;
 	}
@@ -638,13 +650,15 @@ int cmd_compartments(int argc, char **argv)
 		}
 	}
 	st.calls = kmap_calls_new();
-	if (!st.calls) {
+	st.frames = kmap_frames_new();
+	if (!st.calls || !st.frames) {
 		error("out of memory");
 		goto out;
 	}
 	if (read_inputs(&st, argc, argv))
 		goto out;
-	st.u = kmap_compart_units_new(st.m, st.calls, data == DATA_FIELD);
+	st.u = kmap_compart_units_new(st.m, st.frames, st.calls,
+				      data == DATA_FIELD);
 	if (!st.u) {
 		error("out of memory");
 		goto out;
@@ -686,6 +700,7 @@ out:
 	free(v.comp);
 	kmap_compart_units_free(st.u);
 	kmap_calls_free(st.calls);
+	kmap_frames_free(st.frames);
 	kmap_capmap_free(st.m);
 	kmap_sym_close(sym);
 	free(st.pts);
@@ -697,10 +712,13 @@ const struct cmd cmd_compartments_desc = {
 	.summary = "how well the code separates into compartments: least privilege against calls across",
 	.synopsis = "FILE... [--code function|file|dir] [--data object|callsite|type|field|kind] [--split FILE | --sweep [--points N]] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
-"Reads each FILE (- for standard input): kmaps, binary streams and "
+"Reads each FILE (- for standard input): kmaps, binary streams, "
 "function_calls files (debugfs memorizer/function_calls, lines "
 "caller,callee,pid,count; or the public Memorizer fork's, caller callee "
-"count), all through libkmap, and scores splits of the code into "
+"count) and stack_frames files (debugfs memorizer/stack_frames, lines "
+"frame,ip,pid,writes,reads: the accesses to a task's stack, by the "
+"function whose frame they fall in), all through libkmap, and scores "
+"splits of the code into "
 "compartments: how much less each compartment may touch than the whole "
 "kernel does, and how many calls then cross between compartments. This is "
 "the separability analysis behind kernel compartmentalisation.\n"
@@ -718,6 +736,20 @@ const struct cmd cmd_compartments_desc = {
 "--cols type does for an object of no known type. A data unit's size in "
 "bytes: a field's width; for the others the largest object of it seen "
 "(an object's own size; a type's, call site's or kind's largest one).\n"
+"\n"
+"Stack frames are data units too: each stack_frames cell gives the code "
+"unit of its ip (mapped as access ips are) r on the frame if it read it, "
+"w if it wrote it. The frame of the function FUNC is the data unit "
+"frame:FUNC (FUNC named as a call site is: the function at the frame's "
+"address, that address in hex when none is known) under every --data "
+"but kind, under which all frames are one data unit, frame. A frame "
+"weighs 8 bytes, one stack slot, whatever --data is: the kernel does not "
+"say where in a frame the accesses land, nor how big it is. A function "
+"that writes a local of its caller (through a pointer the caller passed "
+"down) so uses the caller's frame: with the two in different "
+"compartments, frame:CALLER counts in shared when the caller reads or "
+"writes its frame too. The cells' pids are not used; cells of several "
+"files add up.\n"
 "\n"
 "A(c) is the set of data units code unit c reads, writes or frees. "
 "For a split P of the code units into compartments, exactly:\n"
@@ -773,6 +805,7 @@ const struct cmd cmd_compartments_desc = {
 	.examples =
 "  $ memorizer compartments run.kmap function_calls --system-map out/System.map\n"
 "  $ memorizer compartments stream.bin function_calls --vmlinux out/vmlinux --code dir --data type --points 10\n"
-"  $ memorizer compartments run.kmap function_calls --system-map out/System.map --split split.txt",
+"  $ memorizer compartments run.kmap function_calls --system-map out/System.map --split split.txt\n"
+"  $ memorizer compartments run.kmap function_calls stack_frames --system-map out/System.map --split split.txt",
 	.run = cmd_compartments,
 };

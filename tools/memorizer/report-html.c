@@ -1589,7 +1589,7 @@ static struct json_object *compart_json(struct html *h)
 		skip = "no symbols: code units are functions; give --system-map FILE or --vmlinux FILE";
 		goto skipped;
 	}
-	w.u = kmap_compart_units_new(m, h->calls, 0);
+	w.u = kmap_compart_units_new(m, NULL, h->calls, 0);
 	if (!w.u || cw_prepare(&w, h->calls))
 		goto fail;
 	p = kmap_compart_units_problem(w.u);

@@ -256,6 +256,39 @@ run check check-stream-call-zero "$M" check calls-zero.bin
 printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,2\nffffffff81000205,ffffffff81000300,0,3\n' > calls.txt
 printf 'ffffffff81000105,ffffffff81000200,5,7\nffffffff81000105,ffffffff81000200,5,0\n' > calls-bad.txt
 run check check-calls sh -c "\"$M\" check calls.txt; \"$M\" check calls-bad.txt"
+# stack_frames files: fixtures/compartments.frames (see compartments
+# below) has 7 cells of 3 frames (xas_store's, rb_erase's, call_rcu's) in
+# pids 10, 12, 11 and 0: 8 writes, 9 reads. An empty file is valid, as an
+# empty kmap. With -q, nothing.
+: > empty.frames
+run check check-frames sh -c "\"$M\" check fixtures/compartments.frames empty.frames; echo status \$?; \"$M\" check -q fixtures/compartments.frames; echo status \$?; \"$M\" check - < fixtures/compartments.frames"
+# Each malformed kind, its exact message, refused by check, report and
+# text alike; the first line tells the format by its shape, so what is
+# wrong with it is said too (0x, negative pid, counts 0, 32 bits).
+sf=ffffffffc0201230,ffffffffc0201290
+frames_bad() {	# frames_bad NAME LINE...: a frames file of a good line, then LINE...
+	printf '%s\n' "$sf,131,7,0" "${@:2}" > "frames-bad-$1"
+}
+frames_bad fields-4 "$sf,131,7"
+frames_bad fields-6 "$sf,131,7,0,1"
+frames_bad calls-line "ffffffff81757490,ffffffff817562d0,10,5"
+frames_bad empty-line ""
+frames_bad upper "ffffffffC0201230,ffffffffc0201290,131,7,0"
+frames_bad not-hex "ffffffffc0201230,ffffffffc020129g,131,7,0"
+frames_bad hex-65-bits "1ffffffffc0201230,ffffffffc0201290,131,7,0"
+frames_bad leading-zero "0ffffffc0201230,ffffffffc0201290,131,7,0"
+frames_bad ip-zero "ffffffffc0201230,0,131,7,0"
+frames_bad pid-zero-padded "$sf,0131,7,0"
+frames_bad pid-limit "$sf,4194304,7,0"
+frames_bad reads-not-dec "$sf,131,7,1a"
+frames_bad reads-65-bits "$sf,131,7,18446744073709551616"
+frames_bad duplicate "$sf,132,1,1" "$sf,131,0,9"
+printf '%s\n' "0x$sf,131,7,0" > frames-bad-1-0x
+printf '%s\n' "$sf,-1,7,0" > frames-bad-1-negative-pid
+printf '%s\n' "$sf,131,0,0" > frames-bad-1-counts-zero
+printf '%s\n' "$sf,131,4294967296,0" > frames-bad-1-writes-32-bits
+printf '%s\n%s' "$sf,131,7,0" "$sf,132,7,0" > frames-bad-no-newline
+run check check-frames-bad sh -c "for f in frames-bad-*; do \"$M\" check \$f; \"$M\" report \$f; \"$M\" text \$f; echo status \$?; done 2>&1"
 # What a global must be, refused by check, report and text alike.
 g='alloc cpu=0 ns=2 id=1 addr=0xffffffff82a01000 call_site=0xffffffff82a01000 jiffies=5 size_req=64'
 # mkrecords NAME RECORD...: a stream of sh's TASK record (pid 5, cpu 0),
@@ -938,6 +971,73 @@ run compartments compartments-calls-only "$M" compartments fixtures/compartments
 # monolithic 2*1, so reduction is 1 at both ends.
 run compartments compartments-dwarf-files "$M" compartments dw.kmap --vmlinux dwprog --code file --points 2 --csv
 run compartments compartments-dwarf-dirs "$M" compartments dw.kmap --vmlinux dwprog --code dir --split /dev/null
+# Stack frames: fixtures/compartments.frames beside the kmap and calls.
+# Its cells (frame <- ip's function, pid: writes, reads):
+#   xas_store's frame <- xas_store 10: 3, 2; <- xas_load 10: 1, 0 and
+#     12: 2, 0 (a callee writing its caller's local)
+#   rb_erase's frame <- xas_store 11: 0, 4; <- rb_erase 11: 1, 1
+#   call_rcu's frame <- getname_uflags 0: 1, 0; <- call_rcu 0: 0, 2
+# so, with Fs, Fr, Fc = frame:xas_store, frame:rb_erase, frame:call_rcu,
+# 8 bytes each (a frame weighs one stack slot), by hand:
+# --data callsite: 5 data units, G 64, V 16, Fs, Fr, Fc 8 (104 bytes).
+#   A: xas_load {G r, Fs w}, xas_store {G w, V w, Fs rw, Fr r},
+#   rb_erase {V rw, Fr rw}, kfree {G f}, call_rcu {V f, Fc r},
+#   getname_uflags {Fc w} (no data without frames).
+#   least 2+4+2+1+2+1 = 12, bytes 72+96+24+64+24+8 = 288;
+#   monolithic 6*5 = 30, bytes 6*104 = 624.
+#   Split: xa {G, V, Fs, Fr} 2*4 = 8 (bytes 2*96 = 192), free {G, V, Fc}
+#   2*3 = 6 (2*88 = 176), rest {V, Fr, Fc} 2*3 = 6 (2*32 = 64): granted
+#   20, reduction (30-20)/(30-12) = 10/18 = 0.556 (0.33 without frames);
+#   bytes 432: (624-432)/(624-288) = 192/336 = 0.571; crossings 6, 0.4
+#   as before; shared V, Fr (rest writes, xa reads), Fc (rest writes,
+#   free reads) = 3, where it was V alone. Fs is xa's alone.
+#   Sweep ends: 1: granted 30 (624), shared 0; 6: granted 12 (288),
+#   shared G, V, Fs, Fr, Fc = 5 (each written by one function and used
+#   by another).
+# --data type (by cache without DWARF): the same units, the same figures.
+# --data kind: kmem_cache = G, kmalloc = V, every frame the one unit
+#   frame (8 bytes). A: xas_load {G r, frame w}, xas_store {G w, V w,
+#   frame rw}, rb_erase {V rw, frame rw}, kfree {G f}, call_rcu {V f,
+#   frame r}, getname_uflags {frame w}: least 2+3+2+1+2+1 = 11, bytes
+#   72+88+24+64+24+8 = 280; monolithic 6*3 = 18, bytes 6*88 = 528.
+#   Split: 2*3 + 2*3 + 2*2 = 16: (18-16)/(18-11) = 2/7 = 0.286; bytes
+#   176+176+48 = 400: 128/248 = 0.516; shared V, frame = 2.
+# --data object: objects 1, 2, 3 (32, 64, 16) and Fs, Fr, Fc: least
+#   3+4+2+1+2+1 = 13, bytes 104+64+24+32+24+8 = 256; monolithic 6*6 =
+#   36, bytes 6*136 = 816. Split: xa {1, 2, 3, Fs, Fr} 2*5, free {1, 3,
+#   Fc} 2*3, rest {3, Fr, Fc} 2*3: granted 22, 14/23 = 0.609; bytes
+#   2*128 + 2*56 + 2*32 = 432: 384/560 = 0.686; shared 3, Fr, Fc = 3.
+# --data field: the six units of the field case and Fs, Fr, Fc (9 units,
+#   136 bytes): least 2+4+2+1+2+1 = 12, bytes 16+32+16+64+24+8 = 160;
+#   monolithic 54, bytes 816. Split: xa {names_cache+0..8, +8..16,
+#   kmalloc-16+8..16, Fs, Fr} 2*5 (bytes 2*40), free {names_cache,
+#   kmalloc-16, Fc} 2*3 (2*88), rest {kmalloc-16+0..8, Fr, Fc} 2*3
+#   (2*24): granted 22, 32/42 = 0.762; bytes 304: 512/656 = 0.780;
+#   shared Fr, Fc = 2 (0 without frames).
+cxf="fixtures/compartments.kmap fixtures/compartments.calls fixtures/compartments.frames $sm"
+run compartments compartments-frames-split "$M" compartments $cxf --split $csplit
+run compartments compartments-frames-split-data sh -c "for d in object callsite type field kind; do echo \$d; \"$M\" compartments $cxf --split $csplit --data \$d --csv; done"
+run compartments compartments-frames-kind "$M" compartments $cxf --split $csplit --data kind
+run compartments compartments-frames-sweep-ends "$M" compartments $cxf --points 2 --csv
+run compartments compartments-frames-json "$M" compartments $cxf --split $csplit --json
+# Cells of several files add up: the same file twice grants the same.
+run compartments compartments-frames-twice sh -c "\"$M\" compartments $cxf --split $csplit --csv > once.csv && \"$M\" compartments $cxf fixtures/compartments.frames --split $csplit --csv | cmp - once.csv && echo same"
+# A frame in no known function is named by its address, as a call site
+# is: xas_load writes the frame at ffffffff81000010 (before the first
+# symbol). Alone: 1 function, 1 data unit of 8 bytes, least = monolithic
+# = 1 (8 bytes), so reduction 1.
+printf 'ffffffff81000010,ffffffff817562d6,10,1,0\n' > unknown.frames
+run compartments compartments-frames-unknown "$M" compartments unknown.frames $sm --split $csplit
+# Directories (dwprog): fs_read (fs) writes mm_alloc's frame and reads
+# its own. fs {mm_alloc rw, frame:mm_alloc w, frame:fs_read r}, mm
+# {mm_alloc w}: least 3+1 = 4, bytes 80+64 = 144; monolithic 2*3 = 6,
+# bytes 2*80 = 160. One compartment: reduction 0 (it was 1, with
+# monolithic = least); one a directory: 1, granted 4 (144), shared
+# mm_alloc = 1 (the frames are fs's alone).
+printf '%s,%s,5,1,0\n%s,%s,5,0,1\n' "$mm_alloc" "$fs_read" "$fs_read" "$fs_read" > dw.frames
+run compartments compartments-frames-dwarf-dirs sh -c "\"$M\" compartments dw.kmap dw.frames --vmlinux dwprog --code dir --split /dev/null && \"$M\" compartments dw.kmap dw.frames --vmlinux dwprog --code dir --points 2 --csv"
+printf 'ffffffff81757470,ffffffff81757480,10,3,2\nffffffff81757470,ffffffff81757480,10\n' > bad.frames
+run compartments compartments-bad-frames "$M" compartments fixtures/compartments.kmap bad.frames $sm
 # Errors: exact message, status not 0.
 printf 'xa xas_*\nfree\n' > one-field.split
 run compartments compartments-bad-split-one-field "$M" compartments $cx --split one-field.split

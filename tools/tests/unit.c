@@ -3256,11 +3256,10 @@ static void test_calls_reader(void **state)
 	CALL_ERR("ffffffff81000010,1ffffffff81000100,1,1\n",
 		 "fc:1: callee '1ffffffff81000100': not lowercase hexadecimal of at most 64 bits");
 	CALL_ERR("0x10,ffffffff81000100,1,1\n",
-		 "fc:1: caller '0x10': not lowercase hexadecimal of at most 64 bits");
+		 "fc:1: caller '0x10': 0x prefix (the kernel prints hex without one)");
 	CALL_ERR("010,ffffffff81000100,1,1\n", "fc:1: caller '010': leading zero");
 	CALL_ERR("0,ffffffff81000100,1,1\n", "fc:1: caller 0: no kernel address");
-	CALL_ERR("10,20,-1,1\n",
-		 "fc:1: pid '-1': not an unsigned decimal number of at most 64 bits");
+	CALL_ERR("10,20,-1,1\n", "fc:1: pid '-1': negative");
 	CALL_ERR("10,20,4194304,1\n",
 		 "fc:1: pid 4194304: above the kernel's pid limit (4194304)");
 	CALL_ERR("10,20,1,18446744073709551616\n",
@@ -3369,6 +3368,228 @@ static void test_calls_src(void **state)
 	assert_int_equal(kmap_guess_format("10,20,1,1\n", 10), KMAP_FMT_CALLS);
 	assert_int_equal(kmap_guess_format("10 20 1\n", 8), KMAP_FMT_CALLS);
 	assert_int_equal(kmap_guess_format("10  20 1\n", 9), KMAP_FMT_TEXT);
+}
+
+/*
+ * Every cell of text through a frames reader into c[] (room 8): how many,
+ * or -1 with the reader's error in err.
+ */
+static int frames_of(const char *text, struct kmap_frame *c, char *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct kmap_frames_reader *r;
+	const struct kmap_frame *l;
+	int n = 0, rc;
+
+	assert_non_null(f);
+	r = kmap_frames_open(f, "sf");
+	assert_non_null(r);
+	err[0] = 0;
+	while (n < 8 && (rc = kmap_frames_next(r, &c[n])) == 1)
+		n++;
+	/* the reader keeps what it handed out, in order, and no more */
+	assert_int_equal(kmap_frames_list(kmap_frames_read(r), &l), n);
+	assert_true(!n || !memcmp(l, c, n * sizeof(*l)));
+	if (rc < 0) {
+		snprintf(err, KMAP_ERR_MAX, "%s", kmap_frames_error(r));
+		n = -1;
+		/* an error sticks */
+		assert_int_equal(kmap_frames_next(r, &c[0]), -1);
+	}
+	kmap_frames_close(r);
+	fclose(f);
+	return n;
+}
+
+static void test_frames_reader(void **state)
+{
+	struct kmap_frame c[8];
+	char err[KMAP_ERR_MAX], longer[600];
+
+	(void)state;
+	memset(c, 0, sizeof(c));	/* padding too: compared whole */
+	assert_int_equal(frames_of("", c, err), 0);
+	assert_int_equal(frames_of("ffffffffc0201230,ffffffffc0201290,131,7,0\n"
+				   "ffffffffc0201230,ffffffffc0201290,0,0,4294967295\n"
+				   "ffffffffc0201230,ffffffffc0201291,131,1,1\n",
+				   c, err), 3);
+	assert_true(c[0].frame == 0xffffffffc0201230ull);
+	assert_true(c[0].ip == 0xffffffffc0201290ull);
+	assert_int_equal(c[0].pid, 131);
+	assert_true(c[0].writes == 7 && c[0].reads == 0);
+	assert_int_equal(c[1].pid, 0);
+	assert_true(c[1].writes == 0 && c[1].reads == UINT32_MAX);
+	assert_true(c[2].ip == 0xffffffffc0201291ull);
+
+	/* Malformed lines: the line, the field, what is wrong. */
+#define FRAME_ERR(text, msg) do { \
+		assert_int_equal(frames_of(text, c, err), -1); \
+		assert_string_equal(err, msg); \
+	} while (0)
+	FRAME_ERR("\n", "sf:1: empty line");
+	FRAME_ERR("10,20,1,1\n", "sf:1: 4 fields, not 5 (frame,ip,pid,writes,reads)");
+	FRAME_ERR("10\n", "sf:1: 1 field, not 5 (frame,ip,pid,writes,reads)");
+	FRAME_ERR("10,20,1,1,1,1\n",
+		  "sf:1: more than 5 fields (frame,ip,pid,writes,reads)");
+	FRAME_ERR("10,20,1,1,1\n10 20 1 1 1\n",
+		  "sf:2: 1 field, not 5 (frame,ip,pid,writes,reads)");
+	FRAME_ERR("FFFFFFFFC0201230,ffffffffc0201290,131,7,0\n",
+		  "sf:1: frame 'FFFFFFFFC0201230': not lowercase hexadecimal of at most 64 bits");
+	FRAME_ERR("ffffffffc0201230,ffffffffc020129g,131,7,0\n",
+		  "sf:1: ip 'ffffffffc020129g': not lowercase hexadecimal of at most 64 bits");
+	FRAME_ERR("1ffffffffc0201230,ffffffffc0201290,131,7,0\n",
+		  "sf:1: frame '1ffffffffc0201230': not lowercase hexadecimal of at most 64 bits");
+	FRAME_ERR("0xffffffffc0201230,ffffffffc0201290,131,7,0\n",
+		  "sf:1: frame '0xffffffffc0201230': 0x prefix (the kernel prints hex without one)");
+	FRAME_ERR("0ffffffc0201230,ffffffffc0201290,131,7,0\n",
+		  "sf:1: frame '0ffffffc0201230': leading zero");
+	FRAME_ERR("ffffffffc0201230,0,131,7,0\n", "sf:1: ip 0: no kernel address");
+	FRAME_ERR("10,20,-1,1,1\n", "sf:1: pid '-1': negative");
+	FRAME_ERR("10,20,4194304,1,1\n",
+		  "sf:1: pid 4194304: above the kernel's pid limit (4194304)");
+	FRAME_ERR("10,20,0131,1,1\n", "sf:1: pid '0131': leading zero");
+	FRAME_ERR("10,20,1,4294967296,1\n",
+		  "sf:1: writes 4294967296: more than 32 bits (the kernel's counters are u32)");
+	FRAME_ERR("10,20,1,1,18446744073709551616\n",
+		  "sf:1: reads '18446744073709551616': not an unsigned decimal number of at most 64 bits");
+	FRAME_ERR("10,20,1,1,-2\n", "sf:1: reads '-2': negative");
+	FRAME_ERR("10,20,1,0,0\n",
+		  "sf:1: writes 0 and reads 0: the kernel prints a cell once its frame was accessed");
+	FRAME_ERR("10,20,1,1,2\n10,20,2,1,2\n10,20,1,3,0\n",
+		  "sf:3: frame 10, ip 20, pid 1: on line 1 too (a cell is one line)");
+	FRAME_ERR("10,20,1,1,1\n10,21,1,1,1", "sf:2: no newline at the end: the file is cut short");
+	memset(longer, '1', sizeof(longer) - 2);
+	longer[sizeof(longer) - 2] = '\n';
+	longer[sizeof(longer) - 1] = 0;
+	FRAME_ERR(longer, "sf:1: line longer than 511 bytes");
+#undef FRAME_ERR
+}
+
+static void test_frames_table(void **state)
+{
+	struct kmap_frames *t = kmap_frames_new();
+	const struct kmap_frame *l;
+	struct kmap_frame f = { 0x10, 0x20, 1, 5, 0 };
+	size_t i, at = 99;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(kmap_frames_list(NULL, &l), 0);
+	assert_int_equal(kmap_frames_add(t, &f, &at), 1);
+	assert_int_equal(at, 0);
+	f.pid = 2;
+	assert_int_equal(kmap_frames_add(t, &f, NULL), 1);
+	f.pid = 1;
+	f.writes = UINT64_MAX - 1;	/* 5 + that saturates */
+	f.reads = 3;
+	assert_int_equal(kmap_frames_add(t, &f, &at), 0);
+	assert_int_equal(at, 0);
+	f.ip = 0x30;
+	assert_int_equal(kmap_frames_add(t, &f, &at), 1);
+	assert_int_equal(at, 2);
+	assert_int_equal(kmap_frames_list(t, &l), 3);
+	assert_true(l[0].frame == 0x10 && l[0].ip == 0x20 && l[0].pid == 1);
+	assert_true(l[0].writes == UINT64_MAX && l[0].reads == 3);
+	assert_true(l[1].pid == 2 && l[1].writes == 5 && l[1].reads == 0);
+	assert_true(l[2].ip == 0x30);
+	/* Many cells: each found again by its key. */
+	for (i = 0; i < 5000; i++) {
+		f.frame = 0xffffffff81000000ull + i % 100;
+		f.ip = 0xffffffff82000000ull + i / 100;
+		f.pid = 3;
+		f.writes = 1;
+		f.reads = 2;
+		assert_int_equal(kmap_frames_add(t, &f, NULL), 1);
+		assert_int_equal(kmap_frames_add(t, &f, &at), 0);
+		assert_int_equal(at, i + 3);
+	}
+	assert_int_equal(kmap_frames_list(t, &l), 5003);
+	for (i = 3; i < 5003; i++)
+		assert_true(l[i].writes == 2 && l[i].reads == 4);
+	kmap_frames_free(t);
+}
+
+/*
+ * A stack_frames file through kmap_src: told from a text kmap and from
+ * function_calls by its first line's shape, no objects, its cells.
+ */
+static void test_frames_src(void **state)
+{
+	static const char frames[] = "ffffffffc0201230,ffffffffc0201290,131,7,0\n"
+				     "ffffffffc0201230,ffffffffc0201290,132,0,2\n";
+	/* first lines of the shape that the reader refuses */
+	static const char *const bad[] = {
+		"0xffffffffc0201230,ffffffffc0201290,131,7,0\n",
+		"ffffffffc0201230,ffffffffc0201290,-1,7,0\n",
+		"ffffffffc0201230,ffffffffc0201290,131,0,0\n",
+		"ffffffffc0201230,ffffffffc0201290,131,7,0\nffffffffc0201230,ffffffffc0201290,131,7,0\n",
+	};
+	static const char *const bad_err[] = {
+		"sf:1: frame '0xffffffffc0201230': 0x prefix (the kernel prints hex without one)",
+		"sf:1: pid '-1': negative",
+		"sf:1: writes 0 and reads 0: the kernel prints a cell once its frame was accessed",
+		"sf:2: frame ffffffffc0201230, ip ffffffffc0201290, pid 131: on line 1 too (a cell is one line)",
+	};
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	const struct kmap_frame *l;
+	char err[KMAP_ERR_MAX], buf[600];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		const char *text = i ? bad[i - 1] : frames;
+		FILE *f = fmemopen((void *)text, strlen(text), "rb");
+		struct kmap_src *src = kmap_src_open_file(f, "sf", err);
+
+		assert_non_null(src);
+		assert_int_equal(kmap_src_format(src), KMAP_FMT_FRAMES);
+		assert_null(kmap_src_calls(src));
+		assert_int_equal(kmap_src_next(src, &o, &a, &n), i ? -1 : 0);
+		if (i) {
+			assert_string_equal(kmap_src_error(src), bad_err[i - 1]);
+		} else {
+			assert_int_equal(kmap_frames_list(kmap_src_frames(src), &l), 2);
+			assert_true(l[0].pid == 131 && l[0].writes == 7);
+			assert_true(l[1].pid == 132 && l[1].reads == 2);
+			/* the end stays the end */
+			assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+		}
+		kmap_src_close(src);
+		fclose(f);
+	}
+	/* Other formats have no frames. */
+	{
+		static const char calls[] = "10,20,1,1\n";
+		FILE *f = fmemopen((void *)calls, strlen(calls), "rb");
+		struct kmap_src *src = kmap_src_open_file(f, "fc", err);
+
+		assert_non_null(src);
+		assert_int_equal(kmap_src_format(src), KMAP_FMT_CALLS);
+		assert_null(kmap_src_frames(src));
+		kmap_src_close(src);
+		fclose(f);
+	}
+	/* The shape: the whole first line, 5 fields, no space, no empty one. */
+	assert_int_equal(kmap_guess_format(frames, 16), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format(frames, sizeof(frames) - 1), KMAP_FMT_FRAMES);
+	assert_int_equal(kmap_guess_format("10,20,1,1,1\n", 12), KMAP_FMT_FRAMES);
+	assert_int_equal(kmap_guess_format("0X1,Fx,-,-,9\n", 13), KMAP_FMT_FRAMES);
+	assert_int_equal(kmap_guess_format("10,20,1,1\n", 10), KMAP_FMT_CALLS);
+	assert_int_equal(kmap_guess_format("10,20,1,1,1,1\n", 14), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20,,1,1\n", 11), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20,1,1,\n", 11), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20 ,1,1,1\n", 13), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("10,20,a,1,1\n", 12), KMAP_FMT_TEXT);
+	assert_int_equal(kmap_guess_format("1g,20,1,1,1\n", 12), KMAP_FMT_TEXT);
+	snprintf(buf, sizeof(buf), "  %s", frames);
+	assert_int_equal(kmap_guess_format(buf, strlen(buf)), KMAP_FMT_TEXT);
+	/* Longer than kmap_src reads of a first line: not of the shape. */
+	memset(buf, 'f', 503);
+	memcpy(buf + 503, ",1,1,1,1\n", 9);	/* KMAP_LINE_MAX bytes */
+	assert_int_equal(kmap_guess_format(buf, 512), KMAP_FMT_FRAMES);
+	memmove(buf + 1, buf, 512);		/* one more */
+	assert_int_equal(kmap_guess_format(buf, 513), KMAP_FMT_TEXT);
 }
 
 /*
@@ -4647,6 +4868,9 @@ int main(void)
 		cmocka_unit_test(test_calls_reader),
 		cmocka_unit_test(test_calls_table),
 		cmocka_unit_test(test_calls_src),
+		cmocka_unit_test(test_frames_reader),
+		cmocka_unit_test(test_frames_table),
+		cmocka_unit_test(test_frames_src),
 		cmocka_unit_test(test_compart_metrics),
 		cmocka_unit_test(test_compart_sweep_large),
 		cmocka_unit_test(test_split_file),
