@@ -7,7 +7,9 @@
 # compartment per function of the chain, the crossings between them are
 # the chain's calls exactly (calls_write -> a 2, a -> b 14, b -> c 6), the
 # same as function_calls gives; the sweep's ends have reduction 0 (one
-# compartment) and 1 (one per function).
+# compartment) and 1 (one per function). stack_frames, read beside them,
+# makes test_call_a's frame a data unit: b may write it (b writes a's
+# local through a pointer), and a and b in different compartments share it.
 # vm/run: --one-thread --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
@@ -34,6 +36,7 @@ kill -INT $c
 wait $c
 check "the collector stopped cleanly" [ $? = 0 ]
 cat $M/function_calls > /tmp/function_calls
+cat $M/stack_frames > /tmp/stack_frames
 memorizer check /tmp/s.bin > /tmp/check.out 2>&1
 cat /tmp/check.out
 check "the stream is valid" grep -q 'valid stream' /tmp/check.out
@@ -54,6 +57,23 @@ check "crossings: calls_write->a 2, a->b 14, b->c 6" [ "$(cat /tmp/chain)" = \
 	"$(printf '%s\n' 'w calls_write a test_call_a 2' 'a test_call_a b test_call_b 14' \
 		'b test_call_b c test_call_c 6' | sort)" ]
 memorizer compartments /tmp/function_calls $sm --split /tmp/split > /tmp/split-text.out
+memorizer check /tmp/stack_frames > /tmp/check-frames.out 2>&1
+cat /tmp/check-frames.out
+check "stack_frames is valid" grep -q 'valid stack_frames file' /tmp/check-frames.out
+memorizer compartments /tmp/s.bin /tmp/stack_frames $sm --split /tmp/split > /tmp/split-frames.out
+cp /tmp/split-frames.out /out/
+# rights COMPARTMENT DATA FILE: the compartment's rights on a data unit.
+rights() { awk -v c="$1" -v d="$2" '$1 == c && $2 == d { print $3 }' "$3"; }
+check "without frames, no compartment has a frame" not grep -q ' frame:' /tmp/split.out
+check "b may write a's frame, and only write it" \
+	[ "$(rights b frame:test_call_a /tmp/split-frames.out)" = -w- ]
+check "a may read and write its own frame" \
+	[ "$(rights a frame:test_call_a /tmp/split-frames.out)" = rw- ]
+check "c has no right on a's frame" \
+	[ -z "$(rights c frame:test_call_a /tmp/split-frames.out)" ]
+check "frames leave the crossings as they were" \
+	[ "$(sed -n '/^crossings:/,$p' /tmp/split.out)" = \
+	  "$(sed -n '/^crossings:/,$p' /tmp/split-frames.out)" ]
 check "function_calls gives the stream's crossings, all of them" \
 	[ "$(sed -n '/^crossings:/,$p' /tmp/split.out)" = \
 	  "$(sed -n '/^crossings:/,$p' /tmp/split-text.out)" ]
