@@ -38,7 +38,7 @@ demo: demo-kernel initramfs tools
 	@rm -rf out/demo
 	@vm/run --kernel out/demo-kernel/bzImage --smp 2 \
 		--append memorizer_enabled_boot=no --out out/demo vm/demo.sh
-	@echo "demo: results in out/demo/ (tar.kmap, tar.kmap_offsets, tar.function_calls, show_stats, stats, uname)"
+	@echo "demo: results in out/demo/ (tar.kmap, tar.kmap_offsets, tar.function_calls, tar.stack_frames, show_stats, stats, uname)"
 	@VMLINUX=out/demo-kernel/vmlinux SYSTEM_MAP=out/demo-kernel/System.map \
 		scripts/demo-report.sh out/demo
 

@@ -37,6 +37,9 @@ stats=()
 calls=$dir/tar.function_calls
 calls_in=()
 [ -f "$calls" ] && calls_in=("$calls")
+# And the accesses to its stacks by frame: frames are data units too.
+frames_in=()
+[ -f "$dir/tar.stack_frames" ] && frames_in=("$dir/tar.stack_frames")
 
 "$m" report --html -o "$dir/report.html" ${sym[@]+"${sym[@]}"} \
 	${stats[@]+"${stats[@]}"} "$kmap" ${calls_in[@]+"${calls_in[@]}"}
@@ -66,7 +69,8 @@ fi
 # allowed to touch, split apart, against the calls that would cross.
 if [ ${#sym[@]} != 0 ] && [ -f "$calls" ]; then
 	echo "demo: splitting that code into compartments (memorizer compartments: privilege reduction against the calls that cross):"
-	"$m" compartments --points 6 "${sym[@]}" "$kmap" "$calls" | sed 's/^/  /'
+	"$m" compartments --points 6 "${sym[@]}" "$kmap" "$calls" \
+		${frames_in[@]+"${frames_in[@]}"} | sed 's/^/  /'
 fi
 short() { local p=${1#"$top"/}; printf '%s' "${p#./}"; }
 M=$(short "$m") K=$(short "$kmap") S=
@@ -81,8 +85,8 @@ demo: what next:
   # the whole capability map (--rows file or dir with a DWARF vmlinux)
   $M capmap ${rows[*]} ${fields:+$fields }${S}$K
   # compartments by source file, and a split of your own (lines COMPARTMENT GLOB)
-  $M compartments --code file ${S}$K $(short "$calls")
-  $M compartments --split SPLIT ${S}$K $(short "$calls")
+  $M compartments --code file ${S}$K $(short "$calls")${frames_in[0]:+ $(short "${frames_in[0]}")}
+  $M compartments --split SPLIT ${S}$K $(short "$calls")${frames_in[0]:+ $(short "${frames_in[0]}")}
   # every view, column and option
   $M help report
 NEXT

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo, guest side: trace a sample command (tar over /etc and /bin)
 # with Memorizer, objects, accesses and calls, and copy out the kmap, its
-# kmap_offsets, the call edges (function_calls) and the figures:
+# kmap_offsets, the call edges (function_calls), the accesses to tar's
+# stacks by frame (stack_frames) and the figures:
 # show_stats (a table, for people) and stats ("key value" lines).
 set -e
 m=/sys/kernel/debug/memorizer
@@ -20,7 +21,8 @@ sh -c 'echo 3 > /sys/kernel/debug/memorizer/memorizer_enabled &&
 	tar zcf /tmp/sample.tar.gz sample'
 echo 0 > $m/memorizer_enabled
 echo 0 > $m/memorizer_log_access
-[ -z "$calls" ] || { echo 0 > $m/log_calls_enabled; cat $m/function_calls > /out/tar.function_calls; }
+[ -z "$calls" ] || { echo 0 > $m/log_calls_enabled; cat $m/function_calls > /out/tar.function_calls
+	cat $m/stack_frames > /out/tar.stack_frames; }
 
 cat $m/kmap > /out/tar.kmap
 # The same records with the bytes of the object each access touched
@@ -32,7 +34,7 @@ uname -a > /out/uname
 objects=$(grep -c '^[0-9a-f]' /out/tar.kmap)
 accesses=$(grep -c '^  ' /out/tar.kmap)
 echo "demo: traced 'tar zcf sample.tar.gz sample' in mode 3: kmap of $objects objects and $accesses (ip, pid) access lines"
-[ -z "$calls" ] || echo "demo: and $(wc -l < /out/tar.function_calls) call edges (caller, callee, pid) with $(awk -F, '{ n += $4 } END { print n + 0 }' /out/tar.function_calls) calls"
+[ -z "$calls" ] || echo "demo: and $(wc -l < /out/tar.function_calls) call edges (caller, callee, pid) with $(awk -F, '{ n += $4 } END { print n + 0 }' /out/tar.function_calls) calls; $(awk -F, '{ n += $4 + $5 } !($1 in f) { f[$1]; k++ } END { print n + 0 " accesses to its stacks, on the frames of " k + 0 " functions" }' /out/tar.stack_frames)"
 # Where the accesses went: on objects' records, or to memory that no
 # record covers, by class (show_stats explains the classes).
 awk '$1 == "accesses_recorded" { rec = $2 } $1 == "accesses_untracked" { un = $2 }

@@ -4,7 +4,9 @@
 # reads of xas_create's nodes), the next steps are there; no kmap: an
 # error, no report. With a kmap_offsets beside the kmap and a vmlinux with
 # DWARF (types-prog and its call sites' objects stand in), the report is of
-# the kmap_offsets and the summary adds the map by struct member.
+# the kmap_offsets and the summary adds the map by struct member. tar's
+# stack frames, when saved, are data units of the sweep and inputs of the
+# next steps.
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 [ -x out/bin/memorizer ] || make -s -C tools all
@@ -26,6 +28,13 @@ grep -q '^demo: what next:' "$t/log"
 grep -q '^demo: splitting that code into compartments' "$t/log"
 grep -Eq '^ +1 +0\.00 +0\.00 +0 +0\.00 ' "$t/log"
 grep -q 'compartments --split SPLIT' "$t/log"
+grep -q '^  17 functions, 3 data units, 15 calls; least 15 ' "$t/log"
+cp tools/tests/fixtures/compartments.frames "$t/demo/tar.stack_frames"
+VMLINUX=/nonexistent SYSTEM_MAP=tools/tests/fixtures/System.map \
+	scripts/demo-report.sh "$t/demo" > "$t/log-frames"
+grep -q '^  17 functions, 6 data units, 15 calls; least 21 ' "$t/log-frames"
+grep -q "compartments --split SPLIT .*tar.function_calls $t/demo/tar.stack_frames\$" "$t/log-frames"
+rm "$t/demo/tar.stack_frames"
 grep -q '"capmap":{"rows_max":60' "$t/demo/report.html"
 # The report's compartments view has tar's calls.
 grep -q '"compartments":{[^}]*"call_edges":5,' "$t/demo/report.html"
