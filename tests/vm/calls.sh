@@ -78,9 +78,9 @@ check "no access counted from ftrace's own functions" \
 		if ((ip >= f0 "" && ip < f1 "") || (ip >= l0 "" && ip < l1 "")) { print; bad = 1 } }
 	END { exit bad }' /tmp/kmap
 
-# edges FILE: "FROM->TO PID COUNT CALLERS" for each edge into a, b or c,
-# FROM the caller's function, CALLERS its distinct call sites.
-edges() {
+# chain_awk PROGRAM FILE: awk over FILE's comma fields, with fn(ip): the
+# chain function (w, a, b, c) an ip is in, or "other".
+chain_awk() {
 	awk -F, -v w0="$w0" -v w1="$w1" -v a0="$a0" -v a1="$a1" \
 		-v b0="$b0" -v b1="$b1" -v c0="$c0" -v c1="$c1" '
 	function fn(ip) {
@@ -91,6 +91,12 @@ edges() {
 		if (ip >= c0 "" && ip < c1 "") return "c"
 		return "other"
 	}
+	'"$1" "$2"
+}
+# edges FILE: "FROM->TO PID COUNT CALLERS" for each edge into a, b or c,
+# FROM the caller's function, CALLERS its distinct call sites.
+edges() {
+	chain_awk '
 	{
 		to = $2 == a0 ? "a" : $2 == b0 ? "b" : $2 == c0 ? "c" : ""
 		if (to == "") next
@@ -124,16 +130,7 @@ check "edges in memory as function_calls has lines" \
 # frames FILE: "FRAME IP-FUNCTION PID WRITES READS IPS" for each cell on
 # the frame of a, b or c, IPS the distinct accessing instructions.
 frames() {
-	awk -F, -v w0="$w0" -v w1="$w1" -v a0="$a0" -v a1="$a1" \
-		-v b0="$b0" -v b1="$b1" -v c0="$c0" -v c1="$c1" '
-	function fn(ip) {
-		ip = ip ""
-		if (ip >= w0 "" && ip < w1 "") return "w"
-		if (ip >= a0 "" && ip < a1 "") return "a"
-		if (ip >= b0 "" && ip < b1 "") return "b"
-		if (ip >= c0 "" && ip < c1 "") return "c"
-		return "other"
-	}
+	chain_awk '
 	{
 		f = $1 == a0 ? "a" : $1 == b0 ? "b" : $1 == c0 ? "c" : ""
 		if (f == "") next
