@@ -114,11 +114,8 @@ fi
 # on x86 (that takes asan-kernel-mem-intrinsic-prefix, GCC 13 or LLVM 16),
 # and Memorizer must count those ranges. The DWARF names sources relative
 # to the tree (fs/read_write.c), as an in-tree build's does, not by this
-# machine's path to it. ccache, told where the tree starts and not to
-# hash the directory a compiler runs in, then shares its objects between
-# clones: a fresh clone's build compiles only what changed.
+# machine's path to it.
 kmake() {
-	CCACHE_BASEDIR="$top" CCACHE_NOHASHDIR=1 \
 	make -C "$src" O="$obj" ARCH=x86_64 LLVM=-16 CC="ccache clang-16" \
 		HOSTCC="ccache clang-16" \
 		KCFLAGS="-fdebug-prefix-map=$src/=" \
