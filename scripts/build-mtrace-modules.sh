@@ -24,7 +24,7 @@ grep -q '^CONFIG_TRACEPOINTS=y' "$obj/.config" ||
 
 ext=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-modules.XXXXXX")
 trap 'rm -rf "$ext"' EXIT
-cp "$top"/tools/qemu-plugin/guest/{Kbuild,*.c} "$ext/"
+cp "$top"/tools/qemu-plugin/guest/{Kbuild,*.c,*.h} "$ext/"
 # A tree built without modules has no Module.symvers: modpost cannot see
 # the kernel's exports there, the kernel checks them at load instead.
 warn=

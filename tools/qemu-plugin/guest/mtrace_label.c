@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mtrace_label: tell the mtrace QEMU plugin's mode kmap what the kernel
+ * allocates and frees, so that it can count each load and store on the
+ * object it falls in, as Memorizer does inside the kernel.
+ *
+ * It uses nothing of Memorizer or KASAN, only tracepoints and exported
+ * functions, so it builds against a distribution's headers and loads into
+ * its unmodified kernel. The plugin sees instruction bytes and load
+ * addresses, never registers or memory: every fact goes out as marker
+ * loads whose addresses carry 12 bits each (mtrace_label.h).
+ *
+ * What it labels, from the kernel's tracepoints (found with
+ * for_each_kernel_tracepoint(), as mtrace_task.ko does, since the
+ * tracepoints are not exported): slab objects (kmalloc, kmem_cache_alloc,
+ * kfree, kmem_cache_free), pages (mm_page_alloc, mm_page_free,
+ * mm_page_free_batched), vmalloc areas (alloc_vmap_area,
+ * free_vmap_area_noflush), alloc_percpu() areas, task stacks (at fork,
+ * and those of the tasks that ran before the module), commands (fork,
+ * exec, rename) and where each CPU's per-CPU area is. Pages and vmalloc
+ * areas come with return addresses, from which the plugin picks the call
+ * site (the tracepoints carry none) and recognises the pages that a slab,
+ * a large kmalloc or a vmalloc area takes, which are not objects of their
+ * own. Globals are the plugin's, from System.map.
+ *
+ * A cache's name is not in any exported interface: at load the module
+ * makes a cache of a known name and finds the offset of the name pointer
+ * in struct kmem_cache, then reads names there, without faulting.
+ */
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "mtrace_label.h"
+
+static u8 label_array[4096] __aligned(4096);
+
+/* A marker: movb (%rcx),%al behind the four prefixes given. */
+#define LABEL_MARK(prefixes)	".byte " prefixes ", 0x8a, 0x01\n\t"
+
+static __always_inline void mark_lbase(void)
+{
+	asm volatile(LABEL_MARK(MTRACE_LABEL_PREFIX_LBASE)
+		     : : "c" (label_array) : "rax", "memory");
+}
+
+static __always_inline void mark_val(unsigned int chunk)
+{
+	asm volatile(LABEL_MARK(MTRACE_LABEL_PREFIX_VAL)
+		     : : "c" (label_array + chunk) : "rax", "memory");
+}
+
+static __always_inline void mark_val_last(unsigned int chunk)
+{
+	asm volatile(LABEL_MARK(MTRACE_LABEL_PREFIX_VAL_LAST)
+		     : : "c" (label_array + chunk) : "rax", "memory");
+}
+
+static __always_inline void mark_event(unsigned int event)
+{
+	asm volatile(LABEL_MARK(MTRACE_LABEL_PREFIX_EVENT)
+		     : : "c" (label_array + event) : "rax", "memory");
+}
+
+/* value in the fewest 12-bit chunks that hold it, sign-extended. */
+static void send(s64 value)
+{
+	int n = 1, i;
+
+	while (n < 6 && (value >> (12 * n - 1) != 0 &&
+			 value >> (12 * n - 1) != -1))
+		n++;
+	for (i = n - 1; i > 0; i--)
+		mark_val((value >> (12 * i)) & 0xfff);
+	mark_val_last(value & 0xfff);
+}
+
+/* len bytes of s as values of 8, NUL-padded. */
+static void send_string(const char *s, size_t len)
+{
+	bool end = false;
+	size_t i, j;
+
+	for (i = 0; i < len; i += 8) {
+		u64 v = 0;
+
+		for (j = 0; j < 8 && i + j < len && !end; j++) {
+			end = !s[i + j];
+			v |= (u64)(u8)s[i + j] << (8 * j);
+		}
+		send(v);
+	}
+}
+
+static void send_frames(void)
+{
+	unsigned long entries[MTRACE_LABEL_MAX_FRAMES];
+	unsigned int n, i;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++)
+		send(entries[i]);
+}
+
+static unsigned int context(void)
+{
+	if (in_task())
+		return 0;
+	return in_hardirq() ? 1 : 2;
+}
+
+/*
+ * A label: BEGIN, the arguments, the event. Interrupts stay off between,
+ * so that no other label starts on this CPU; none is sent from an NMI.
+ */
+#define LABEL(event, args)						\
+	do {								\
+		unsigned long flags;					\
+									\
+		if (in_nmi())						\
+			break;						\
+		local_irq_save(flags);					\
+		mark_event(MTRACE_LABEL_BEGIN);				\
+		args;							\
+		mark_event(event);					\
+		local_irq_restore(flags);				\
+	} while (0)
+
+/* Where struct kmem_cache keeps its name; -1: not found. */
+static int name_offset = -1;
+
+static const char *cache_name(const struct kmem_cache *s)
+{
+	const char *name;
+
+	if (name_offset < 0 ||
+	    copy_from_kernel_nofault(&name, (const char *)s + name_offset,
+				     sizeof(name)))
+		return NULL;
+	return name;
+}
+
+/*
+ * Caches announced, by address and name pointer (a cache destroyed and
+ * another made at its address has another name): announced again when
+ * the slot holds another cache.
+ */
+#define CACHE_SLOTS	1024
+static struct {
+	const struct kmem_cache *s;
+	const char *name;
+} caches[CACHE_SLOTS];
+static DEFINE_SPINLOCK(caches_lock);
+
+static void announce_cache(struct kmem_cache *s)
+{
+	unsigned int slot = hash_ptr(s, ilog2(CACHE_SLOTS));
+	const char *name = cache_name(s);
+	char buf[32] = "";
+
+	if (READ_ONCE(caches[slot].s) == s &&
+	    READ_ONCE(caches[slot].name) == name)
+		return;
+	if (name && copy_from_kernel_nofault(buf, name, sizeof(buf) - 1))
+		buf[0] = 0;
+	LABEL(MTRACE_LABEL_CACHE,
+	      send((long)s); send(kmem_cache_size(s));
+	      send_string(buf, sizeof(buf)));
+	spin_lock(&caches_lock);
+	caches[slot].s = s;
+	caches[slot].name = name;
+	spin_unlock(&caches_lock);
+}
+
+static void probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				   const void *ptr, struct kmem_cache *s,
+				   gfp_t gfp, int node)
+{
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	announce_cache(s);
+	LABEL(MTRACE_LABEL_CACHE_ALLOC,
+	      send(context()); send((long)ptr); send(call_site);
+	      send((long)s));
+}
+
+static void probe_kmalloc(void *data, unsigned long call_site,
+			  const void *ptr, size_t bytes_req,
+			  size_t bytes_alloc, gfp_t gfp, int node)
+{
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	LABEL(MTRACE_LABEL_KMALLOC,
+	      send(context()); send((long)ptr); send(call_site);
+	      send(bytes_req); send(bytes_alloc));
+}
+
+/* enum memorizer_free_api */
+#define FREE_KFREE	0
+#define FREE_CACHE	1
+
+static void probe_kfree(void *data, unsigned long call_site, const void *ptr)
+{
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	LABEL(MTRACE_LABEL_SLAB_FREE,
+	      send(context()); send((long)ptr); send(call_site);
+	      send(FREE_KFREE));
+}
+
+static void probe_kmem_cache_free(void *data, unsigned long call_site,
+				  const void *ptr, const struct kmem_cache *s)
+{
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	LABEL(MTRACE_LABEL_SLAB_FREE,
+	      send(context()); send((long)ptr); send(call_site);
+	      send(FREE_CACHE));
+}
+
+static void probe_mm_page_alloc(void *data, struct page *page,
+				unsigned int order, gfp_t gfp,
+				int migratetype)
+{
+	if (!page || PageHighMem(page))
+		return;
+	LABEL(MTRACE_LABEL_PAGES,
+	      send(context()); send((long)page_address(page)); send(order);
+	      send_frames());
+}
+
+static void page_free(struct page *page)
+{
+	if (PageHighMem(page))
+		return;
+	LABEL(MTRACE_LABEL_PAGES_FREE,
+	      send(context()); send((long)page_address(page)); send_frames());
+}
+
+static void probe_mm_page_free(void *data, struct page *page,
+			       unsigned int order)
+{
+	page_free(page);
+}
+
+static void probe_mm_page_free_batched(void *data, struct page *page)
+{
+	page_free(page);
+}
+
+static bool in_vmalloc_range(unsigned long addr)
+{
+	return addr >= VMALLOC_START && addr < VMALLOC_END;
+}
+
+static void probe_alloc_vmap_area(void *data, unsigned long addr,
+				  unsigned long size, unsigned long align,
+				  unsigned long vstart, unsigned long vend,
+				  int failed)
+{
+	if (failed || !in_vmalloc_range(addr))
+		return;
+	LABEL(MTRACE_LABEL_VMALLOC,
+	      send(context()); send(addr); send(size); send_frames());
+}
+
+static void probe_free_vmap_area_noflush(void *data, unsigned long va_start,
+					 unsigned long nr_lazy,
+					 unsigned long nr_lazy_max)
+{
+	if (!in_vmalloc_range(va_start))
+		return;
+	LABEL(MTRACE_LABEL_VFREE,
+	      send(context()); send(va_start); send_frames());
+}
+
+static void probe_percpu_alloc(void *data, unsigned long call_site,
+			       bool reserved, bool is_atomic, size_t size,
+			       size_t align, void *base_addr, int off,
+			       void __percpu *ptr, size_t bytes_alloc,
+			       gfp_t gfp)
+{
+	LABEL(MTRACE_LABEL_PERCPU,
+	      send(context()); send((long)ptr); send(size); send(call_site));
+}
+
+static void probe_percpu_free(void *data, void *base_addr, int off,
+			      void __percpu *ptr)
+{
+	LABEL(MTRACE_LABEL_PERCPU_FREE,
+	      send(context()); send((long)ptr); send_frames());
+}
+
+static void send_comm(const struct task_struct *t, const char *comm)
+{
+	LABEL(MTRACE_LABEL_COMM,
+	      send(t->pid); send_string(comm, TASK_COMM_LEN));
+}
+
+static void send_stack(struct task_struct *t, bool found)
+{
+	LABEL(MTRACE_LABEL_STACK,
+	      send((long)task_stack_page(t)); send(THREAD_SIZE);
+	      send(t->pid); send(found));
+}
+
+static void probe_fork(void *data, struct task_struct *parent,
+		       struct task_struct *child)
+{
+	send_stack(child, false);
+	send_comm(child, child->comm);
+}
+
+static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	send_comm(p, p->comm);
+}
+
+static void probe_rename(void *data, struct task_struct *task,
+			 const char *comm)
+{
+	send_comm(task, comm);
+}
+
+static void probe_free(void *data, struct task_struct *p)
+{
+	LABEL(MTRACE_LABEL_STACK_FREE,
+	      send((long)task_stack_page(p)); send(p->pid));
+}
+
+static struct label_probe {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} probes[] = {
+	{ "kmem_cache_alloc", probe_kmem_cache_alloc },
+	{ "kmalloc", probe_kmalloc },
+	{ "kfree", probe_kfree },
+	{ "kmem_cache_free", probe_kmem_cache_free },
+	{ "mm_page_alloc", probe_mm_page_alloc },
+	{ "mm_page_free", probe_mm_page_free },
+	{ "mm_page_free_batched", probe_mm_page_free_batched },
+	{ "alloc_vmap_area", probe_alloc_vmap_area },
+	{ "free_vmap_area_noflush", probe_free_vmap_area_noflush },
+	{ "percpu_alloc_percpu", probe_percpu_alloc },
+	{ "percpu_free_percpu", probe_percpu_free },
+	{ "sched_process_fork", probe_fork },
+	{ "sched_process_exec", probe_exec },
+	{ "task_rename", probe_rename },
+	{ "sched_process_free", probe_free },
+};
+
+static void find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if (!strcmp(tp->name, probes[i].name))
+			probes[i].tp = tp;
+}
+
+/* The offset of a cache's name pointer, from a cache of a known name. */
+static int find_name_offset(void)
+{
+	static const char *const names[] = {
+		"mtrace_label_a", "mtrace_label_bb",
+	};
+	struct kmem_cache *s[ARRAY_SIZE(names)];
+	int off, found = -1;
+	unsigned int made, i;
+
+	for (made = 0; made < ARRAY_SIZE(names); made++) {
+		s[made] = kmem_cache_create(names[made], 8, 0, 0, NULL);
+		if (!s[made])
+			goto out;
+	}
+	/* The name is near the start; past 512 bytes is another object. */
+	for (off = 0; off < 512 && found < 0; off += sizeof(long)) {
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			const char *p;
+			char buf[16];
+
+			if (copy_from_kernel_nofault(&p, (char *)s[i] + off,
+						     sizeof(p)) ||
+			    (unsigned long)p < PAGE_OFFSET ||
+			    copy_from_kernel_nofault(buf, p, sizeof(buf)) ||
+			    strncmp(buf, names[i], sizeof(buf)))
+				break;
+		}
+		if (i == ARRAY_SIZE(names))
+			found = off;
+	}
+out:
+	while (made-- > 0)
+		kmem_cache_destroy(s[made]);
+	return found;
+}
+
+static int __init mtrace_label_init(void)
+{
+	struct task_struct *g, *t;
+	unsigned int i;
+	int cpu, ret;
+
+	name_offset = find_name_offset();
+	if (name_offset < 0)
+		pr_warn("mtrace_label: no cache name found in struct kmem_cache: caches go unnamed\n");
+	for_each_kernel_tracepoint(find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		if (!probes[i].tp) {
+			pr_err("mtrace_label: no %s tracepoint\n", probes[i].name);
+			return -ENODEV;
+		}
+
+	mark_lbase();
+	LABEL(MTRACE_LABEL_HELLO,
+	      send(MTRACE_LABEL_VERSION); send(HZ); send(nr_cpu_ids);
+	      send(PAGE_SIZE));
+	for_each_possible_cpu(cpu)
+		LABEL(MTRACE_LABEL_PERCPU_AREA,
+		      send(cpu); send(per_cpu_offset(cpu)));
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		ret = tracepoint_probe_register(probes[i].tp, probes[i].probe,
+						NULL);
+		if (ret) {
+			while (i-- > 0)
+				tracepoint_probe_unregister(probes[i].tp,
+							    probes[i].probe,
+							    NULL);
+			tracepoint_synchronize_unregister();
+			return ret;
+		}
+	}
+	/* The tasks that ran before: their stacks and commands, found. */
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		send_stack(t, true);
+		send_comm(t, t->comm);
+	}
+	rcu_read_unlock();
+	pr_info("mtrace_label: labeling allocations for the mtrace plugin\n");
+	return 0;
+}
+
+static void __exit mtrace_label_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(probes); i++)
+		tracepoint_probe_unregister(probes[i].tp, probes[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+module_init(mtrace_label_init);
+module_exit(mtrace_label_exit);
+MODULE_DESCRIPTION("Allocation labels for the mtrace QEMU plugin");
+MODULE_LICENSE("GPL");
