@@ -23,6 +23,9 @@
  */
 int mtrace_check_qemu(const qemu_info_t *info, char *err, size_t len);
 
+/* Mode kmap's counters held at once by default: 64 bytes each, 512 MiB. */
+#define MTRACE_KMAP_DEFAULT_CELLS	(1ull << 23)
+
 struct mtrace_args {
 	const char *file;		/* log=PATH: the log (QEMU keeps file= for the plugin itself) */
 	int mode;			/* mode=all|sharing (enum mtrace_mode) */
@@ -32,6 +35,15 @@ struct mtrace_args {
 	 * END marker; window=all (the default): from boot to exit.
 	 */
 	int window_task;
+	/*
+	 * mode=kmap: no log; objects from mtrace_label.ko and symbols=PATH
+	 * (System.map), accesses counted per object, ip and pid, and file
+	 * written as Memorizer's binary stream (kmap.c); cells=N bounds the
+	 * counters held at once.
+	 */
+	int kmap;
+	const char *symbols;
+	unsigned long long max_cells;
 };
 /* -plugin's arguments; -1 with the reason in err[len]. */
 int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,

@@ -36,7 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmap.h"
 #include "mtrace-plugin.h"
+#include "mtrace_label.h"
 
 MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
 
@@ -119,6 +121,7 @@ static struct {
 	int write_errno;
 	pthread_t writer;
 	uint64_t bytes;
+	struct kmap_counter *kmap;	/* mode kmap: instead of a log */
 } g = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.full_cv = PTHREAD_COND_INITIALIZER,
@@ -508,7 +511,14 @@ static void access_cb_asking(unsigned int cpu, qemu_plugin_meminfo_t info,
 
 static void log_switch(struct vcpu *v, unsigned int cpu, uint32_t pid)
 {
-	struct mtrace_rec_switch *r = reserve(v, sizeof(*r));
+	struct mtrace_rec_switch *r;
+
+	if (g.kmap) {		/* no log: the pid is the accesses' */
+		v->pid = pid;
+		v->switches++;
+		return;
+	}
+	r = reserve(v, sizeof(*r));
 
 	r->hdr.type = MTRACE_REC_SWITCH;
 	r->hdr.size = sizeof(*r);
@@ -552,7 +562,26 @@ static uint32_t store_bit_of(void)
 }
 
 /* What a marker's load means (its callback's userdata). */
-enum { MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END };
+enum {
+	MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END,
+	MARK_LBASE, MARK_VAL, MARK_VAL_LAST, MARK_EVENT,	/* mtrace_label.ko's */
+};
+
+/*
+ * Mode kmap: every kernel access to kmap.c, which counts it on its
+ * object. One thread runs every vCPU (vm/run --mtrace-kmap asks QEMU for
+ * one), so nothing is locked.
+ */
+static void kmap_access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+			   uint64_t vaddr, void *ip)
+{
+	int write = g.store_bit ? (info & g.store_bit) != 0 :
+				  qemu_plugin_mem_is_store(info);
+
+	kmap_counter_access(g.kmap, cpu, vaddr,
+			    1u << qemu_plugin_mem_size_shift(info),
+			    (uint64_t)(uintptr_t)ip, g.vcpu[cpu].pid, write);
+}
 
 /* A marker's load (tb_trans() gives these their own callback). */
 static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
@@ -567,6 +596,20 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		return;
 	atomic_fetch_add_explicit(&g.marks_run, 1, memory_order_relaxed);
 	switch ((int)(uintptr_t)udata) {
+	case MARK_LBASE:
+		if (g.kmap)
+			kmap_counter_lbase(g.kmap, vaddr);
+		return;
+	case MARK_VAL:
+	case MARK_VAL_LAST:
+	case MARK_EVENT:
+		if (g.kmap)
+			kmap_counter_mark(g.kmap, cpu,
+				(uintptr_t)udata == MARK_VAL ? KMAP_MARK_VAL :
+				(uintptr_t)udata == MARK_VAL_LAST ?
+				KMAP_MARK_VAL_LAST : KMAP_MARK_EVENT,
+				vaddr, v->pid);
+		return;
 	case MARK_BASE:
 		atomic_store(&g.base, vaddr);
 		atomic_fetch_and(&g.idle, ~IDLE_OUTSIDE_WINDOW);
@@ -615,6 +658,14 @@ static int marker_of(const struct qemu_plugin_insn *insn)
 		return MARK_PID_HI;
 	if (!memcmp(d, MTRACE_MARK_END, MTRACE_MARK_LEN))
 		return MARK_END;
+	if (!memcmp(d, MTRACE_MARK_LBASE, MTRACE_MARK_LEN))
+		return MARK_LBASE;
+	if (!memcmp(d, MTRACE_MARK_VAL, MTRACE_MARK_LEN))
+		return MARK_VAL;
+	if (!memcmp(d, MTRACE_MARK_VAL_LAST, MTRACE_MARK_LEN))
+		return MARK_VAL_LAST;
+	if (!memcmp(d, MTRACE_MARK_EVENT, MTRACE_MARK_LEN))
+		return MARK_EVENT;
 	return 0;
 }
 
@@ -659,6 +710,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	atomic_fetch_or(&g.idle, IDLE_STOPPING);
+	if (g.kmap) {
+		kmap_counter_close(g.kmap, msg, sizeof(msg));
+		g.kmap = NULL;
+		fprintf(stderr, "%s\n", msg);
+		return;
+	}
 	pthread_mutex_lock(&g.lock);
 	for (i = 0; i < g.nvcpus; i++) {
 		struct vcpu *v = &g.vcpu[i];
@@ -737,6 +794,26 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	memset(g.vcpu, 0, sizeof(*g.vcpu) * (size_t)g.nvcpus);
+	if (a.kmap) {
+		struct kmap_counter_config c = {
+			.stream = a.file, .system_map = a.symbols,
+			.nr_vcpus = (unsigned int)g.nvcpus,
+			.max_cells = a.max_cells,
+		};
+
+		for (i = 0; i < g.nvcpus; i++)
+			g.vcpu[i].pid = MTRACE_PID_UNKNOWN;
+		g.kmap = kmap_counter_open(&c, err, sizeof(err));
+		if (!g.kmap) {
+			fprintf(stderr, "%s\n", err);
+			return -1;
+		}
+		g.access_cb = kmap_access_cb;
+		g.idle = 0;
+		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+		qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+		return 0;
+	}
 	for (i = 0; i < nbufs; i++) {
 		struct buf *b = calloc(1, sizeof(*b));
 

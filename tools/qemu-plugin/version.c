@@ -5,7 +5,9 @@
  * version is pinned to the one the declarations in qemu-plugin-api.h were
  * written from, and the emulator must be x86_64 system emulation.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mtrace-plugin.h"
@@ -48,6 +50,9 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 	a->file = NULL;
 	a->mode = MTRACE_MODE_SHARING;
 	a->window_task = 0;
+	a->kmap = 0;
+	a->symbols = NULL;
+	a->max_cells = MTRACE_KMAP_DEFAULT_CELLS;
 	for (i = 0; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -57,19 +62,41 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 			a->mode = MTRACE_MODE_ALL;
 		} else if (!strcmp(s, "mode=sharing")) {
 			a->mode = MTRACE_MODE_SHARING;
+			a->kmap = 0;
+		} else if (!strcmp(s, "mode=kmap")) {
+			a->kmap = 1;
+		} else if (!strncmp(s, "symbols=", 8) && s[8]) {
+			a->symbols = s + 8;
+		} else if (!strncmp(s, "cells=", 6)) {
+			char *end;
+
+			errno = 0;
+			a->max_cells = strtoull(s + 6, &end, 10);
+			if (errno || end == s + 6 || *end || !a->max_cells ||
+			    s[6] == '-') {
+				snprintf(err, len,
+					 "mtrace: cells=%s: not a positive number of counters",
+					 s + 6);
+				return -1;
+			}
 		} else if (!strcmp(s, "window=all")) {
 			a->window_task = 0;
 		} else if (!strcmp(s, "window=task")) {
 			a->window_task = 1;
 		} else {
 			snprintf(err, len,
-				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing, window=all|task)",
+				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing|kmap, window=all|task, symbols=PATH, cells=N)",
 				 s);
 			return -1;
 		}
 	}
 	if (!a->file) {
 		snprintf(err, len, "mtrace: no log=PATH argument: where to write the log");
+		return -1;
+	}
+	if (a->kmap && !a->symbols) {
+		snprintf(err, len,
+			 "mtrace: mode=kmap needs symbols=PATH: the kernel's System.map");
 		return -1;
 	}
 	return 0;

@@ -427,11 +427,22 @@ static int __init mtrace_label_init(void)
 	mark_lbase();
 	LABEL(MTRACE_LABEL_HELLO,
 	      send(MTRACE_LABEL_VERSION); send(HZ); send(nr_cpu_ids);
-	      send(PAGE_SIZE));
+	      send(PAGE_SIZE); send((long)THIS_MODULE->mem[MOD_TEXT].base);
+	      send(THIS_MODULE->mem[MOD_TEXT].size));
 	for_each_possible_cpu(cpu)
 		LABEL(MTRACE_LABEL_PERCPU_AREA,
 		      send(cpu); send(per_cpu_offset(cpu)));
 
+	/*
+	 * The tasks that ran before: their stacks and commands, found, and
+	 * before the probes, so that every allocation's pid has a command.
+	 */
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		send_stack(t, true);
+		send_comm(t, t->comm);
+	}
+	rcu_read_unlock();
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = tracepoint_probe_register(probes[i].tp, probes[i].probe,
 						NULL);
@@ -444,13 +455,6 @@ static int __init mtrace_label_init(void)
 			return ret;
 		}
 	}
-	/* The tasks that ran before: their stacks and commands, found. */
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		send_stack(t, true);
-		send_comm(t, t->comm);
-	}
-	rcu_read_unlock();
 	pr_info("mtrace_label: labeling allocations for the mtrace plugin\n");
 	return 0;
 }
@@ -462,6 +466,7 @@ static void __exit mtrace_label_exit(void)
 	for (i = 0; i < ARRAY_SIZE(probes); i++)
 		tracepoint_probe_unregister(probes[i].tp, probes[i].probe, NULL);
 	tracepoint_synchronize_unregister();
+	LABEL(MTRACE_LABEL_BYE, {});
 }
 
 module_init(mtrace_label_init);

@@ -51,8 +51,13 @@ enum mtrace_label_event {
 	MTRACE_LABEL_BEGIN = 1,
 	/* nothing: the label ends, dropped */
 	MTRACE_LABEL_NONE,
-	/* version, HZ, nr_cpu_ids, PAGE_SIZE */
+	/*
+	 * version, HZ, nr_cpu_ids, PAGE_SIZE, the module's text and its
+	 * size: the plugin counts from here
+	 */
 	MTRACE_LABEL_HELLO,
+	/* none: the module is going; the plugin counts no more */
+	MTRACE_LABEL_BYE,
 	/* cpu, its per-CPU offset: where its static per-CPU area is */
 	MTRACE_LABEL_PERCPU_AREA,
 	/* cache, object size, name (4 values of 8 bytes, NUL-padded) */

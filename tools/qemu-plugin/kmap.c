@@ -1,0 +1,1338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mtrace plugin's mode kmap (kmap.h): Memorizer's kmap counted in the
+ * emulator, for any kernel mtrace_label.ko loads into.
+ *
+ * Objects come from the labels (slab objects, pages, vmalloc areas,
+ * alloc_percpu() areas, stacks) and from System.map (the image's data
+ * from __start_rodata to _end, one object per symbol up to the next, and
+ * each CPU's static per-CPU variables): those, and stacks, are *found*,
+ * their ALLOC written at their first access, as Memorizer does. An
+ * address is looked up in a hash of 4 KiB pages, each with its objects
+ * sorted by start (the innermost of nested ones wins: a stack in its
+ * vmalloc area); an access is counted on the object holding its first
+ * byte, per (object, ip, pid) in a hash of counters, with the bytes it
+ * touched. A free writes the object's counters (ACCESS) and its FREE, and
+ * forgets both: what is kept is the live objects and their counters, up
+ * to max_cells counters (past them an access is dropped, and counted as
+ * such). An allocation over a live object of its kind closes it as a
+ * missed free (0xdeadbeef), as Memorizer does.
+ *
+ * Pages and vmalloc areas come with return addresses: their call site is
+ * the first outside the allocator (by System.map's names), and pages that
+ * a slab, a large kmalloc or a vmalloc area takes are not objects: their
+ * users are. Nothing here is locked: one thread runs every vCPU.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/memorizer.h>
+
+#include "kmap.h"
+#include "mtrace_label.h"
+#include "mtrace_log.h"
+
+#define KERNEL_HALF	0xffff800000000000ull
+#define PAGE_SHIFT_4K	12
+#define MISSED_SITE	0xdeadbeefull
+#define KMALLOC_MAX	8192u		/* larger kmallocs are pages */
+/*
+ * x86-64's KASAN shadow (Documentation/arch/x86/x86_64/mm.rst, 4-level
+ * paging): KASAN's own accesses, not the workload's, on a KASAN kernel.
+ */
+#define KASAN_SHADOW_START	0xffffec0000000000ull
+#define KASAN_SHADOW_END	0xfffffc0000000000ull
+/* Nested objects a lookup passes before giving up: a stack in its area. */
+#define SCAN_BACK	16
+
+enum layer { L_SLAB, L_PAGES, L_VMALLOC, L_STACK, L_PERCPU, L_GLOBAL };
+
+struct cell;
+
+struct obj {
+	uint64_t addr, size;		/* the extent looked up */
+	uint64_t call_site, jiffies;
+	uint64_t id;			/* 0: found, not accessed yet */
+	uint32_t size_req, size_alloc;
+	int32_t pid;
+	uint32_t cache_id, nr_access;
+	uint8_t kind, context, layer, dynamic;
+	struct cell *cells;
+	struct obj *prev, *next;	/* every object */
+};
+
+struct cell {
+	struct obj *obj;
+	uint64_t ip;
+	uint32_t pid, lo, hi, unused;
+	uint64_t reads, writes;
+	struct cell *hnext, *onext;
+};
+
+struct page_slot {
+	uint64_t page;			/* 0: empty */
+	struct obj **v;			/* by addr, then larger first */
+	uint32_t n, cap;
+};
+
+struct sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct vstate {
+	int in_label, overflow;
+	unsigned int nargs, bits;
+	uint64_t acc;
+	int64_t args[MTRACE_LABEL_MAX_ARGS];
+	struct obj *last_obj;
+	struct cell *last_cell;
+};
+
+struct cache_map {
+	uint64_t ptr;
+	uint32_t id, size;
+};
+
+struct kmap_counter {
+	FILE *f;
+	char *path;
+	int write_errno, counting, said_hello, closed_live;
+	unsigned int nvcpus;
+	struct vstate *v;
+	uint64_t lbase, max_cells, t0;
+	uint32_t hz, page_size, nr_cpu_ids;
+	uint64_t mod_text, mod_text_end;
+	uint64_t *percpu_off;		/* by cpu; ~0: not told */
+	struct sym *text;		/* kernel text symbols, by address */
+	size_t ntext;
+	uint64_t *data, *pcpu;		/* data and per-CPU symbol starts */
+	size_t ndata, npcpu;
+	uint64_t data_end, pcpu_end;
+	struct page_slot *slots;
+	size_t nslots, used_slots;
+	struct cell **buckets;
+	size_t nbuckets, ncells, peak_cells;
+	struct cache_map *caches;	/* open addressing by ptr */
+	size_t ncaches_slots, ncaches;
+	uint32_t kmalloc_cache[KMALLOC_MAX / 8 + 1];
+	uint64_t next_id;
+	uint32_t next_cache;
+	struct obj all;			/* the list of every object */
+	uint64_t nobjs;
+	/* Figures for the summary. */
+	uint64_t accesses, attributed, user, unattributed, dropped;
+	uint64_t in_label, module_own, kasan_shadow, objects, found;
+	uint64_t frees, missed;
+	uint64_t frees_unknown, not_objects, labels, bad_labels, records;
+	uint64_t bytes;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t jiffies_now(const struct kmap_counter *k)
+{
+	return (now_ns() - k->t0) / 1000000000ull * k->hz +
+	       (now_ns() - k->t0) % 1000000000ull * k->hz / 1000000000ull;
+}
+
+/* One record out: the header's fields are set here. */
+static void put(struct kmap_counter *k, void *rec, uint16_t type,
+		uint16_t size, unsigned int cpu)
+{
+	struct memorizer_rec_hdr *h = rec;
+
+	h->type = type;
+	h->size = size;
+	h->cpu = (uint16_t)cpu;
+	h->reserved = 0;
+	h->ns = now_ns();
+	if (fwrite(rec, size, 1, k->f) != 1 && !k->write_errno)
+		k->write_errno = errno ? errno : EIO;
+	k->records++;
+	k->bytes += size;
+}
+
+/* ---- symbols ---- */
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorted, without repeats; returns the new count. */
+static size_t uniq_u64(uint64_t *v, size_t n)
+{
+	size_t i, m = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!m || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+static int push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		uint64_t *p = realloc(*v, c * sizeof(**v));
+
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static int read_system_map(struct kmap_counter *k, const char *path,
+			   char *err, size_t len)
+{
+	uint64_t stext = 0, etext = 0, sinit = 0, einit = 0, rodata = 0;
+	uint64_t end = 0, pstart = 0, pend = 0, addr;
+	size_t tcap = 0, dcap = 0, pcap = 0, lineno = 0, i;
+	int have_pcpu = 0;
+	char line[512], type, name[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, len, "mtrace: symbols=%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* First the bounds, then the symbols within them. */
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3) {
+			snprintf(err, len, "mtrace: %s:%zu: not a System.map line",
+				 path, lineno);
+			fclose(f);
+			return -1;
+		}
+		if (!strcmp(name, "_stext"))
+			stext = addr;
+		else if (!strcmp(name, "_etext"))
+			etext = addr;
+		else if (!strcmp(name, "_sinittext"))
+			sinit = addr;
+		else if (!strcmp(name, "_einittext"))
+			einit = addr;
+		else if (!strcmp(name, "__start_rodata"))
+			rodata = addr;
+		else if (!strcmp(name, "_end"))
+			end = addr;
+		else if (!strcmp(name, "__per_cpu_start"))
+			pstart = addr, have_pcpu = 1;
+		else if (!strcmp(name, "__per_cpu_end"))
+			pend = addr;
+	}
+	if (!stext || !etext || !rodata || !end || !have_pcpu || pend <= pstart) {
+		snprintf(err, len,
+			 "mtrace: %s: no _stext, _etext, __start_rodata, _end, __per_cpu_start or __per_cpu_end: not a kernel's System.map",
+			 path);
+		fclose(f);
+		return -1;
+	}
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if ((type == 't' || type == 'T' || type == 'w' || type == 'W') &&
+		    ((addr >= stext && addr < etext) ||
+		     (addr >= sinit && addr < einit))) {
+			if (k->ntext == tcap) {
+				size_t c = tcap ? tcap * 2 : 65536;
+				struct sym *p = realloc(k->text, c * sizeof(*p));
+
+				if (!p)
+					goto oom;
+				k->text = p;
+				tcap = c;
+			}
+			k->text[k->ntext].addr = addr;
+			if (!(k->text[k->ntext].name = strdup(name)))
+				goto oom;
+			k->ntext++;
+		} else if (addr >= rodata && addr < end) {
+			if (push_u64(&k->data, &k->ndata, &dcap, addr))
+				goto oom;
+		} else if (addr >= pstart && addr < pend) {
+			if (push_u64(&k->pcpu, &k->npcpu, &pcap, addr - pstart))
+				goto oom;
+		}
+	}
+	fclose(f);
+	qsort(k->text, k->ntext, sizeof(*k->text), cmp_sym);
+	k->ndata = uniq_u64(k->data, k->ndata);
+	k->npcpu = uniq_u64(k->pcpu, k->npcpu);
+	k->data_end = end;
+	k->pcpu_end = pend - pstart;
+	/* The per-CPU symbols are offsets from __per_cpu_start: 0 on x86-64. */
+	for (i = 0; i < k->npcpu; i++)
+		k->pcpu[i] += pstart;
+	return 0;
+oom:
+	fclose(f);
+	snprintf(err, len, "mtrace: %s: out of memory", path);
+	return -1;
+}
+
+/* The function holding return address ra, or NULL. */
+static const char *function_of(const struct kmap_counter *k, uint64_t ra)
+{
+	size_t lo = 0, hi = k->ntext;
+
+	ra--;			/* the call, not what follows it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->text[mid].addr <= ra)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? k->text[lo - 1].name : NULL;
+}
+
+static int has_prefix(const char *name, const char *const *prefixes)
+{
+	for (; *prefixes; prefixes++)
+		if (!strncmp(name, *prefixes, strlen(*prefixes)))
+			return 1;
+	return 0;
+}
+
+/* The allocators' and free functions' own frames, skipped for a call site. */
+static const char *const page_allocator[] = {
+	"__traceiter_", "__alloc_pages", "alloc_pages", "__alloc_frozen_pages",
+	"alloc_frozen_pages", "folio_alloc", "__folio_alloc", "vma_alloc_folio",
+	"__get_free_pages", "get_zeroed_page", "get_page_from_freelist",
+	"stack_trace_save", "arch_stack_walk", NULL,
+};
+/* A page allocation under these is its user's: no object of its own. */
+static const char *const page_users[] = {
+	"allocate_slab", "new_slab", "alloc_slab_page", "___kmalloc_large",
+	"__kmalloc_large", "kmalloc_large", "__vmalloc_area_node",
+	"vm_area_alloc_pages", "pcpu_alloc_pages", "pcpu_populate_chunk", NULL,
+};
+static const char *const page_free[] = {
+	"__traceiter_", "__free_pages", "free_unref_page", "free_unref_folios",
+	"free_pages", "__free_pages_ok", "free_pages_exact", "__folio_put",
+	"folios_put_refs", "release_pages", "free_frozen_pages",
+	"__free_frozen_pages", "stack_trace_save", "arch_stack_walk", NULL,
+};
+static const char *const vmalloc_alloc[] = {
+	"__traceiter_", "alloc_vmap_area", "__get_vm_area", "get_vm_area",
+	"__vmalloc", "vmalloc", "vzalloc", "__kvmalloc", "kvmalloc", "kvzalloc",
+	"vmap", "__ioremap", "ioremap", "stack_trace_save", "arch_stack_walk",
+	NULL,
+};
+static const char *const vmalloc_free[] = {
+	"__traceiter_", "free_vmap_area_noflush", "free_unmap_vmap_area",
+	"remove_vm_area", "vfree", "__vfree", "vunmap", "kvfree",
+	"vm_remove_mappings", "iounmap", "free_vm_area", "stack_trace_save",
+	"arch_stack_walk", NULL,
+};
+static const char *const percpu_free[] = {
+	"__traceiter_", "free_percpu", "pcpu_free_area", "stack_trace_save",
+	"arch_stack_walk", NULL,
+};
+
+/*
+ * The call site among return addresses args[from..nargs): the first
+ * outside the labeling module and the functions @skip names; 0 if none.
+ * -1 when a frame is one of @users (when given): no object of its own.
+ */
+static int pick_site(const struct kmap_counter *k, const struct vstate *v,
+		     unsigned int from, const char *const *skip,
+		     const char *const *users, uint64_t *site)
+{
+	unsigned int i;
+
+	*site = 0;
+	for (i = from; i < v->nargs; i++) {
+		uint64_t ra = (uint64_t)v->args[i];
+		const char *fn;
+
+		if (ra >= k->mod_text && ra < k->mod_text_end)
+			continue;
+		fn = function_of(k, ra);
+		if (users && fn && has_prefix(fn, users))
+			return -1;
+		if (!*site && !(fn && has_prefix(fn, skip)))
+			*site = ra;
+		if (*site && !users)
+			break;
+	}
+	return 0;
+}
+
+/* ---- the page index ---- */
+
+static size_t slot_hash(uint64_t page, size_t n)
+{
+	return (size_t)((page * 0x9e3779b97f4a7c15ull) >> 20) & (n - 1);
+}
+
+static struct page_slot *slot_find(const struct kmap_counter *k, uint64_t page)
+{
+	size_t i = slot_hash(page, k->nslots);
+
+	for (;; i = (i + 1) & (k->nslots - 1)) {
+		struct page_slot *s = &k->slots[i];
+
+		if (s->page == page)
+			return s;
+		if (!s->page)
+			return NULL;
+	}
+}
+
+static int slots_grow(struct kmap_counter *k)
+{
+	size_t n = k->nslots ? k->nslots * 2 : 65536, i;
+	struct page_slot *old = k->slots, *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (i = 0; i < k->nslots; i++) {
+		size_t j;
+
+		if (!old[i].page)
+			continue;
+		for (j = slot_hash(old[i].page, n); s[j].page; j = (j + 1) & (n - 1))
+			;
+		s[j] = old[i];
+	}
+	free(old);
+	k->slots = s;
+	k->nslots = n;
+	return 0;
+}
+
+static struct page_slot *slot_get(struct kmap_counter *k, uint64_t page)
+{
+	struct page_slot *s;
+	size_t i;
+
+	if (k->nslots && (s = slot_find(k, page)))
+		return s;
+	if ((k->used_slots + 1) * 2 > k->nslots && slots_grow(k))
+		return NULL;
+	for (i = slot_hash(page, k->nslots); k->slots[i].page;
+	     i = (i + 1) & (k->nslots - 1))
+		;
+	k->slots[i].page = page;
+	k->used_slots++;
+	return &k->slots[i];
+}
+
+/* Before b in a page's order: by start, and the larger first. */
+static int obj_before(const struct obj *a, const struct obj *b)
+{
+	return a->addr < b->addr || (a->addr == b->addr && a->size > b->size);
+}
+
+static int index_add(struct kmap_counter *k, struct obj *o)
+{
+	uint64_t p, last = (o->addr + o->size - 1) >> PAGE_SHIFT_4K;
+
+	for (p = o->addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct page_slot *s = slot_get(k, p);
+		uint32_t lo = 0, hi;
+
+		if (!s)
+			return -1;
+		if (s->n == s->cap) {
+			uint32_t c = s->cap ? s->cap * 2 : 4;
+			struct obj **v = realloc(s->v, c * sizeof(*v));
+
+			if (!v)
+				return -1;
+			s->v = v;
+			s->cap = c;
+		}
+		hi = s->n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (obj_before(s->v[mid], o))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&s->v[lo + 1], &s->v[lo], (s->n - lo) * sizeof(*s->v));
+		s->v[lo] = o;
+		s->n++;
+	}
+	return 0;
+}
+
+static void index_remove(struct kmap_counter *k, struct obj *o)
+{
+	uint64_t p, last = (o->addr + o->size - 1) >> PAGE_SHIFT_4K;
+
+	for (p = o->addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct page_slot *s = slot_find(k, p);
+		uint32_t i;
+
+		if (!s)
+			continue;
+		for (i = 0; i < s->n && s->v[i] != o; i++)
+			;
+		if (i == s->n)
+			continue;
+		memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof(*s->v));
+		s->n--;
+	}
+}
+
+/* The innermost object holding address a, or NULL. */
+static struct obj *lookup(const struct kmap_counter *k, uint64_t a)
+{
+	const struct page_slot *s;
+	uint32_t lo = 0, hi, i;
+
+	if (!k->nslots || !(s = slot_find(k, a >> PAGE_SHIFT_4K)))
+		return NULL;
+	hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid]->addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0 && lo - i <= SCAN_BACK;)
+		if (a - s->v[i]->addr < s->v[i]->size)
+			return s->v[i];
+	return NULL;
+}
+
+/* ---- counters ---- */
+
+static size_t cell_hash(const struct obj *o, uint64_t ip, uint32_t pid,
+			size_t n)
+{
+	uint64_t h = (uint64_t)(uintptr_t)o * 0x9e3779b97f4a7c15ull ^
+		     ip * 0xc2b2ae3d27d4eb4full ^ pid * 0x165667b19e3779f9ull;
+
+	return (size_t)(h ^ h >> 29) & (n - 1);
+}
+
+static int buckets_grow(struct kmap_counter *k)
+{
+	size_t n = k->nbuckets ? k->nbuckets * 2 : 65536, i;
+	struct cell **b = calloc(n, sizeof(*b));
+
+	if (!b)
+		return -1;
+	for (i = 0; i < k->nbuckets; i++) {
+		struct cell *c = k->buckets[i], *next;
+
+		for (; c; c = next) {
+			size_t j = cell_hash(c->obj, c->ip, c->pid, n);
+
+			next = c->hnext;
+			c->hnext = b[j];
+			b[j] = c;
+		}
+	}
+	free(k->buckets);
+	k->buckets = b;
+	k->nbuckets = n;
+	return 0;
+}
+
+static struct cell *cell_get(struct kmap_counter *k, struct obj *o,
+			     uint64_t ip, uint32_t pid)
+{
+	struct cell *c;
+	size_t h;
+
+	if (k->nbuckets) {
+		for (c = k->buckets[cell_hash(o, ip, pid, k->nbuckets)]; c;
+		     c = c->hnext)
+			if (c->obj == o && c->ip == ip && c->pid == pid)
+				return c;
+	}
+	if (k->ncells >= k->max_cells)
+		return NULL;
+	if (k->ncells >= k->nbuckets && buckets_grow(k))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->obj = o;
+	c->ip = ip;
+	c->pid = pid;
+	c->lo = UINT32_MAX;
+	h = cell_hash(o, ip, pid, k->nbuckets);
+	c->hnext = k->buckets[h];
+	k->buckets[h] = c;
+	c->onext = o->cells;
+	o->cells = c;
+	if (++k->ncells > k->peak_cells)
+		k->peak_cells = k->ncells;
+	return c;
+}
+
+/* Write o's counters as ACCESS records and forget them. */
+static void flush_cells(struct kmap_counter *k, struct obj *o, unsigned int cpu)
+{
+	struct cell *c, *next;
+	unsigned int i;
+
+	for (c = o->cells; c; c = next) {
+		struct memorizer_rec_access r;
+		struct cell **pp = &k->buckets[cell_hash(o, c->ip, c->pid,
+							 k->nbuckets)];
+
+		memset(&r, 0, sizeof(r));
+		r.id = o->id;
+		r.ip = c->ip;
+		r.pid = (int32_t)c->pid;
+		r.offset = c->lo;
+		r.offset_end = c->hi;
+		r.writes = c->writes;
+		r.reads = c->reads;
+		put(k, &r, MEMORIZER_REC_ACCESS, sizeof(r), cpu);
+		o->nr_access++;
+		while (*pp != c)
+			pp = &(*pp)->hnext;
+		*pp = c->hnext;
+		next = c->onext;
+		for (i = 0; i < k->nvcpus; i++)
+			if (k->v[i].last_cell == c)
+				k->v[i].last_cell = NULL;
+		free(c);
+		k->ncells--;
+	}
+	o->cells = NULL;
+}
+
+/* ---- objects ---- */
+
+static void write_alloc(struct kmap_counter *k, struct obj *o, unsigned int cpu)
+{
+	struct memorizer_rec_alloc r;
+
+	memset(&r, 0, sizeof(r));
+	o->id = ++k->next_id;
+	r.id = o->id;
+	r.addr = o->addr;
+	r.call_site = o->call_site;
+	r.jiffies = o->jiffies;
+	r.size = o->size_req;
+	r.size_alloc = o->size_alloc;
+	r.pid = o->pid;
+	r.cache_id = o->cache_id;
+	r.kind = o->kind;
+	r.context = o->context;
+	put(k, &r, MEMORIZER_REC_ALLOC, sizeof(r), cpu);
+}
+
+static void forget(struct kmap_counter *k, struct obj *o)
+{
+	unsigned int i;
+
+	index_remove(k, o);
+	for (i = 0; i < k->nvcpus; i++)
+		if (k->v[i].last_obj == o)
+			k->v[i].last_obj = NULL;
+	o->prev->next = o->next;
+	o->next->prev = o->prev;
+	k->nobjs--;
+	free(o);
+}
+
+/* o is freed (by api at site): its counters, its FREE, and it is gone. */
+static void close_obj(struct kmap_counter *k, struct obj *o, unsigned int cpu,
+		      uint8_t api, uint64_t site)
+{
+	if (o->id) {
+		struct memorizer_rec_free r;
+
+		flush_cells(k, o, cpu);
+		memset(&r, 0, sizeof(r));
+		r.id = o->id;
+		r.call_site = site;
+		r.jiffies = jiffies_now(k);
+		r.api = api;
+		r.nr_access = o->nr_access;
+		put(k, &r, MEMORIZER_REC_FREE, sizeof(r), cpu);
+		k->frees++;
+		if (api == MEMORIZER_FREE_MISSED)
+			k->missed++;
+	}
+	forget(k, o);
+}
+
+/* Live objects of layer l over [addr, addr + size), closed as missed. */
+static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
+			   uint8_t l, uint64_t addr, uint64_t size)
+{
+	uint64_t p, last = (addr + size - 1) >> PAGE_SHIFT_4K;
+
+	for (p = addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct page_slot *s = k->nslots ? slot_find(k, p) : NULL;
+		uint32_t i = 0;
+
+		while (s && i < s->n) {
+			struct obj *o = s->v[i];
+
+			if (o->layer == l && o->addr < addr + size &&
+			    addr < o->addr + o->size) {
+				close_obj(k, o, cpu, MEMORIZER_FREE_MISSED,
+					  MISSED_SITE);
+				continue;	/* s->v[i] is the next one now */
+			}
+			i++;
+		}
+	}
+}
+
+/* A new object; written now unless found (its first access writes it). */
+static struct obj *new_obj(struct kmap_counter *k, unsigned int cpu,
+			   uint8_t layer, uint8_t kind, uint64_t addr,
+			   uint64_t size, int found)
+{
+	struct obj *o;
+	unsigned int i;
+
+	if (!size || addr < KERNEL_HALF || addr + size < addr)
+		return NULL;
+	close_overlaps(k, cpu, layer, addr, size);
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->addr = addr;
+	o->size = size;
+	o->size_req = o->size_alloc = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+	o->layer = layer;
+	o->kind = kind;
+	o->context = found ? MEMORIZER_CONTEXT_FOUND : MEMORIZER_CONTEXT_TASK;
+	o->call_site = addr;		/* a found object's marker */
+	if (index_add(k, o)) {
+		index_remove(k, o);
+		free(o);
+		return NULL;
+	}
+	o->next = &k->all;
+	o->prev = k->all.prev;
+	k->all.prev->next = o;
+	k->all.prev = o;
+	k->nobjs++;
+	k->objects++;
+	/* It may hold a vCPU's last object: look up again. */
+	for (i = 0; i < k->nvcpus; i++)
+		k->v[i].last_obj = NULL;
+	return o;
+}
+
+/* A labelled allocation: context and pid from the label, written now. */
+static void made(struct kmap_counter *k, unsigned int cpu, struct obj *o,
+		 int64_t context, uint32_t pid, uint64_t site)
+{
+	if (!o)
+		return;
+	o->context = context >= 0 && context <= 2 ? (uint8_t)context : 0;
+	o->pid = o->context == MEMORIZER_CONTEXT_TASK &&
+		 pid != MTRACE_PID_UNKNOWN ? (int32_t)pid : 0;
+	o->call_site = site;
+	o->jiffies = jiffies_now(k);
+	write_alloc(k, o, cpu);
+}
+
+/* The live object of @layer starting at addr (of @kind, unless -1). */
+static struct obj *obj_at(const struct kmap_counter *k, uint64_t addr,
+			  int layer, int kind)
+{
+	const struct page_slot *s;
+	uint32_t i;
+
+	if (!k->nslots || !(s = slot_find(k, addr >> PAGE_SHIFT_4K)))
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		struct obj *o = s->v[i];
+
+		if (o->addr == addr && o->layer == layer &&
+		    (kind < 0 || o->kind == kind))
+			return o;
+	}
+	return NULL;
+}
+
+/* ---- caches ---- */
+
+static struct cache_map *cache_slot(struct kmap_counter *k, uint64_t ptr)
+{
+	size_t i;
+
+	if ((k->ncaches + 1) * 2 > k->ncaches_slots) {
+		size_t n = k->ncaches_slots ? k->ncaches_slots * 2 : 1024, j;
+		struct cache_map *c = calloc(n, sizeof(*c));
+
+		if (!c)
+			return NULL;
+		for (j = 0; j < k->ncaches_slots; j++) {
+			size_t h;
+
+			if (!k->caches[j].ptr)
+				continue;
+			for (h = slot_hash(k->caches[j].ptr, n); c[h].ptr;
+			     h = (h + 1) & (n - 1))
+				;
+			c[h] = k->caches[j];
+		}
+		free(k->caches);
+		k->caches = c;
+		k->ncaches_slots = n;
+	}
+	for (i = slot_hash(ptr, k->ncaches_slots); k->caches[i].ptr &&
+	     k->caches[i].ptr != ptr; i = (i + 1) & (k->ncaches_slots - 1))
+		;
+	if (!k->caches[i].ptr) {
+		k->caches[i].ptr = ptr;
+		k->ncaches++;
+	}
+	return &k->caches[i];
+}
+
+static uint32_t write_cache(struct kmap_counter *k, unsigned int cpu,
+			    const char *name)
+{
+	struct memorizer_rec_cache r;
+
+	memset(&r, 0, sizeof(r));
+	r.cache_id = ++k->next_cache;
+	memcpy(r.name, name, strnlen(name, sizeof(r.name) - 1));
+	put(k, &r, MEMORIZER_REC_CACHE, sizeof(r), cpu);
+	return r.cache_id;
+}
+
+/* n values of 8 bytes from args[from], NUL-padded, as a string. */
+static void args_string(const struct vstate *v, unsigned int from,
+			unsigned int n, char *s, size_t len)
+{
+	unsigned int i, j;
+	size_t at = 0;
+
+	for (i = 0; i < n && from + i < v->nargs; i++)
+		for (j = 0; j < 8 && at + 1 < len; j++)
+			s[at++] = (char)((uint64_t)v->args[from + i] >> (8 * j));
+	s[at] = 0;
+}
+
+/* ---- labels ---- */
+
+static void hello(struct kmap_counter *k, const struct vstate *v)
+{
+	static const uint16_t sizes[MEMORIZER_REC_NR_TYPES] = MEMORIZER_REC_SIZES;
+	struct memorizer_stream_header h;
+	unsigned int i;
+
+	if (v->nargs < 6 || v->args[0] != MTRACE_LABEL_VERSION || k->said_hello) {
+		k->bad_labels++;
+		return;
+	}
+	k->hz = (uint32_t)v->args[1];
+	k->nr_cpu_ids = (uint32_t)v->args[2];
+	k->page_size = (uint32_t)v->args[3];
+	k->mod_text = (uint64_t)v->args[4];
+	k->mod_text_end = k->mod_text + (uint64_t)v->args[5];
+	if (!k->hz || !k->nr_cpu_ids || k->nr_cpu_ids > 65536 ||
+	    !(k->percpu_off = malloc(k->nr_cpu_ids * sizeof(uint64_t)))) {
+		k->bad_labels++;
+		return;
+	}
+	memset(k->percpu_off, 0xff, k->nr_cpu_ids * sizeof(uint64_t));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, MEMORIZER_STREAM_MAGIC, 8);
+	h.version = MEMORIZER_STREAM_VERSION;
+	h.header_size = sizeof(h);
+	h.nr_types = MEMORIZER_REC_NR_TYPES;
+	h.nr_cpus = (uint16_t)k->nvcpus;
+	h.hz = k->hz;
+	h.page_size = k->page_size;
+	for (i = 0; i < MEMORIZER_REC_NR_TYPES; i++)
+		h.rec_size[i] = sizes[i];
+	if (fwrite(&h, sizeof(h), 1, k->f) != 1 && !k->write_errno)
+		k->write_errno = errno ? errno : EIO;
+	k->bytes += sizeof(h);
+	k->t0 = now_ns();
+	k->said_hello = 1;
+	k->counting = 1;
+	/* The image's data: found objects, one per symbol. */
+	for (i = 0; i < k->ndata; i++) {
+		uint64_t end = i + 1 < k->ndata ? k->data[i + 1] : k->data_end;
+
+		new_obj(k, 0, L_GLOBAL, MEMORIZER_ALLOC_GLOBAL, k->data[i],
+			end - k->data[i], 1);
+	}
+}
+
+static void percpu_area(struct kmap_counter *k, const struct vstate *v)
+{
+	uint64_t cpu = (uint64_t)v->args[0], off = (uint64_t)v->args[1];
+	size_t i;
+
+	if (v->nargs < 2 || cpu >= k->nr_cpu_ids) {
+		k->bad_labels++;
+		return;
+	}
+	k->percpu_off[cpu] = off;
+	for (i = 0; i < k->npcpu; i++) {
+		uint64_t end = i + 1 < k->npcpu ? k->pcpu[i + 1] : k->pcpu_end;
+
+		new_obj(k, 0, L_PERCPU, MEMORIZER_ALLOC_PERCPU, k->pcpu[i] + off,
+			end - k->pcpu[i], 1);
+	}
+}
+
+static void task_comm(struct kmap_counter *k, const struct vstate *v)
+{
+	struct memorizer_rec_task r;
+	unsigned int i;
+
+	if (v->nargs < 3) {
+		k->bad_labels++;
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.pid = (int32_t)v->args[0];
+	args_string(v, 1, 2, r.comm, sizeof(r.comm));
+	/* A pid's command is looked up per CPU: every vCPU's. */
+	for (i = 0; i < k->nvcpus; i++)
+		put(k, &r, MEMORIZER_REC_TASK, sizeof(r), i);
+}
+
+/* Arguments an event needs at least. */
+static const unsigned int nargs_of[MTRACE_LABEL_NR_EVENTS] = {
+	[MTRACE_LABEL_HELLO] = 6, [MTRACE_LABEL_PERCPU_AREA] = 2,
+	[MTRACE_LABEL_CACHE] = 6, [MTRACE_LABEL_CACHE_ALLOC] = 4,
+	[MTRACE_LABEL_KMALLOC] = 5, [MTRACE_LABEL_SLAB_FREE] = 4,
+	[MTRACE_LABEL_PAGES] = 3, [MTRACE_LABEL_PAGES_FREE] = 2,
+	[MTRACE_LABEL_VMALLOC] = 3, [MTRACE_LABEL_VFREE] = 2,
+	[MTRACE_LABEL_PERCPU] = 4, [MTRACE_LABEL_PERCPU_FREE] = 2,
+	[MTRACE_LABEL_STACK] = 4, [MTRACE_LABEL_STACK_FREE] = 2,
+	[MTRACE_LABEL_COMM] = 3,
+};
+
+static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
+		  uint32_t pid)
+{
+	const struct vstate *v = &k->v[cpu];
+	const int64_t *a = v->args;
+	struct obj *o;
+	uint64_t site;
+	unsigned int c;
+
+	if (e == MTRACE_LABEL_NONE)
+		return;
+	if (e >= MTRACE_LABEL_NR_EVENTS || v->nargs < nargs_of[e] ||
+	    v->overflow || (e != MTRACE_LABEL_HELLO && !k->said_hello)) {
+		k->bad_labels++;
+		return;
+	}
+	k->labels++;
+	if (e == MTRACE_LABEL_HELLO) {
+		hello(k, v);
+		return;
+	}
+	if (e == MTRACE_LABEL_BYE) {
+		k->counting = 0;
+		return;
+	}
+	if (!k->counting)
+		return;
+	switch (e) {
+	case MTRACE_LABEL_PERCPU_AREA:
+		percpu_area(k, v);
+		break;
+	case MTRACE_LABEL_COMM:
+		task_comm(k, v);
+		break;
+	case MTRACE_LABEL_CACHE: {
+		struct cache_map *m = cache_slot(k, (uint64_t)a[0]);
+		char name[33];
+
+		if (!m)
+			break;
+		args_string(v, 2, 4, name, sizeof(name));
+		m->size = (uint32_t)a[1];
+		m->id = write_cache(k, cpu, name[0] ? name : "(unnamed)");
+		break;
+	}
+	case MTRACE_LABEL_CACHE_ALLOC: {
+		struct cache_map *m = cache_slot(k, (uint64_t)a[3]);
+
+		if (!m || !m->size) {
+			k->bad_labels++;
+			break;
+		}
+		o = new_obj(k, cpu, L_SLAB, MEMORIZER_ALLOC_CACHE, (uint64_t)a[1],
+			    m->size, 0);
+		if (o)
+			o->cache_id = m->id;
+		made(k, cpu, o, a[0], pid, (uint64_t)a[2]);
+		break;
+	}
+	case MTRACE_LABEL_KMALLOC: {
+		uint64_t req = (uint64_t)a[3], alloc = (uint64_t)a[4];
+		int large = alloc > KMALLOC_MAX;
+
+		o = new_obj(k, cpu, large ? L_PAGES : L_SLAB,
+			    large ? MEMORIZER_ALLOC_KMALLOC_LARGE :
+				    MEMORIZER_ALLOC_KMALLOC,
+			    (uint64_t)a[1], alloc, 0);
+		if (!o)
+			break;
+		o->size_req = (uint32_t)req;
+		if (!large) {
+			uint32_t *id = &k->kmalloc_cache[alloc / 8];
+			char name[32];
+
+			if (!*id) {
+				snprintf(name, sizeof(name), "kmalloc-%" PRIu64, alloc);
+				*id = write_cache(k, cpu, name);
+			}
+			o->cache_id = *id;
+		}
+		made(k, cpu, o, a[0], pid, (uint64_t)a[2]);
+		break;
+	}
+	case MTRACE_LABEL_SLAB_FREE:
+		o = obj_at(k, (uint64_t)a[1], L_SLAB, -1);
+		if (!o)
+			o = obj_at(k, (uint64_t)a[1], L_PAGES,
+				   MEMORIZER_ALLOC_KMALLOC_LARGE);
+		if (!o) {
+			k->frees_unknown++;
+			break;
+		}
+		close_obj(k, o, cpu, (uint8_t)a[3], (uint64_t)a[2]);
+		break;
+	case MTRACE_LABEL_PAGES:
+		if (pick_site(k, v, 3, page_allocator, page_users, &site) ||
+		    a[2] < 0 || a[2] > 20) {
+			k->not_objects++;
+			break;
+		}
+		o = new_obj(k, cpu, L_PAGES, MEMORIZER_ALLOC_PAGES, (uint64_t)a[1],
+			    (uint64_t)k->page_size << a[2], 0);
+		made(k, cpu, o, a[0], pid, site);
+		break;
+	case MTRACE_LABEL_PAGES_FREE:
+		o = obj_at(k, (uint64_t)a[1], L_PAGES, MEMORIZER_ALLOC_PAGES);
+		pick_site(k, v, 2, page_free, NULL, &site);
+		if (o)
+			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
+		break;
+	case MTRACE_LABEL_VMALLOC:
+		o = new_obj(k, cpu, L_VMALLOC, MEMORIZER_ALLOC_VMALLOC,
+			    (uint64_t)a[1], (uint64_t)a[2], 0);
+		pick_site(k, v, 3, vmalloc_alloc, NULL, &site);
+		made(k, cpu, o, a[0], pid, site);
+		break;
+	case MTRACE_LABEL_VFREE:
+		pick_site(k, v, 2, vmalloc_free, NULL, &site);
+		o = obj_at(k, (uint64_t)a[1], L_VMALLOC, -1);
+		if (!o) {
+			k->frees_unknown++;
+			break;
+		}
+		/* A stack in it goes with it. */
+		close_overlaps(k, cpu, L_STACK, o->addr, o->size);
+		close_obj(k, o, cpu, MEMORIZER_FREE_VFREE, site);
+		break;
+	case MTRACE_LABEL_PERCPU:
+		/*
+		 * Found, as Memorizer's are: the stream's per-CPU objects
+		 * are never seen allocated (the label's call site is not
+		 * kept), only freed.
+		 */
+		for (c = 0; c < k->nr_cpu_ids; c++) {
+			if (k->percpu_off[c] == ~0ull)
+				continue;
+			o = new_obj(k, cpu, L_PERCPU, MEMORIZER_ALLOC_PERCPU,
+				    (uint64_t)a[1] + k->percpu_off[c],
+				    (uint64_t)a[2], 1);
+			if (o)
+				o->dynamic = 1;
+		}
+		break;
+	case MTRACE_LABEL_PERCPU_FREE:
+		pick_site(k, v, 2, percpu_free, NULL, &site);
+		for (c = 0; c < k->nr_cpu_ids; c++) {
+			if (k->percpu_off[c] == ~0ull)
+				continue;
+			o = obj_at(k, (uint64_t)a[1] + k->percpu_off[c],
+				   L_PERCPU, -1);
+			if (o && o->dynamic)
+				close_obj(k, o, cpu, MEMORIZER_FREE_PERCPU,
+					  site);
+		}
+		break;
+	case MTRACE_LABEL_STACK:
+		o = new_obj(k, cpu, L_STACK, MEMORIZER_ALLOC_STACK,
+			    (uint64_t)a[0], (uint64_t)a[1], 1);
+		if (o)
+			o->pid = (int32_t)a[2];
+		break;
+	case MTRACE_LABEL_STACK_FREE:
+		o = obj_at(k, (uint64_t)a[0], L_STACK, -1);
+		if (o && o->pid == (int32_t)a[1])
+			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, 0);
+		break;
+	}
+}
+
+void kmap_counter_lbase(struct kmap_counter *k, uint64_t vaddr)
+{
+	k->lbase = vaddr;
+}
+
+void kmap_counter_mark(struct kmap_counter *k, unsigned int cpu, int marker,
+		       uint64_t vaddr, uint32_t pid)
+{
+	struct vstate *v = &k->v[cpu];
+	uint64_t off = vaddr - k->lbase;
+
+	if (!k->lbase || off >= 4096) {
+		k->bad_labels++;
+		return;
+	}
+	if (marker == KMAP_MARK_EVENT) {
+		if (off == MTRACE_LABEL_BEGIN) {
+			v->in_label = 1;
+			v->nargs = v->bits = 0;
+			v->acc = 0;
+			v->overflow = 0;
+			return;
+		}
+		if (!v->in_label) {
+			k->bad_labels++;
+			return;
+		}
+		event(k, cpu, (unsigned int)off, pid);
+		v->in_label = 0;
+		return;
+	}
+	if (!v->in_label) {
+		k->bad_labels++;
+		return;
+	}
+	v->acc = v->acc << 12 | off;
+	v->bits += 12;
+	if (marker != KMAP_MARK_VAL_LAST)
+		return;
+	if (v->bits < 64 && (v->acc >> (v->bits - 1) & 1))
+		v->acc |= ~0ull << v->bits;
+	if (v->nargs < MTRACE_LABEL_MAX_ARGS)
+		v->args[v->nargs++] = (int64_t)v->acc;
+	else
+		v->overflow = 1;
+	v->acc = 0;
+	v->bits = 0;
+}
+
+void kmap_counter_access(struct kmap_counter *k, unsigned int cpu,
+			 uint64_t vaddr, unsigned int size, uint64_t ip,
+			 uint32_t pid, int write)
+{
+	struct vstate *v = &k->v[cpu];
+	struct obj *o;
+	struct cell *c;
+	uint64_t off, end;
+
+	if (!k->counting)
+		return;
+	if (v->in_label) {
+		k->in_label++;
+		return;
+	}
+	if (ip >= k->mod_text && ip < k->mod_text_end) {
+		k->module_own++;
+		return;
+	}
+	if (vaddr - KASAN_SHADOW_START < KASAN_SHADOW_END - KASAN_SHADOW_START) {
+		k->kasan_shadow++;
+		return;
+	}
+	k->accesses++;
+	if (vaddr < KERNEL_HALF) {
+		k->user++;
+		return;
+	}
+	o = v->last_obj;
+	if (!o || vaddr - o->addr >= o->size) {
+		o = lookup(k, vaddr);
+		if (!o) {
+			k->unattributed++;
+			return;
+		}
+		v->last_obj = o;
+	}
+	if (!o->id) {
+		o->jiffies = jiffies_now(k);
+		write_alloc(k, o, cpu);
+		k->found++;
+	}
+	if (pid == MTRACE_PID_UNKNOWN)
+		pid = 0;
+	c = v->last_cell;
+	if (!c || c->obj != o || c->ip != ip || c->pid != pid) {
+		c = cell_get(k, o, ip, pid);
+		if (!c) {
+			k->dropped++;
+			return;
+		}
+		v->last_cell = c;
+	}
+	off = vaddr - o->addr;
+	end = off + size < o->size ? off + size : o->size;
+	if (off < c->lo)
+		c->lo = (uint32_t)off;
+	if (end > c->hi)
+		c->hi = (uint32_t)end;
+	if (write)
+		c->writes++;
+	else
+		c->reads++;
+	k->attributed++;
+}
+
+struct kmap_counter *kmap_counter_open(const struct kmap_counter_config *c,
+				       char *err, size_t len)
+{
+	struct kmap_counter *k = calloc(1, sizeof(*k));
+
+	if (!k || !(k->v = calloc(c->nr_vcpus, sizeof(*k->v))) ||
+	    !(k->path = strdup(c->stream))) {
+		snprintf(err, len, "mtrace: out of memory");
+		goto fail;
+	}
+	k->nvcpus = c->nr_vcpus;
+	k->max_cells = c->max_cells;
+	k->all.next = k->all.prev = &k->all;
+	if (read_system_map(k, c->system_map, err, len))
+		goto fail;
+	k->f = fopen(c->stream, "wb");
+	if (!k->f) {
+		snprintf(err, len, "mtrace: %s: %s", c->stream, strerror(errno));
+		goto fail;
+	}
+	setvbuf(k->f, NULL, _IOFBF, 1 << 20);
+	return k;
+fail:
+	if (k) {
+		size_t i;
+
+		for (i = 0; i < k->ntext; i++)
+			free(k->text[i].name);
+		free(k->text);
+		free(k->data);
+		free(k->pcpu);
+		free(k->path);
+		free(k->v);
+		free(k);
+	}
+	return NULL;
+}
+
+int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
+{
+	struct obj *o, *next;
+	size_t i;
+	int ret = 0;
+
+	k->counting = 0;
+	/* The live objects' counters: no FREE follows them. */
+	for (o = k->all.next; o != &k->all; o = o->next)
+		if (o->id && o->cells)
+			flush_cells(k, o, 0);
+	if (fflush(k->f) && !k->write_errno)
+		k->write_errno = errno;
+	if (fclose(k->f) && !k->write_errno)
+		k->write_errno = errno;
+	if (k->write_errno) {
+		snprintf(msg, len, "mtrace: %s: write error: %s", k->path,
+			 strerror(k->write_errno));
+		ret = -1;
+	} else if (!k->said_hello) {
+		snprintf(msg, len,
+			 "mtrace: %s: no kmap: mtrace_label.ko never loaded (no HELLO label)",
+			 k->path);
+		ret = -1;
+	} else {
+		snprintf(msg, len,
+			 "mtrace: %s: %" PRIu64 " kernel accesses counted, %" PRIu64
+			 " on objects (%.2f%%), %" PRIu64 " to user addresses, %"
+			 PRIu64 " on no object, %" PRIu64
+			 " dropped (counters full); %" PRIu64 " objects (%" PRIu64
+			 " found accessed), %" PRIu64 " freed (%" PRIu64
+			 " missed), %" PRIu64 " frees of no object, %" PRIu64
+			 " page allocations not objects; %" PRIu64 " labels, %"
+			 PRIu64 " bad; not counted: %" PRIu64
+			 " accesses inside labels, %" PRIu64
+			 " by mtrace_label.ko, %" PRIu64
+			 " to KASAN's shadow; counters: %zu at most (%zu bytes each, limit %"
+			 PRIu64 "); %" PRIu64 " records, %" PRIu64 " bytes",
+			 k->path, k->accesses, k->attributed,
+			 k->accesses > k->user ?
+			 100.0 * (double)k->attributed /
+			 (double)(k->accesses - k->user) : 0.0,
+			 k->user, k->unattributed, k->dropped, k->objects,
+			 k->found, k->frees, k->missed, k->frees_unknown,
+			 k->not_objects, k->labels, k->bad_labels, k->in_label,
+			 k->module_own, k->kasan_shadow, k->peak_cells, sizeof(struct cell),
+			 k->max_cells, k->records, k->bytes);
+	}
+	for (o = k->all.next; o != &k->all; o = next) {
+		struct cell *c, *cn;
+
+		next = o->next;
+		for (c = o->cells; c; c = cn) {
+			cn = c->onext;
+			free(c);
+		}
+		free(o);
+	}
+	for (i = 0; i < k->nslots; i++)
+		free(k->slots[i].v);
+	for (i = 0; i < k->ntext; i++)
+		free(k->text[i].name);
+	free(k->slots);
+	free(k->buckets);
+	free(k->caches);
+	free(k->text);
+	free(k->data);
+	free(k->pcpu);
+	free(k->percpu_off);
+	free(k->path);
+	free(k->v);
+	free(k);
+	return ret;
+}
