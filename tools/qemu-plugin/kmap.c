@@ -326,7 +326,8 @@ static int has_prefix(const char *name, const char *const *prefixes)
 static const char *const page_allocator[] = {
 	"__traceiter_", "__alloc_pages", "alloc_pages", "__alloc_frozen_pages",
 	"alloc_frozen_pages", "folio_alloc", "__folio_alloc", "vma_alloc_folio",
-	"__get_free_pages", "get_zeroed_page", "get_page_from_freelist",
+	"__get_free_pages", "get_free_pages", "get_zeroed_page",
+	"get_page_from_freelist",
 	"stack_trace_save", "arch_stack_walk", NULL,
 };
 /* A page allocation under these is its user's: no object of its own. */
@@ -689,7 +690,12 @@ static void close_obj(struct kmap_counter *k, struct obj *o, unsigned int cpu,
 	forget(k, o);
 }
 
-/* Live objects of layer l over [addr, addr + size), closed as missed. */
+#define ANY_LAYER	0xff
+
+/*
+ * Live objects of layer l (or any) over [addr, addr + size), closed as
+ * missed.
+ */
 static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
 			   uint8_t l, uint64_t addr, uint64_t size)
 {
@@ -702,7 +708,8 @@ static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
 		while (s && i < s->n) {
 			struct obj *o = s->v[i];
 
-			if (o->layer == l && o->addr < addr + size &&
+			if ((l == ANY_LAYER || o->layer == l) &&
+			    o->addr < addr + size &&
 			    addr < o->addr + o->size) {
 				close_obj(k, o, cpu, MEMORIZER_FREE_MISSED,
 					  MISSED_SITE);
@@ -713,7 +720,13 @@ static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
 	}
 }
 
-/* A new object; written now unless found (its first access writes it). */
+/*
+ * A new object; written now unless found (its first access writes it).
+ * An allocator hands out free memory: what a new allocation overlaps is
+ * gone, its free missed (a stack's pages reused, a slab's own objects when
+ * it is freed whole). A found object (a stack in its vmalloc area) only
+ * replaces one of its kind.
+ */
 static struct obj *new_obj(struct kmap_counter *k, unsigned int cpu,
 			   uint8_t layer, uint8_t kind, uint64_t addr,
 			   uint64_t size, int found)
@@ -723,7 +736,7 @@ static struct obj *new_obj(struct kmap_counter *k, unsigned int cpu,
 
 	if (!size || addr < KERNEL_HALF || addr + size < addr)
 		return NULL;
-	close_overlaps(k, cpu, layer, addr, size);
+	close_overlaps(k, cpu, found ? layer : ANY_LAYER, addr, size);
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return NULL;
@@ -1045,8 +1058,12 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		made(k, cpu, o, a[0], pid, site);
 		break;
 	case MTRACE_LABEL_PAGES_FREE:
-		o = obj_at(k, (uint64_t)a[1], L_PAGES, MEMORIZER_ALLOC_PAGES);
 		pick_site(k, v, 2, page_free, NULL, &site);
+		/* A task's stack without VMAP_STACK is pages, freed as such. */
+		o = obj_at(k, (uint64_t)a[1], L_STACK, -1);
+		if (o)
+			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
+		o = obj_at(k, (uint64_t)a[1], L_PAGES, MEMORIZER_ALLOC_PAGES);
 		if (o)
 			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
 		break;

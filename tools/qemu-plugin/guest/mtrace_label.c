@@ -29,6 +29,7 @@
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -228,6 +229,107 @@ static void probe_kmem_cache_free(void *data, unsigned long call_site,
 	      send(context()); send((long)ptr); send(call_site);
 	      send(FREE_CACHE));
 }
+
+/*
+ * Bulk allocations and frees have no tracepoint: a kretprobe on the one,
+ * a kprobe on the other, by the names 6.12 and earlier kernels give them
+ * (on a kernel without kprobes, they go unlabeled).
+ */
+#ifdef CONFIG_KRETPROBES
+struct bulk_alloc {
+	struct kmem_cache *s;
+	void **p;
+};
+
+static int bulk_alloc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct bulk_alloc *b = (struct bulk_alloc *)ri->data;
+
+	b->s = (struct kmem_cache *)regs_get_kernel_argument(regs, 0);
+	b->p = (void **)regs_get_kernel_argument(regs, 3);
+	return 0;
+}
+
+static int bulk_alloc_return(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct bulk_alloc *b = (struct bulk_alloc *)ri->data;
+	long i, n = (long)regs_return_value(regs);
+	unsigned long site = get_kretprobe_retaddr(ri);
+
+	if (n > 0)
+		announce_cache(b->s);
+	for (i = 0; i < n; i++)
+		LABEL(MTRACE_LABEL_CACHE_ALLOC,
+		      send(context()); send((long)b->p[i]); send(site);
+		      send((long)b->s));
+	return 0;
+}
+
+static struct kretprobe bulk_alloc_probe = {
+	.entry_handler = bulk_alloc_entry,
+	.handler = bulk_alloc_return,
+	.data_size = sizeof(struct bulk_alloc),
+	.maxactive = 64,
+};
+
+static int bulk_free_entry(struct kprobe *kp, struct pt_regs *regs)
+{
+	size_t i, n = regs_get_kernel_argument(regs, 1);
+	void **p = (void **)regs_get_kernel_argument(regs, 2);
+	unsigned long site = *(unsigned long *)kernel_stack_pointer(regs);
+
+	for (i = 0; i < n; i++)
+		if (!ZERO_OR_NULL_PTR(p[i]))
+			LABEL(MTRACE_LABEL_SLAB_FREE,
+			      send(context()); send((long)p[i]); send(site);
+			      send(FREE_CACHE));
+	return 0;
+}
+
+static struct kprobe bulk_free_probe = {
+	.symbol_name = "kmem_cache_free_bulk",
+	.pre_handler = bulk_free_entry,
+};
+
+static int probe_bulk(void)
+{
+	static const char *const names[] = {
+		"kmem_cache_alloc_bulk_noprof", "kmem_cache_alloc_bulk",
+	};
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(names) && ret; i++) {
+		bulk_alloc_probe.kp.symbol_name = names[i];
+		bulk_alloc_probe.kp.addr = NULL;
+		ret = register_kretprobe(&bulk_alloc_probe);
+	}
+	if (ret)
+		return ret;
+	ret = register_kprobe(&bulk_free_probe);
+	if (ret)
+		unregister_kretprobe(&bulk_alloc_probe);
+	return ret;
+}
+
+static void unprobe_bulk(void)
+{
+	unregister_kprobe(&bulk_free_probe);
+	unregister_kretprobe(&bulk_alloc_probe);
+}
+#else
+static int probe_bulk(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void unprobe_bulk(void)
+{
+}
+#endif
+
+static bool bulk_probed;
 
 static void probe_mm_page_alloc(void *data, struct page *page,
 				unsigned int order, gfp_t gfp,
@@ -455,6 +557,10 @@ static int __init mtrace_label_init(void)
 			return ret;
 		}
 	}
+	/* Without kprobes, bulk allocations go unlabeled: said, not fatal. */
+	bulk_probed = !probe_bulk();
+	if (!bulk_probed)
+		pr_warn("mtrace_label: no kprobes on the slab's bulk functions: bulk allocations go unlabeled\n");
 	pr_info("mtrace_label: labeling allocations for the mtrace plugin\n");
 	return 0;
 }
@@ -463,6 +569,8 @@ static void __exit mtrace_label_exit(void)
 {
 	unsigned int i;
 
+	if (bulk_probed)
+		unprobe_bulk();
 	for (i = 0; i < ARRAY_SIZE(probes); i++)
 		tracepoint_probe_unregister(probes[i].tp, probes[i].probe, NULL);
 	tracepoint_synchronize_unregister();
