@@ -354,6 +354,10 @@ static const char *const vmalloc_free[] = {
 	"vm_remove_mappings", "iounmap", "free_vm_area", "stack_trace_save",
 	"arch_stack_walk", NULL,
 };
+static const char *const module_unload[] = {
+	"__traceiter_", "notifier_call_chain", "blocking_notifier_call_chain",
+	"stack_trace_save", "arch_stack_walk", NULL,
+};
 static const char *const percpu_free[] = {
 	"__traceiter_", "free_percpu", "pcpu_free_area", "stack_trace_save",
 	"arch_stack_walk", NULL,
@@ -693,11 +697,12 @@ static void close_obj(struct kmap_counter *k, struct obj *o, unsigned int cpu,
 #define ANY_LAYER	0xff
 
 /*
- * Live objects of layer l (or any) over [addr, addr + size), closed as
- * missed.
+ * Live objects of layer l (or any) over [addr, addr + size), closed by
+ * api at site.
  */
-static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
-			   uint8_t l, uint64_t addr, uint64_t size)
+static void close_layer(struct kmap_counter *k, unsigned int cpu, uint8_t l,
+			uint64_t addr, uint64_t size, uint8_t api,
+			uint64_t site)
 {
 	uint64_t p, last = (addr + size - 1) >> PAGE_SHIFT_4K;
 
@@ -711,13 +716,19 @@ static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
 			if ((l == ANY_LAYER || o->layer == l) &&
 			    o->addr < addr + size &&
 			    addr < o->addr + o->size) {
-				close_obj(k, o, cpu, MEMORIZER_FREE_MISSED,
-					  MISSED_SITE);
+				close_obj(k, o, cpu, api, site);
 				continue;	/* s->v[i] is the next one now */
 			}
 			i++;
 		}
 	}
+}
+
+/* What [addr, addr + size) overlaps of layer l (or any): missed frees. */
+static void close_overlaps(struct kmap_counter *k, unsigned int cpu,
+			   uint8_t l, uint64_t addr, uint64_t size)
+{
+	close_layer(k, cpu, l, addr, size, MEMORIZER_FREE_MISSED, MISSED_SITE);
 }
 
 /*
@@ -950,7 +961,8 @@ static const unsigned int nargs_of[MTRACE_LABEL_NR_EVENTS] = {
 	[MTRACE_LABEL_VMALLOC] = 3, [MTRACE_LABEL_VFREE] = 2,
 	[MTRACE_LABEL_PERCPU] = 4, [MTRACE_LABEL_PERCPU_FREE] = 2,
 	[MTRACE_LABEL_STACK] = 4, [MTRACE_LABEL_STACK_FREE] = 2,
-	[MTRACE_LABEL_COMM] = 3,
+	[MTRACE_LABEL_COMM] = 3, [MTRACE_LABEL_GLOBAL] = 2,
+	[MTRACE_LABEL_MODULE_GONE] = 2,
 };
 
 static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
@@ -1117,6 +1129,15 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 			    (uint64_t)a[0], (uint64_t)a[1], 1);
 		if (o)
 			o->pid = (int32_t)a[2];
+		break;
+	case MTRACE_LABEL_GLOBAL:
+		new_obj(k, cpu, L_GLOBAL, MEMORIZER_ALLOC_GLOBAL, (uint64_t)a[0],
+			(uint64_t)a[1], 1);
+		break;
+	case MTRACE_LABEL_MODULE_GONE:
+		pick_site(k, v, 2, module_unload, NULL, &site);
+		close_layer(k, cpu, L_GLOBAL, (uint64_t)a[0], (uint64_t)a[1],
+			    MEMORIZER_FREE_MODULE, site);
 		break;
 	case MTRACE_LABEL_STACK_FREE:
 		o = obj_at(k, (uint64_t)a[0], L_STACK, -1);

@@ -442,6 +442,63 @@ static void probe_free(void *data, struct task_struct *p)
 	      send((long)task_stack_page(p)); send(p->pid));
 }
 
+/*
+ * A module's globals: its data symbols with their sizes, from its
+ * kallsyms, as it comes (the modules loaded before this one go
+ * unlabeled); its data sections as it goes, with their globals.
+ */
+static const enum mod_mem_type data_mems[] = {
+	MOD_DATA, MOD_RODATA, MOD_RO_AFTER_INIT,
+};
+
+static void module_coming(struct module *mod)
+{
+#ifdef CONFIG_KALLSYMS
+	struct mod_kallsyms *ks;
+	unsigned int i;
+
+	rcu_read_lock_sched();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; ks && i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+
+		if (!sym->st_size || !strchr("dDbBrR", ks->typetab[i]))
+			continue;
+		LABEL(MTRACE_LABEL_GLOBAL,
+		      send(sym->st_value); send(sym->st_size));
+	}
+	rcu_read_unlock_sched();
+#endif
+}
+
+static void module_going(struct module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(data_mems); i++) {
+		const struct module_memory *m = &mod->mem[data_mems[i]];
+
+		if (m->size)
+			LABEL(MTRACE_LABEL_MODULE_GONE,
+			      send((long)m->base); send(m->size);
+			      send_frames());
+	}
+}
+
+static int module_event(struct notifier_block *nb, unsigned long action,
+			void *data)
+{
+	if (action == MODULE_STATE_COMING)
+		module_coming(data);
+	else if (action == MODULE_STATE_GOING)
+		module_going(data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block module_nb = {
+	.notifier_call = module_event,
+};
+
 static struct label_probe {
 	const char *name;
 	void *probe;
@@ -557,6 +614,14 @@ static int __init mtrace_label_init(void)
 			return ret;
 		}
 	}
+	ret = register_module_notifier(&module_nb);
+	if (ret) {
+		for (i = 0; i < ARRAY_SIZE(probes); i++)
+			tracepoint_probe_unregister(probes[i].tp,
+						    probes[i].probe, NULL);
+		tracepoint_synchronize_unregister();
+		return ret;
+	}
 	/* Without kprobes, bulk allocations go unlabeled: said, not fatal. */
 	bulk_probed = !probe_bulk();
 	if (!bulk_probed)
@@ -569,6 +634,7 @@ static void __exit mtrace_label_exit(void)
 {
 	unsigned int i;
 
+	unregister_module_notifier(&module_nb);
 	if (bulk_probed)
 		unprobe_bulk();
 	for (i = 0; i < ARRAY_SIZE(probes); i++)

@@ -86,6 +86,10 @@ enum mtrace_label_event {
 	MTRACE_LABEL_STACK_FREE,
 	/* pid, comm (2 values of 8 bytes, NUL-padded) */
 	MTRACE_LABEL_COMM,
+	/* address, size: a module's data symbol, found (from its kallsyms) */
+	MTRACE_LABEL_GLOBAL,
+	/* start, size, return addresses: a module's data goes, and its globals */
+	MTRACE_LABEL_MODULE_GONE,
 	MTRACE_LABEL_NR_EVENTS,
 };
 
