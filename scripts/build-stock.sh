@@ -61,7 +61,8 @@ for pkg in "${packages[@]}"; do
 	rm -rf "$debs/.partial"
 	mkdir -p "$debs/.partial"
 	(cd "$debs/.partial" && apt-get download -q -o APT::Sandbox::User=root \
-		"$pkg") || die "apt-get download $pkg failed (apt-get update first?)"
+		"$pkg") || { rm -rf "$debs/.partial"
+		die "apt-get download $pkg failed (apt-get update first?)"; }
 	compgen -G "$debs/.partial/${pkg}_*.deb" >/dev/null ||
 		die "apt-get download $pkg left no .deb"
 	mv "$debs/.partial/${pkg}_"*.deb "$debs/"
