@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel demo-kernel initramfs tools patch check check-config demo bench soak fuzz clean distclean
+.PHONY: all deps kernel demo-kernel initramfs stock tools patch check check-config demo bench soak fuzz clean distclean
 
 all: kernel initramfs
 
@@ -19,13 +19,19 @@ demo-kernel: kernel
 initramfs: kernel tools
 	@scripts/build-initramfs.sh
 
+# Debian's own kernel, unmodified, with the mtrace plugin's guest modules
+# built against its headers and an initramfs for it, for vm/run --stock:
+# scripts/build-stock.sh (downloads from Debian's archive into build/stock).
+stock: initramfs
+	@scripts/build-stock.sh
+
 tools: deps
 	@$(MAKE) -s -C tools all static
 
 patch:
 	@scripts/make-patch.sh
 
-check: kernel demo-kernel initramfs tools
+check: kernel demo-kernel initramfs tools stock
 	@tests/run
 
 # The patch on a distribution-like configuration (x86_64_defconfig, or
