@@ -36,7 +36,13 @@
 #include "mtrace_label.h"
 #include "mtrace_log.h"
 
-#define KERNEL_HALF	0xffff800000000000ull
+/*
+ * The kernel half of the address space with 5-level paging, which a
+ * distribution's kernel uses where the CPU has it (QEMU's -cpu max does:
+ * its direct map is at 0xff11000000000000); with 4 levels it starts at
+ * 0xffff800000000000, and what lies between is not canonical.
+ */
+#define KERNEL_HALF	0xff00000000000000ull
 #define PAGE_SHIFT_4K	12
 #define MISSED_SITE	0xdeadbeefull
 #define KMALLOC_MAX	8192u		/* larger kmallocs are pages */
@@ -101,7 +107,9 @@ struct cache_map {
 struct kmap_counter {
 	FILE *f;
 	char *path;
-	int write_errno, counting, said_hello, closed_live;
+	int write_errno, said_hello;
+	int labeling;			/* HELLO to BYE: labels taken */
+	int counting;			/* READY to BYE: accesses counted */
 	unsigned int nvcpus;
 	struct vstate *v;
 	uint64_t lbase, max_cells, t0;
@@ -347,6 +355,10 @@ static const char *const vmalloc_alloc[] = {
 	"__vmalloc", "vmalloc", "vzalloc", "__kvmalloc", "kvmalloc", "kvzalloc",
 	"vmap", "__ioremap", "ioremap", "stack_trace_save", "arch_stack_walk",
 	NULL,
+};
+/* A vmalloc area under these is a task's stack: the stack is the object. */
+static const char *const vmalloc_users[] = {
+	"alloc_thread_stack_node", "dup_task_struct", "copy_process", NULL,
 };
 static const char *const vmalloc_free[] = {
 	"__traceiter_", "free_vmap_area_noflush", "free_unmap_vmap_area",
@@ -907,7 +919,7 @@ static void hello(struct kmap_counter *k, const struct vstate *v)
 	k->bytes += sizeof(h);
 	k->t0 = now_ns();
 	k->said_hello = 1;
-	k->counting = 1;
+	k->labeling = 1;
 	/* The image's data: found objects, one per symbol. */
 	for (i = 0; i < k->ndata; i++) {
 		uint64_t end = i + 1 < k->ndata ? k->data[i + 1] : k->data_end;
@@ -987,11 +999,15 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		return;
 	}
 	if (e == MTRACE_LABEL_BYE) {
-		k->counting = 0;
+		k->counting = k->labeling = 0;
 		return;
 	}
-	if (!k->counting)
+	if (!k->labeling)
 		return;
+	if (e == MTRACE_LABEL_READY) {
+		k->counting = 1;
+		return;
+	}
 	switch (e) {
 	case MTRACE_LABEL_PERCPU_AREA:
 		percpu_area(k, v);
@@ -1080,16 +1096,24 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
 		break;
 	case MTRACE_LABEL_VMALLOC:
+		if (pick_site(k, v, 3, vmalloc_alloc, vmalloc_users, &site)) {
+			k->not_objects++;
+			break;
+		}
 		o = new_obj(k, cpu, L_VMALLOC, MEMORIZER_ALLOC_VMALLOC,
 			    (uint64_t)a[1], (uint64_t)a[2], 0);
-		pick_site(k, v, 3, vmalloc_alloc, NULL, &site);
 		made(k, cpu, o, a[0], pid, site);
 		break;
 	case MTRACE_LABEL_VFREE:
 		pick_site(k, v, 2, vmalloc_free, NULL, &site);
 		o = obj_at(k, (uint64_t)a[1], L_VMALLOC, -1);
 		if (!o) {
-			k->frees_unknown++;
+			/* A stack's area (VMAP_STACK): the stack goes. */
+			o = obj_at(k, (uint64_t)a[1], L_STACK, -1);
+			if (o)
+				close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
+			else
+				k->frees_unknown++;
 			break;
 		}
 		/* A stack in it goes with it. */
@@ -1332,7 +1356,7 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 			 " dropped (counters full); %" PRIu64 " objects (%" PRIu64
 			 " found accessed), %" PRIu64 " freed (%" PRIu64
 			 " missed), %" PRIu64 " frees of no object, %" PRIu64
-			 " page allocations not objects; %" PRIu64 " labels, %"
+			 " page and vmalloc allocations not objects; %" PRIu64 " labels, %"
 			 PRIu64 " bad; not counted: %" PRIu64
 			 " accesses inside labels, %" PRIu64
 			 " by mtrace_label.ko, %" PRIu64

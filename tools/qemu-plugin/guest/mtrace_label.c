@@ -530,6 +530,10 @@ static void find_tracepoint(struct tracepoint *tp, void *priv)
 			probes[i].tp = tp;
 }
 
+static void no_ctor(void *object)
+{
+}
+
 /* The offset of a cache's name pointer, from a cache of a known name. */
 static int find_name_offset(void)
 {
@@ -541,7 +545,8 @@ static int find_name_offset(void)
 	unsigned int made, i;
 
 	for (made = 0; made < ARRAY_SIZE(names); made++) {
-		s[made] = kmem_cache_create(names[made], 8, 0, 0, NULL);
+		/* A constructor keeps it from merging with another cache. */
+		s[made] = kmem_cache_create(names[made], 8, 0, 0, no_ctor);
 		if (!s[made])
 			goto out;
 	}
@@ -595,6 +600,8 @@ static int __init mtrace_label_init(void)
 	/*
 	 * The tasks that ran before: their stacks and commands, found, and
 	 * before the probes, so that every allocation's pid has a command.
+	 * The plugin takes labels from HELLO on, and counts accesses from
+	 * READY, when the probes are set.
 	 */
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
@@ -626,6 +633,7 @@ static int __init mtrace_label_init(void)
 	bulk_probed = !probe_bulk();
 	if (!bulk_probed)
 		pr_warn("mtrace_label: no kprobes on the slab's bulk functions: bulk allocations go unlabeled\n");
+	LABEL(MTRACE_LABEL_READY, {});
 	pr_info("mtrace_label: labeling allocations for the mtrace plugin\n");
 	return 0;
 }
@@ -634,13 +642,14 @@ static void __exit mtrace_label_exit(void)
 {
 	unsigned int i;
 
+	/* First: the plugin counts none of the unhooking. */
+	LABEL(MTRACE_LABEL_BYE, {});
 	unregister_module_notifier(&module_nb);
 	if (bulk_probed)
 		unprobe_bulk();
 	for (i = 0; i < ARRAY_SIZE(probes); i++)
 		tracepoint_probe_unregister(probes[i].tp, probes[i].probe, NULL);
 	tracepoint_synchronize_unregister();
-	LABEL(MTRACE_LABEL_BYE, {});
 }
 
 module_init(mtrace_label_init);

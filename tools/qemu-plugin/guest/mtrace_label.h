@@ -53,10 +53,10 @@ enum mtrace_label_event {
 	MTRACE_LABEL_NONE,
 	/*
 	 * version, HZ, nr_cpu_ids, PAGE_SIZE, the module's text and its
-	 * size: the plugin counts from here
+	 * size: the plugin takes labels from here
 	 */
 	MTRACE_LABEL_HELLO,
-	/* none: the module is going; the plugin counts no more */
+	/* none: the module is going; the plugin counts and takes no more */
 	MTRACE_LABEL_BYE,
 	/* cpu, its per-CPU offset: where its static per-CPU area is */
 	MTRACE_LABEL_PERCPU_AREA,
@@ -90,6 +90,12 @@ enum mtrace_label_event {
 	MTRACE_LABEL_GLOBAL,
 	/* start, size, return addresses: a module's data goes, and its globals */
 	MTRACE_LABEL_MODULE_GONE,
+	/*
+	 * none: the module is set up; the plugin counts accesses from here
+	 * (labels from HELLO), not the module's own setting up (kprobes'
+	 * ftrace updates walk every traced function's record)
+	 */
+	MTRACE_LABEL_READY,
 	MTRACE_LABEL_NR_EVENTS,
 };
 
