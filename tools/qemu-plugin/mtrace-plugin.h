@@ -38,7 +38,7 @@ struct mtrace_args {
 	/*
 	 * mode=kmap: no log; objects from mtrace_label.ko and symbols=PATH
 	 * (System.map), accesses counted per object, ip and pid, and file
-	 * written as Memorizer's binary stream (kmap.c); cells=N bounds the
+	 * written as Memorizer's binary stream (kmap_counter.c); cells=N bounds the
 	 * counters held at once.
 	 */
 	int kmap;

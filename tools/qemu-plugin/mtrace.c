@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kmap.h"
+#include "kmap_counter.h"
 #include "mtrace-plugin.h"
 #include "mtrace_label.h"
 
@@ -568,7 +568,7 @@ enum {
 };
 
 /*
- * Mode kmap: every kernel access to kmap.c, which counts it on its
+ * Mode kmap: every kernel access to kmap_counter.c, which counts it on its
  * object. One thread runs every vCPU (vm/run --mtrace-kmap asks QEMU for
  * one), so nothing is locked.
  */

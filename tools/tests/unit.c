@@ -19,7 +19,9 @@
 #include "kmap.h"
 #include "kmap_inline.h"
 #include "kmap_types.h"
+#include "kmap_counter.h"
 #include "mtrace-plugin.h"
+#include "mtrace_label.h"
 #include "../memorizer/builtin.h"
 
 /* Text: one line. */
@@ -4223,6 +4225,233 @@ static void test_mtrace_version(void **state)
 	assert_int_equal(mtrace_check_qemu(&info, err, sizeof(err)), 0);
 }
 
+/*
+ * The plugin's mode kmap (tools/qemu-plugin/kmap_counter.c), fed labels
+ * and accesses by hand as the plugin feeds them from mtrace_label.ko's
+ * markers; its stream read back record by record.
+ */
+#define KC_LBASE	0xffffffffa0010000ull
+#define KC_MOD_TEXT	0xffffffffa0000000ull
+
+/* A value as the module sends it: the fewest 12-bit chunks, sign-extended. */
+static void kc_send(struct kmap_counter *k, unsigned int cpu, int64_t v)
+{
+	int n = 1, i;
+
+	while (n < 6 && v >> (12 * n - 1) != 0 && v >> (12 * n - 1) != -1)
+		n++;
+	for (i = n - 1; i > 0; i--)
+		kmap_counter_mark(k, cpu, KMAP_MARK_VAL,
+				  KC_LBASE + (uint64_t)((v >> (12 * i)) & 0xfff), 42);
+	kmap_counter_mark(k, cpu, KMAP_MARK_VAL_LAST,
+			  KC_LBASE + (uint64_t)(v & 0xfff), 42);
+}
+
+/* A label: BEGIN, the values, the event, on cpu with pid 42 running. */
+static void kc_label(struct kmap_counter *k, unsigned int cpu, unsigned int e,
+		     unsigned int n, ...)
+{
+	va_list ap;
+	unsigned int i;
+
+	kmap_counter_mark(k, cpu, KMAP_MARK_EVENT, KC_LBASE + MTRACE_LABEL_BEGIN, 42);
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		kc_send(k, cpu, va_arg(ap, int64_t));
+	va_end(ap);
+	kmap_counter_mark(k, cpu, KMAP_MARK_EVENT, KC_LBASE + e, 42);
+}
+
+#define V(x)	((int64_t)(x))
+
+static void test_mtrace_kmap(void **state)
+{
+	static const char map[] =
+		"0000000000000000 A __per_cpu_start\n"
+		"0000000000000000 D pcpu_x\n"
+		"0000000000000008 D pcpu_y\n"
+		"0000000000000020 A __per_cpu_end\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 T caller_fn\n"
+		"ffffffff81000200 T __alloc_pages_noprof\n"
+		"ffffffff81000300 t allocate_slab\n"
+		"ffffffff81000400 T other_fn\n"
+		"ffffffff82000000 T _etext\n"
+		"ffffffff82000000 D __start_rodata\n"
+		"ffffffff82000010 d glob_b\n"
+		"ffffffff82000040 B _end\n";
+	const uint64_t obj = 0xff11000002000040ull, pages = 0xff11000003000000ull;
+	const uint64_t cache = 0xff11000001000000ull, site = 0xffffffff81000150ull;
+	const uint64_t ip_w = 0xffffffff81000410ull, ip_r = 0xffffffff81000420ull;
+	char path[] = "/tmp/kmap-counter-XXXXXX", smap[64], sbin[64], msg[2048];
+	struct kmap_counter_config c = { .nr_vcpus = 2, .max_cells = 100 };
+	struct kmap_counter *k;
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	char *buf;
+	size_t len;
+	FILE *f;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	snprintf(smap, sizeof(smap), "%s/System.map", path);
+	snprintf(sbin, sizeof(sbin), "%s/kmap.bin", path);
+	f = fopen(smap, "w");
+	assert_non_null(f);
+	fputs(map, f);
+	fclose(f);
+	c.stream = sbin;
+	c.system_map = smap;
+	k = kmap_counter_open(&c, msg, sizeof(msg));
+	assert_non_null(k);
+
+	/* Before HELLO, nothing counts. */
+	kmap_counter_access(k, 0, obj, 8, ip_w, 42, 1);
+	kmap_counter_lbase(k, KC_LBASE);
+	kc_label(k, 0, MTRACE_LABEL_HELLO, 6, V(MTRACE_LABEL_VERSION), V(250),
+		 V(2), V(4096), V(KC_MOD_TEXT), V(0x1000));
+	kc_label(k, 0, MTRACE_LABEL_PERCPU_AREA, 2, V(0), V(0xff11000000100000ull));
+	kc_label(k, 0, MTRACE_LABEL_COMM, 3, V(42), V(0x746163), V(0));
+	/* Labels before READY are taken; accesses are not counted. */
+	kmap_counter_access(k, 0, 0xffffffff82000014ull, 4, ip_r, 42, 0);
+	kc_label(k, 0, MTRACE_LABEL_READY, 0);
+	kc_label(k, 1, MTRACE_LABEL_CACHE, 6, V(cache), V(64), V(0x706c6966) /* "filp" */,
+		 V(0), V(0), V(0));
+	kc_label(k, 1, MTRACE_LABEL_CACHE_ALLOC, 4, V(0), V(obj), V(site), V(cache));
+	for (i = 0; i < 3; i++)
+		kmap_counter_access(k, 1, obj + 8, 8, ip_w, 42, 1);
+	for (i = 0; i < 2; i++)
+		kmap_counter_access(k, 0, obj + 0x20, 4, ip_r, 42, 0);
+	/* A global, found at its first access; user memory; no object. */
+	kmap_counter_access(k, 0, 0xffffffff82000014ull, 4, ip_r, 42, 0);
+	kmap_counter_access(k, 0, 0x7fff0000ull, 8, ip_r, 42, 0);
+	kmap_counter_access(k, 0, 0xff11000009000000ull, 8, ip_r, 42, 0);
+	/* The module's own code, and a label's inside, are not counted. */
+	kmap_counter_access(k, 0, obj, 8, KC_MOD_TEXT + 0x10, 42, 1);
+	kc_label(k, 1, MTRACE_LABEL_SLAB_FREE, 4, V(0), V(obj),
+		 V(0xffffffff81000160ull), V(MEMORIZER_FREE_CACHE));
+	/* Pages: the call site past the module and the allocator. */
+	kc_label(k, 0, MTRACE_LABEL_PAGES, 6, V(0), V(pages), V(1),
+		 V(KC_MOD_TEXT + 0x20), V(0xffffffff81000210ull),
+		 V(0xffffffff81000120ull));
+	kmap_counter_access(k, 0, pages + 4096, 8, ip_w, 42, 1);
+	/* A slab's pages are not an object. */
+	kc_label(k, 0, MTRACE_LABEL_PAGES, 6, V(0), V(pages + 0x10000), V(0),
+		 V(0xffffffff81000210ull), V(0xffffffff81000308ull),
+		 V(0xffffffff81000120ull));
+	/* kmalloc over the live pages: they were freed unseen. */
+	kc_label(k, 0, MTRACE_LABEL_KMALLOC, 5, V(0), V(pages), V(site),
+		 V(100), V(128));
+	/* Too few values: a bad label, nothing made. */
+	kc_label(k, 0, MTRACE_LABEL_KMALLOC, 2, V(0), V(obj));
+	assert_int_equal(kmap_counter_close(k, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "9 kernel accesses counted, 7 on objects (87.50%), 1 to user addresses, 1 on no object, 0 dropped"));
+	assert_non_null(strstr(msg, "2 freed (1 missed)"));
+	assert_non_null(strstr(msg, "1 page and vmalloc allocations not objects"));
+	assert_non_null(strstr(msg, "1 bad"));
+
+	f = fopen(sbin, "rb");
+	assert_non_null(f);
+	buf = malloc(1 << 16);
+	len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	r = kmap_bin_open_mem(buf, len, "t");
+	assert_non_null(r);
+	/* TASK on each vCPU, then the cache. */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(kmap_bin_next(r, &rec), 1);
+		assert_int_equal(rec.type, MEMORIZER_REC_TASK);
+		assert_int_equal(rec.cpu, i);
+		assert_int_equal(rec.u.task.pid, 42);
+		assert_string_equal(rec.u.task.comm, "cat");
+	}
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_CACHE);
+	assert_string_equal(rec.u.cache.name, "filp");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_int_equal(rec.u.alloc.id, 1);
+	assert_true(rec.u.alloc.addr == obj && rec.u.alloc.call_site == site);
+	assert_int_equal(rec.u.alloc.size, 64);
+	assert_int_equal(rec.u.alloc.pid, 42);
+	assert_int_equal(rec.u.alloc.kind, MEMORIZER_ALLOC_CACHE);
+	assert_int_equal(rec.u.alloc.context, MEMORIZER_CONTEXT_TASK);
+	assert_int_equal(rec.u.alloc.cache_id, 1);
+	/* The global: found, its own address its call site, to _end. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_int_equal(rec.u.alloc.id, 2);
+	assert_true(rec.u.alloc.addr == 0xffffffff82000010ull &&
+		    rec.u.alloc.call_site == 0xffffffff82000010ull);
+	assert_int_equal(rec.u.alloc.size, 0x30);
+	assert_int_equal(rec.u.alloc.kind, MEMORIZER_ALLOC_GLOBAL);
+	assert_int_equal(rec.u.alloc.context, MEMORIZER_CONTEXT_FOUND);
+	assert_int_equal(rec.u.alloc.pid, 0);
+	/* The freed object's counters, the newest first, then its FREE. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 1 && rec.u.access.ip == ip_r);
+	assert_true(rec.u.access.reads == 2 && rec.u.access.writes == 0);
+	assert_true(rec.u.access.offset == 0x20 && rec.u.access.offset_end == 0x24);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 1 && rec.u.access.ip == ip_w);
+	assert_true(rec.u.access.reads == 0 && rec.u.access.writes == 3);
+	assert_true(rec.u.access.offset == 8 && rec.u.access.offset_end == 16);
+	assert_int_equal(rec.u.access.pid, 42);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_FREE);
+	assert_int_equal(rec.u.free.id, 1);
+	assert_true(rec.u.free.call_site == 0xffffffff81000160ull);
+	assert_int_equal(rec.u.free.api, MEMORIZER_FREE_CACHE);
+	assert_int_equal(rec.u.free.nr_access, 2);
+	/* The pages: 8 KiB, from caller_fn. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_int_equal(rec.u.alloc.id, 3);
+	assert_true(rec.u.alloc.addr == pages &&
+		    rec.u.alloc.call_site == 0xffffffff81000120ull);
+	assert_int_equal(rec.u.alloc.size, 8192);
+	assert_int_equal(rec.u.alloc.kind, MEMORIZER_ALLOC_PAGES);
+	/* The kmalloc over them: their counter, their missed free. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 3 && rec.u.access.writes == 1 &&
+		    rec.u.access.offset == 4096 && rec.u.access.offset_end == 4104);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_FREE);
+	assert_true(rec.u.free.id == 3 && rec.u.free.api == MEMORIZER_FREE_MISSED &&
+		    rec.u.free.call_site == 0xdeadbeefull);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_CACHE);
+	assert_string_equal(rec.u.cache.name, "kmalloc-128");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_true(rec.u.alloc.id == 4 && rec.u.alloc.size == 100 &&
+		    rec.u.alloc.size_alloc == 128 && rec.u.alloc.cache_id == 2 &&
+		    rec.u.alloc.kind == MEMORIZER_ALLOC_KMALLOC);
+	/* At the end, the live global's counter. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 2 && rec.u.access.reads == 1 &&
+		    rec.u.access.offset == 4 && rec.u.access.offset_end == 8);
+	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	kmap_bin_close(r);
+	free(buf);
+
+	/* A System.map that is not one: named, nothing made. */
+	f = fopen(smap, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _stext\nnot a line\n", f);
+	fclose(f);
+	assert_null(kmap_counter_open(&c, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "System.map:2: not a System.map line"));
+	unlink(smap);
+	unlink(sbin);
+	rmdir(path);
+}
+
 /* Instructions after which the plugin looks physical pages up again. */
 static void test_mtrace_insn(void **state)
 {
@@ -4332,6 +4561,29 @@ static void test_mtrace_args(void **state)
 	assert_int_equal(mtrace_parse_args(1, none, &a, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no log=PATH"));
 	assert_int_equal(mtrace_parse_args(1, file, &a, err, sizeof(err)), -1);
+	{
+		/* mode=kmap: symbols=PATH needed, cells=N a positive count. */
+		char k1[] = "mode=kmap", k2[] = "symbols=/tmp/System.map",
+		     k3[] = "cells=1000", k4[] = "cells=0", k5[] = "cells=-3",
+		     k6[] = "cells=12x";
+		char *kmap[] = { a1, k1, k2, k3 }, *nosym[] = { a1, k1 },
+		     *zero[] = { a1, k1, k2, k4 }, *neg[] = { a1, k1, k2, k5 },
+		     *junk[] = { a1, k1, k2, k6 };
+
+		assert_int_equal(mtrace_parse_args(4, kmap, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.kmap, 1);
+		assert_string_equal(a.symbols, "/tmp/System.map");
+		assert_int_equal(a.max_cells, 1000);
+		assert_int_equal(mtrace_parse_args(3, kmap, &a, err, sizeof(err)), 0);
+		assert_true(a.max_cells == MTRACE_KMAP_DEFAULT_CELLS);
+		assert_int_equal(mtrace_parse_args(2, nosym, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "mode=kmap needs symbols=PATH"));
+		assert_int_equal(mtrace_parse_args(4, zero, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "cells=0: not a positive number"));
+		assert_int_equal(mtrace_parse_args(4, neg, &a, err, sizeof(err)), -1);
+		assert_int_equal(mtrace_parse_args(4, junk, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "cells=12x"));
+	}
 }
 
 /* The log reader, over a log made here as the plugin writes one. */
@@ -4942,6 +5194,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_insn),
 		cmocka_unit_test(test_mtrace_line_rule),
 		cmocka_unit_test(test_mtrace_args),
+		cmocka_unit_test(test_mtrace_kmap),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
 		cmocka_unit_test(test_types_callsites),

@@ -3,7 +3,7 @@
  * The labeling convention: how mtrace_label.ko tells the mtrace plugin's
  * mode kmap what the guest kernel allocates and frees. Shared by the
  * module (built out of tree, against any kernel's headers) and the plugin
- * (tools/qemu-plugin/label.c); no types, so both can include it.
+ * (tools/qemu-plugin/kmap_counter.c); no types, so both can include it.
  *
  * As mtrace_task.ko's markers (tools/lib/mtrace_log.h), a marker is one
  * load, movb (%rcx),%al (8a 01), behind four segment-override prefixes

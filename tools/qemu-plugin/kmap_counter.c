@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mtrace plugin's mode kmap (kmap.h): Memorizer's kmap counted in the
+ * The mtrace plugin's mode kmap (kmap_counter.h): Memorizer's kmap counted in the
  * emulator, for any kernel mtrace_label.ko loads into.
  *
  * Objects come from the labels (slab objects, pages, vmalloc areas,
@@ -32,7 +32,7 @@
 
 #include <linux/memorizer.h>
 
-#include "kmap.h"
+#include "kmap_counter.h"
 #include "mtrace_label.h"
 #include "mtrace_log.h"
 

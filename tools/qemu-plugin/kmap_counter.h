@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The mtrace plugin's mode kmap, apart from QEMU (kmap.c): objects from
+ * The mtrace plugin's mode kmap, apart from QEMU (kmap_counter.c): objects from
  * mtrace_label.ko's labels and System.map, every kernel access counted on
  * the object it falls in, per (object, ip, pid), written as Memorizer's
  * binary stream (<linux/memorizer.h>). The plugin feeds it markers and
  * accesses in execution order, from one thread (vm/run runs the vCPUs in
  * one: nothing here is locked); the unit tests feed it by hand.
  */
-#ifndef MTRACE_KMAP_H
-#define MTRACE_KMAP_H
+#ifndef MTRACE_KMAP_COUNTER_H
+#define MTRACE_KMAP_COUNTER_H
 
 #include <stddef.h>
 #include <stdint.h>
