@@ -32,6 +32,10 @@ MTRACE_WORKLOADS = ["hackbench", "hackbench_long", "tar"]
 MTRACE_ALL_WORKLOADS = ["hackbench", "tar"]
 # Issue 19's target: sharing mode / plain TCG (no plugin) at most this.
 MTRACE_SHARING_MAX = 3.0
+# Issue 42's: the plugin's mode kmap (an exact kmap from the emulator) at
+# most the KASAN-only kernel's time, and the stretch, 3x plain TCG.
+KMAP_VS_KASAN_MAX = 1.0
+KMAP_VS_PLAIN_STRETCH = 3.0
 # The kinds of objects memorizer/stats counts (<kind>_tracked, <kind>_live...).
 KINDS = ["kmalloc", "kmem_cache", "kmalloc_large", "vmalloc", "pages", "global",
          "percpu", "stack"]
@@ -146,11 +150,16 @@ def load(runs):
         mtrace = (read(os.path.join(d, "mtrace"), "") or "").split()
         mbytes = (read(os.path.join(d, "mtrace-bytes"), "") or "").strip()
         wall = (read(os.path.join(d, "wall-seconds"), "") or "").strip()
+        # Mode kmap: the plugin's summary line (vm/run, FILE.summary).
+        ksum = read(os.path.join(d, "kmap.bin.summary"), "") or ""
+        km = re.search(r"(\d+) kernel accesses counted, (\d+) on objects", ksum)
         boots.append({"name": name, "variant": variant, "smp": int(smp),
                       "times": times, "stats": stats,
                       "mtrace": mtrace[0] if mtrace else None,
                       "mtrace_bytes": int(mbytes) if mbytes.isdigit() else None,
                       "wall_seconds": float(wall) if wall else None,
+                      "kmap_counted": int(km.group(1)) if km else None,
+                      "kmap_on_objects": int(km.group(2)) if km else None,
                       "stream": read(os.path.join(d, "stream")),
                       "uname": (read(os.path.join(d, "uname"), "") or "").strip(),
                       "sample_kb": (read(os.path.join(d, "sample-size"), "") or "").strip()})
@@ -348,6 +357,33 @@ def aggregate(runs):
         r = res["ratio_vs_nokasan"][wl]["mtrace_sharing"]
         res["mtrace_sharing_target_met"][wl] = (
             None if r is None or res["accelerator"] != "tcg" else r <= MTRACE_SHARING_MAX)
+
+    # The plugin's mode kmap (issue 42): against plain TCG (the no-KASAN
+    # kernel without the plugin) and the KASAN-only kernel, same run.
+    kb = [b for b in rounds if b["mtrace"] == "kmap"]
+    res["mtrace_kmap_measured"] = bool(kb)
+    res["mtrace_kmap"] = {}
+    for wl in WORKLOADS:
+        e = {}
+        for key, den in (("vs_plain", "nokasan"), ("vs_kasan", "kasan")):
+            r = ratio("mtrace_kmap", den, wl)
+            e[key] = {"ratio": r["ratio"], "spread": [r["min"], r["max"]]} if r else None
+        e["seconds"] = res["seconds"].get("mtrace_kmap", {}).get(wl)
+        tcg = res["accelerator"] == "tcg"
+        e["target_met"] = (None if not e["vs_kasan"] or not tcg else
+                           e["vs_kasan"]["ratio"] <= KMAP_VS_KASAN_MAX)
+        e["stretch_met"] = (None if not e["vs_plain"] or not tcg else
+                            e["vs_plain"]["ratio"] <= KMAP_VS_PLAIN_STRETCH)
+        res["mtrace_kmap"][wl] = e
+    res["mtrace_kmap_boots"] = {
+        "boots": len(kb),
+        "stream_mb": summary([b["mtrace_bytes"] / 1e6 for b in kb
+                              if b["mtrace_bytes"] is not None]),
+        "accesses_counted": summary([b["kmap_counted"] for b in kb
+                                     if b["kmap_counted"] is not None]),
+        "on_objects": summary([b["kmap_on_objects"] / b["kmap_counted"] for b in kb
+                               if b["kmap_counted"]]),
+    }
 
     # Memory: record sizes, and per workload the pool in use right after
     # the full-tracing run (records of freed objects stay until cleared, so
@@ -662,6 +698,43 @@ def markdown(res):
               f"{cell(m['mb_per_workload_second'], '{:.1f}')} | "
               f"{cell(m['mb_per_boot_wall_second'], '{:.1f}')} | "
               f"{cell(m['boot_wall_seconds'], '{:.0f}')} |")
+    w("")
+    w("## The plugin's mode kmap (issue 42)")
+    w("")
+    if not res["mtrace_kmap_measured"]:
+        w("Not measured: this run has no boots under the plugin's mode kmap. No figures.")
+    else:
+        kbs = res["mtrace_kmap_boots"]
+        w("The no-KASAN kernel under the mtrace plugin's mode kmap (`vm/run --mtrace-kmap "
+          "FILE`: `mtrace_label.ko`'s labels, every kernel access counted on its object "
+          "per instruction and pid, Memorizer's binary stream written; QEMU runs its "
+          "vCPUs in one thread), against the same run's no-KASAN boots without the "
+          "plugin (plain TCG) and its KASAN-only boots, both with one thread per vCPU. "
+          f"Targets: kmap / KASAN ≤ {KMAP_VS_KASAN_MAX:.0f}, stretch kmap / plain ≤ "
+          f"{KMAP_VS_PLAIN_STRETCH:.0f}. Medians; per-round min–max in parentheses.")
+        w("")
+        w("| workload | plain s | KASAN s | kmap s | kmap / plain | kmap / KASAN "
+          "| kmap ≤ KASAN | kmap ≤ 3× plain |")
+        w("|---|---|---|---|---|---|---|---|")
+
+        def yn(v):
+            return "n/a" if v is None else ("yes" if v else "no")
+        for wl in WORKLOADS:
+            e = res["mtrace_kmap"][wl]
+            secs = [res["seconds"].get(c, {}).get(wl) for c in ("nokasan", "kasan")] + [e["seconds"]]
+            cells = ["n/a" if not x else f"{x['median']:.3f}" for x in secs]
+            rat = ["n/a" if not e[k] else fmt_ratio(e[k]["ratio"], e[k]["spread"])
+                   for k in ("vs_plain", "vs_kasan")]
+            w(f"| {wl} | " + " | ".join(cells + rat) +
+              f" | {yn(e['target_met'])} | {yn(e['stretch_met'])} |")
+        w("")
+        on = kbs["on_objects"]
+        cnt = kbs["accesses_counted"]
+        mb = kbs["stream_mb"]
+        w(f"Per boot (boot, the three workloads, exit; {kbs['boots']} boots, medians): "
+          f"{'n/a' if not cnt else format(int(cnt['median']), ',')} kernel accesses counted, "
+          f"{'n/a' if not on else format(100 * on['median'], '.2f') + '%'} of them on an "
+          f"object; a stream of {'n/a' if not mb else format(mb['median'], '.1f')} MB.")
     w("")
     w("## Where full tracing's time goes (issue 15)")
     w("")

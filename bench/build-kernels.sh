@@ -191,4 +191,11 @@ for v in memorizer kasan nokasan memorizer-jl kasan-jl; do
 	echo "$kversion" > "$o/kernel.release"
 	echo "$src_hash" > "$o/.inputs"
 done
+# The plugin's mode kmap boots the no-KASAN kernel with its System.map
+# beside it and the guest modules built against it (modules_prepare
+# gives the tree what an out-of-tree module needs).
+kmake nokasan -s modules_prepare
+install -m 644 "$top/build/bench/nokasan/System.map" "$top/out/bench/nokasan/System.map"
+"$top/scripts/build-mtrace-modules.sh" "$top/build/bench/nokasan" \
+	"$top/out/bench/nokasan/mtrace-modules" >&2
 log "built: $(for v in $variants; do printf 'out/bench/%s/bzImage ' "$v"; done)"

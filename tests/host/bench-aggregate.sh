@@ -112,6 +112,18 @@ for r in 1 2; do
 	echo 1000000000 > "$t/runs/round$r-mtrace-all/mtrace-bytes"
 	echo 100.000 > "$t/runs/round$r-mtrace-all/wall-seconds"
 done
+# The no-KASAN kernel under the plugin's mode kmap: hackbench 20 and 24 s
+# (4x nokasan's median, 2x kasan's), stressng 6 and tar 3 (1.5x nokasan's,
+# 0.75x kasan's); summaries of 1000 and 2000 accesses, 900 and 1900 on
+# objects; streams of 10 and 30 MB.
+for r in 1 2; do
+	printf 'base hackbench %s\nbase stressng 6\nbase tar 3\n' $((16 + 4 * r)) |
+		boot round$r-mtrace-kmap nokasan 2
+	echo "kmap all" > "$t/runs/round$r-mtrace-kmap/mtrace"
+	echo $((20000000 * r - 10000000)) > "$t/runs/round$r-mtrace-kmap/mtrace-bytes"
+	echo "mtrace: /x/kmap.bin: $((1000 * r)) kernel accesses counted, $((1000 * r - 100)) on objects (90.00%), 0 to user addresses" \
+		> "$t/runs/round$r-mtrace-kmap/kmap.bin.summary"
+done
 # The JUMP_LABEL pair, hackbench and tar: kasan-jl 10 and 20 s on
 # hackbench, memorizer-jl off 11 and 20 s, full 30 and 40, calls 60 and
 # 100; tar 2 s under kasan-jl, full 4, calls 6 (both rounds). Call
@@ -189,6 +201,21 @@ eq(m["attributed"], 600 / 604, "attributed, less before")
 assert r["memory"]["tar"]["full"]["excluded_by_instrument"] == {"kasan": 300, "lockdep": 0, "memorizer": 13}
 assert m["excluded_by_instrument"] == {"kasan": 200, "lockdep": 0, "memorizer": 0}, m["excluded_by_instrument"]
 eq(r["bytes_per_page_key"], 40, "page key")
+# The plugin's mode kmap, against plain TCG and KASAN, same run.
+km = r["mtrace_kmap"]
+eq(km["hackbench"]["vs_plain"]["ratio"], 22 / 5.5, "kmap / plain")
+assert km["hackbench"]["vs_plain"]["spread"] == [4.0, 4.0], km["hackbench"]["vs_plain"]["spread"]
+eq(km["hackbench"]["vs_kasan"]["ratio"], 2.0, "kmap / kasan")
+assert km["hackbench"]["target_met"] is False and km["hackbench"]["stretch_met"] is False
+eq(km["stressng"]["vs_kasan"]["ratio"], 0.75, "kmap / kasan stressng")
+assert km["stressng"]["target_met"] is True and km["stressng"]["stretch_met"] is True
+eq(km["tar"]["vs_plain"]["ratio"], 1.5, "kmap / plain tar")
+kb = r["mtrace_kmap_boots"]
+assert kb["boots"] == 2, kb
+eq(kb["accesses_counted"]["median"], 1500, "kmap accesses")
+eq(kb["on_objects"]["median"], (0.9 + 0.95) / 2, "kmap on objects")
+eq(kb["stream_mb"]["median"], 20.0, "kmap stream MB")
+assert "mtrace_kmap" not in r["ratio_vs_nokasan"]["hackbench"], r["ratio_vs_nokasan"]["hackbench"]
 # Call logging, on the -jl pair: against kasan_jl (15 s) and full_jl (35 s);
 # its counts less those before, edges and cells levels.
 assert "calls" not in r["ratio_vs_kasan"]["hackbench"], r["ratio_vs_kasan"]["hackbench"]
@@ -277,6 +304,10 @@ grep -qx '| tar | full | 99.30% | 7 | slab 71.4%, percpu 28.6% | 3 |' "$t/out/la
 	{ echo "latest.md: attribution row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
 grep -qx '| tar | full | 1320 | 23.7% | kasan 22.7%, memorizer 1.0%, lockdep 0.0% |' "$t/out/latest.md" ||
 	{ echo "latest.md: left-out row wrong:"; grep '^| tar | full' "$t/out/latest.md"; exit 1; }
+grep -qx '| hackbench | 5.500 | 11.000 | 22.000 | 4.00× (4.00–4.00) | 2.00× (2.00–2.00) | no | no |' "$t/out/latest.md" ||
+	{ echo "latest.md: mode kmap row wrong:"; grep '^| hackbench | 5.500' "$t/out/latest.md"; exit 1; }
+grep -q 'Per boot (boot, the three workloads, exit; 2 boots, medians): 1,500 kernel accesses counted, 92.50% of them on an object; a stream of 20.0 MB.' "$t/out/latest.md" ||
+	{ echo "latest.md: mode kmap boots line wrong:"; grep '^Per boot' "$t/out/latest.md"; exit 1; }
 
 # A budget left for access tracing: off 11, alloc only 12, full 30 s on
 # hackbench against KASAN's 11 (10, 12): 2.0x leaves 11 - 1 = 10 s for
@@ -323,4 +354,5 @@ assert r["ratio_vs_nokasan"]["tar"]["mtrace_sharing"] is None
 assert r["mtrace_sharing_target_met"] == {"hackbench": None, "hackbench_long": None, "tar": None}
 PY
 grep -q 'Not measured: this run has no boots under the mtrace plugin' "$t/out/latest.md"
+grep -q "Not measured: this run has no boots under the plugin's mode kmap" "$t/out/latest.md"
 echo "bench-aggregate: ok"
