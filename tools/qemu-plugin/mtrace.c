@@ -100,6 +100,7 @@ static struct {
 	int window_task;		/* window=task: only while base is set */
 	qemu_plugin_vcpu_mem_cb_t access_cb;	/* for line_bytes */
 	uint32_t store_bit;		/* store_bit_of() */
+	uint32_t size_mask;		/* size_mask_of() */
 	const char *file;
 	uint64_t others_mask;		/* every vCPU's bit */
 	unsigned int line_bytes;	/* a line's state: 1, 2, 4 or 8 bytes */
@@ -561,6 +562,35 @@ static uint32_t store_bit_of(void)
 	return bit;
 }
 
+/*
+ * The bits of a meminfo that are its size's shift, if the low ones are:
+ * else 0, and mode kmap asks QEMU each time. As store_bit_of() does, kept
+ * only if qemu_plugin_mem_size_shift() agrees with them on every value
+ * below 256 and on 65,536 others (QEMU 7.2 keeps the shift in the low
+ * bits of the MemOp); the call showed in a profile of mode kmap.
+ */
+static uint32_t size_mask_of(void)
+{
+	uint32_t mask, x = 7;
+	int i;
+
+	for (mask = 1; mask <= 7; mask = mask << 1 | 1) {
+		for (i = 0; i < 256; i++)
+			if (qemu_plugin_mem_size_shift((uint32_t)i) != ((uint32_t)i & mask))
+				break;
+		if (i == 256)
+			break;
+	}
+	if (mask > 7)
+		return 0;
+	for (i = 0; i < 65536; i++) {
+		x = x * 1103515245u + 12345u;
+		if (qemu_plugin_mem_size_shift(x) != (x & mask))
+			return 0;
+	}
+	return mask;
+}
+
 /* What a marker's load means (its callback's userdata). */
 enum {
 	MARK_BASE = 1, MARK_PID_LO, MARK_PID_HI, MARK_END,
@@ -577,9 +607,10 @@ static void kmap_access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 {
 	int write = g.store_bit ? (info & g.store_bit) != 0 :
 				  qemu_plugin_mem_is_store(info);
+	unsigned int shift = g.size_mask ? info & g.size_mask :
+			     qemu_plugin_mem_size_shift(info);
 
-	kmap_counter_access(g.kmap, cpu, vaddr,
-			    1u << qemu_plugin_mem_size_shift(info),
+	kmap_counter_access(g.kmap, cpu, vaddr, 1u << shift,
 			    (uint64_t)(uintptr_t)ip, g.vcpu[cpu].pid, write);
 }
 
@@ -781,6 +812,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (g.line_bytes = 1; g.line_bytes * 4 < (unsigned int)g.nvcpus;)
 		g.line_bytes *= 2;
 	g.store_bit = store_bit_of();
+	g.size_mask = size_mask_of();
 	g.access_cb = !g.store_bit ? access_cb_asking :
 		      g.line_bytes == 1 ? access_cb1 :
 		      g.line_bytes == 2 ? access_cb2 :
