@@ -1276,6 +1276,26 @@ void kmap_counter_access(struct kmap_counter *k, unsigned int cpu,
 	k->attributed++;
 }
 
+/* Everything k holds but its objects and its stream. */
+static void free_counter(struct kmap_counter *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nslots; i++)
+		free(k->slots[i].v);
+	for (i = 0; i < k->ntext; i++)
+		free(k->text[i].name);
+	free(k->slots);
+	free(k->caches);
+	free(k->text);
+	free(k->data);
+	free(k->pcpu);
+	free(k->percpu_off);
+	free(k->path);
+	free(k->v);
+	free(k);
+}
+
 struct kmap_counter *kmap_counter_open(const struct kmap_counter_config *c,
 				       char *err, size_t len)
 {
@@ -1299,25 +1319,14 @@ struct kmap_counter *kmap_counter_open(const struct kmap_counter_config *c,
 	setvbuf(k->f, NULL, _IOFBF, 1 << 20);
 	return k;
 fail:
-	if (k) {
-		size_t i;
-
-		for (i = 0; i < k->ntext; i++)
-			free(k->text[i].name);
-		free(k->text);
-		free(k->data);
-		free(k->pcpu);
-		free(k->path);
-		free(k->v);
-		free(k);
-	}
+	if (k)
+		free_counter(k);
 	return NULL;
 }
 
 int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 {
 	struct obj *o, *next;
-	size_t i;
 	int ret = 0;
 
 	k->counting = 0;
@@ -1367,18 +1376,6 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 		free(o->cells);
 		free(o);
 	}
-	for (i = 0; i < k->nslots; i++)
-		free(k->slots[i].v);
-	for (i = 0; i < k->ntext; i++)
-		free(k->text[i].name);
-	free(k->slots);
-	free(k->caches);
-	free(k->text);
-	free(k->data);
-	free(k->pcpu);
-	free(k->percpu_off);
-	free(k->path);
-	free(k->v);
-	free(k);
+	free_counter(k);
 	return ret;
 }

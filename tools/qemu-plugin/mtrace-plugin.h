@@ -23,7 +23,10 @@
  */
 int mtrace_check_qemu(const qemu_info_t *info, char *err, size_t len);
 
-/* Mode kmap's counters held at once by default: 64 bytes each, 512 MiB. */
+/*
+ * Mode kmap's counters held at once by default: 40 bytes each, in tables
+ * at most three quarters full, some 450 MB.
+ */
 #define MTRACE_KMAP_DEFAULT_CELLS	(1ull << 23)
 
 struct mtrace_args {
