@@ -154,8 +154,9 @@ static uint64_t now_ns(void)
 
 static uint64_t jiffies_now(const struct kmap_counter *k)
 {
-	return (now_ns() - k->t0) / 1000000000ull * k->hz +
-	       (now_ns() - k->t0) % 1000000000ull * k->hz / 1000000000ull;
+	uint64_t ns = now_ns() - k->t0;
+
+	return ns / 1000000000ull * k->hz + ns % 1000000000ull * k->hz / 1000000000ull;
 }
 
 /* One record out: the header's fields are set here. */

@@ -673,30 +673,33 @@ static void mark_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	log_switch(v, cpu, (uint32_t)off << 12 | v->pid_lo);
 }
 
+/* The markers' bytes (mtrace_log.h, mtrace_label.h), by MARK_*. */
+static const struct {
+	const char *bytes;
+	int mark;
+} markers[] = {
+	{ MTRACE_MARK_BASE, MARK_BASE },
+	{ MTRACE_MARK_PID_LO, MARK_PID_LO },
+	{ MTRACE_MARK_PID_HI, MARK_PID_HI },
+	{ MTRACE_MARK_END, MARK_END },
+	{ MTRACE_MARK_LBASE, MARK_LBASE },
+	{ MTRACE_MARK_VAL, MARK_VAL },
+	{ MTRACE_MARK_VAL_LAST, MARK_VAL_LAST },
+	{ MTRACE_MARK_EVENT, MARK_EVENT },
+};
+
 /* The marker an instruction is (MARK_*), if it is one; else 0. */
 static int marker_of(const struct qemu_plugin_insn *insn)
 {
 	const void *d;
+	size_t i;
 
 	if (qemu_plugin_insn_size(insn) != MTRACE_MARK_LEN)
 		return 0;
 	d = qemu_plugin_insn_data(insn);
-	if (!memcmp(d, MTRACE_MARK_BASE, MTRACE_MARK_LEN))
-		return MARK_BASE;
-	if (!memcmp(d, MTRACE_MARK_PID_LO, MTRACE_MARK_LEN))
-		return MARK_PID_LO;
-	if (!memcmp(d, MTRACE_MARK_PID_HI, MTRACE_MARK_LEN))
-		return MARK_PID_HI;
-	if (!memcmp(d, MTRACE_MARK_END, MTRACE_MARK_LEN))
-		return MARK_END;
-	if (!memcmp(d, MTRACE_MARK_LBASE, MTRACE_MARK_LEN))
-		return MARK_LBASE;
-	if (!memcmp(d, MTRACE_MARK_VAL, MTRACE_MARK_LEN))
-		return MARK_VAL;
-	if (!memcmp(d, MTRACE_MARK_VAL_LAST, MTRACE_MARK_LEN))
-		return MARK_VAL_LAST;
-	if (!memcmp(d, MTRACE_MARK_EVENT, MTRACE_MARK_LEN))
-		return MARK_EVENT;
+	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++)
+		if (!memcmp(d, markers[i].bytes, MTRACE_MARK_LEN))
+			return markers[i].mark;
 	return 0;
 }
 
