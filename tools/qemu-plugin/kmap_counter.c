@@ -16,7 +16,11 @@
  * forgets both: what is kept is the live objects and their counters, up
  * to max_cells counters (past them an access is dropped, and counted as
  * such). An allocation over a live object of its kind closes it as a
- * missed free (0xdeadbeef), as Memorizer does.
+ * missed free (0xdeadbeef), as Memorizer does. The slabs the kernel made
+ * before the module (its SLAB_PAGES labels) are kept apart, a pointer in
+ * each of their pages' slots: an access in one on no object finds the
+ * object of its slot. Accesses on no object wait, run together, for
+ * their vCPU's next allocation label (struct pending).
  *
  * Pages and vmalloc areas come with return addresses: their call site is
  * the first outside the allocator (by System.map's names), and pages that
@@ -54,6 +58,8 @@
 #define KASAN_SHADOW_END	0xfffffc0000000000ull
 /* Nested objects a lookup passes before giving up: a stack in its area. */
 #define SCAN_BACK	16
+/* Runs of accesses on no object a vCPU holds until its next allocation. */
+#define PENDING		16
 
 enum layer { L_SLAB, L_PAGES, L_VMALLOC, L_STACK, L_PERCPU, L_GLOBAL };
 
@@ -89,6 +95,34 @@ struct page_slot {
 	uint64_t page;			/* 0: empty */
 	struct obj **v;			/* by addr, then larger first */
 	uint32_t n, cap;
+	struct slab *slab;		/* a slab from before the module */
+};
+
+/*
+ * A slab the kernel made before mtrace_label.ko loaded: its objects were
+ * allocated unlabeled, and are found at their first access, one per
+ * stride from its start, of its cache's object size; but not in a slot
+ * a label has allocated or freed since, whose life the labels tell (the
+ * allocator writes its free list into free slots).
+ */
+struct slab {
+	uint64_t addr, size;
+	uint32_t stride, object_size, cache_id;
+	uint8_t kind;
+	uint8_t *labeled;		/* a bit per slot */
+};
+
+/*
+ * Accesses by one (ip, pid) on no object, run together while they touch
+ * adjacent bytes (or one slot of a slab from before the module): what an
+ * allocator does to memory before its tracepoint fires (zeroing pages for
+ * __GFP_ZERO or init_on_alloc) is the new object's, known at the label.
+ */
+struct pending {
+	uint64_t lo, hi, ip, n;
+	uint64_t slot;			/* a slab's slot, or 0 */
+	uint32_t pid;
+	int write;
 };
 
 struct sym {
@@ -102,11 +136,14 @@ struct vstate {
 	uint64_t acc;
 	int64_t args[MTRACE_LABEL_MAX_ARGS];
 	struct obj *last_obj;
+	struct pending pend[PENDING];
+	unsigned int npend;
 };
 
 struct cache_map {
 	uint64_t ptr;
 	uint32_t id, size;
+	uint8_t kmalloc;		/* a kmalloc-* cache */
 };
 
 struct kmap_counter {
@@ -141,7 +178,7 @@ struct kmap_counter {
 	uint64_t in_label, module_own, kasan_shadow, objects, found;
 	uint64_t frees, missed;
 	uint64_t frees_unknown, not_objects, labels, bad_labels, records;
-	uint64_t bytes;
+	uint64_t bytes, slabs, vmalloc_early;
 };
 
 static uint64_t now_ns(void)
@@ -327,6 +364,17 @@ static const char *function_of(const struct kmap_counter *k, uint64_t ra)
 	return lo ? k->text[lo - 1].name : NULL;
 }
 
+/* The address of the text symbol called name (the first), or 0. */
+static uint64_t function_named(const struct kmap_counter *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < k->ntext; i++)
+		if (!strcmp(k->text[i].name, name))
+			return k->text[i].addr;
+	return 0;
+}
+
 static int has_prefix(const char *name, const char *const *prefixes)
 {
 	for (; *prefixes; prefixes++)
@@ -363,7 +411,8 @@ static const char *const vmalloc_alloc[] = {
 };
 /* A vmalloc area under these is a task's stack: the stack is the object. */
 static const char *const vmalloc_users[] = {
-	"alloc_thread_stack_node", "dup_task_struct", "copy_process", NULL,
+	"alloc_thread_stack_node", "dup_task_struct", "copy_process",
+	"kernel_clone", NULL,
 };
 static const char *const vmalloc_free[] = {
 	"__traceiter_", "free_vmap_area_noflush", "free_unmap_vmap_area",
@@ -550,6 +599,49 @@ static struct obj *lookup(const struct kmap_counter *k, uint64_t a)
 		if (a - s->v[i]->addr < s->v[i]->size)
 			return s->v[i];
 	return NULL;
+}
+
+/* The slab from before the module that holds address a, or NULL. */
+static struct slab *slab_of(const struct kmap_counter *k, uint64_t a)
+{
+	const struct page_slot *s;
+
+	if (!k->nslots || !(s = slot_find(k, a >> PAGE_SHIFT_4K)))
+		return NULL;
+	return s->slab;
+}
+
+static void slab_forget(struct kmap_counter *k, struct slab *b)
+{
+	uint64_t p, last = (b->addr + b->size - 1) >> PAGE_SHIFT_4K;
+
+	for (p = b->addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct page_slot *s = slot_find(k, p);
+
+		if (s && s->slab == b)
+			s->slab = NULL;
+	}
+	free(b->labeled);
+	free(b);
+}
+
+/* The slot of a slab from before the module at addr: labeled now. */
+static void slab_labeled(const struct kmap_counter *k, uint64_t addr)
+{
+	struct slab *b = slab_of(k, addr);
+	uint64_t i;
+
+	if (!b)
+		return;
+	i = (addr - b->addr) / b->stride;
+	b->labeled[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+static int slab_slot_labeled(const struct slab *b, uint64_t slot)
+{
+	uint64_t i = (slot - b->addr) / b->stride;
+
+	return b->labeled[i / 8] >> (i % 8) & 1;
 }
 
 /* ---- counters ---- */
@@ -815,6 +907,173 @@ static struct obj *obj_at(const struct kmap_counter *k, uint64_t addr,
 	return NULL;
 }
 
+/*
+ * The slabs from before the module over [addr, addr + size) are gone
+ * (their pages freed or allocated again), and the objects found in them
+ * that no free closed: missed frees.
+ */
+static void close_slabs(struct kmap_counter *k, unsigned int cpu,
+			uint64_t addr, uint64_t size)
+{
+	uint64_t p, last = (addr + size - 1) >> PAGE_SHIFT_4K;
+
+	for (p = addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct slab *b = slab_of(k, p << PAGE_SHIFT_4K);
+
+		if (!b)
+			continue;
+		close_layer(k, cpu, L_SLAB, b->addr, b->size,
+			    MEMORIZER_FREE_MISSED, MISSED_SITE);
+		slab_forget(k, b);
+	}
+}
+
+static void slab_add(struct kmap_counter *k, unsigned int cpu, uint64_t addr,
+		     uint64_t size, uint32_t stride, const struct cache_map *m)
+{
+	uint64_t p, last = (addr + size - 1) >> PAGE_SHIFT_4K;
+	struct slab *b;
+
+	if (addr < KERNEL_HALF || addr & ((1u << PAGE_SHIFT_4K) - 1) ||
+	    !size || addr + size < addr || stride < m->size) {
+		k->bad_labels++;
+		return;
+	}
+	close_slabs(k, cpu, addr, size);
+	b = calloc(1, sizeof(*b));
+	if (!b || !(b->labeled = calloc(size / stride / 8 + 1, 1))) {
+		free(b);
+		return;
+	}
+	b->addr = addr;
+	b->size = size;
+	b->stride = stride;
+	b->object_size = m->size;
+	b->cache_id = m->id;
+	b->kind = m->kmalloc ? MEMORIZER_ALLOC_KMALLOC : MEMORIZER_ALLOC_CACHE;
+	for (p = addr >> PAGE_SHIFT_4K; p <= last; p++) {
+		struct page_slot *s = slot_get(k, p);
+
+		if (!s) {
+			slab_forget(k, b);
+			return;
+		}
+		s->slab = b;
+	}
+	k->slabs++;
+}
+
+/* n accesses by (ip, pid) to [vaddr, vend), on o. */
+static inline void count_on(struct kmap_counter *k, unsigned int cpu,
+			    struct obj *o, uint64_t vaddr, uint64_t vend,
+			    uint64_t ip, uint32_t pid, int write, uint64_t n)
+{
+	struct cell *c;
+	uint64_t off, end;
+
+	if (!o->id) {
+		o->jiffies = jiffies_now(k);
+		write_alloc(k, o, cpu);
+		k->found++;
+	}
+	c = cell_get(k, o, ip, pid);
+	if (!c) {
+		k->dropped += n;
+		return;
+	}
+	off = vaddr - o->addr;
+	end = vend - o->addr < o->size ? vend - o->addr : o->size;
+	if (off < c->lo)
+		c->lo = (uint32_t)off;
+	if (end > c->hi)
+		c->hi = (uint32_t)end;
+	if (write)
+		c->writes += n;
+	else
+		c->reads += n;
+	k->attributed += n;
+}
+
+/*
+ * A run of accesses on no object, now: on the object that holds it all
+ * (the one a label since has made), else on a slab's slot from before the
+ * module (found now), else on none.
+ */
+static void settle(struct kmap_counter *k, unsigned int cpu,
+		   const struct pending *p)
+{
+	struct obj *o = lookup(k, p->lo);
+	struct slab *b;
+
+	if (!o && p->slot && (b = slab_of(k, p->slot)) &&
+	    (p->slot - b->addr) % b->stride == 0 &&
+	    !slab_slot_labeled(b, p->slot) &&
+	    (o = new_obj(k, cpu, L_SLAB, b->kind, p->slot, b->object_size, 1)))
+		o->cache_id = b->cache_id;
+	if (o && p->hi - o->addr <= o->size)
+		count_on(k, cpu, o, p->lo, p->hi, p->ip, p->pid, p->write,
+			 p->n);
+	else
+		k->unattributed += p->n;
+}
+
+static void settle_all(struct kmap_counter *k, unsigned int cpu)
+{
+	struct vstate *v = &k->v[cpu];
+	unsigned int i;
+
+	for (i = 0; i < v->npend; i++)
+		settle(k, cpu, &v->pend[i]);
+	v->npend = 0;
+}
+
+/* An access on no object: held, run with the like, until settled. */
+static void pend(struct kmap_counter *k, unsigned int cpu, uint64_t vaddr,
+		 unsigned int size, uint64_t ip, uint32_t pid, int write)
+{
+	struct vstate *v = &k->v[cpu];
+	uint64_t slot = 0, vend = vaddr + size;
+	struct slab *b = slab_of(k, vaddr);
+	struct pending *p;
+	unsigned int i;
+
+	if (b) {
+		uint64_t s = b->addr + (vaddr - b->addr) / b->stride * b->stride;
+
+		if (vend - s <= b->object_size)
+			slot = s;
+	}
+	for (i = v->npend; i-- > 0;) {
+		p = &v->pend[i];
+		if (p->ip != ip || p->pid != pid || p->write != write ||
+		    p->slot != slot)
+			continue;
+		/* A slot is one object; else adjacent bytes, in one page. */
+		if (slot || (vaddr <= p->hi && vend >= p->lo &&
+			     !((vaddr ^ p->lo) >> PAGE_SHIFT_4K) &&
+			     !(((vend - 1) ^ p->lo) >> PAGE_SHIFT_4K))) {
+			p->lo = vaddr < p->lo ? vaddr : p->lo;
+			p->hi = vend > p->hi ? vend : p->hi;
+			p->n++;
+			return;
+		}
+	}
+	if (v->npend == PENDING) {
+		settle(k, cpu, &v->pend[0]);
+		memmove(&v->pend[0], &v->pend[1],
+			(PENDING - 1) * sizeof(v->pend[0]));
+		v->npend--;
+	}
+	p = &v->pend[v->npend++];
+	p->lo = vaddr;
+	p->hi = vend;
+	p->ip = ip;
+	p->n = 1;
+	p->slot = slot;
+	p->pid = pid;
+	p->write = write;
+}
+
 /* ---- caches ---- */
 
 static struct cache_map *cache_slot(struct kmap_counter *k, uint64_t ptr)
@@ -969,7 +1228,14 @@ static const unsigned int nargs_of[MTRACE_LABEL_NR_EVENTS] = {
 	[MTRACE_LABEL_PERCPU] = 4, [MTRACE_LABEL_PERCPU_FREE] = 2,
 	[MTRACE_LABEL_STACK] = 4, [MTRACE_LABEL_STACK_FREE] = 2,
 	[MTRACE_LABEL_COMM] = 3, [MTRACE_LABEL_GLOBAL] = 2,
-	[MTRACE_LABEL_MODULE_GONE] = 2,
+	[MTRACE_LABEL_MODULE_GONE] = 2, [MTRACE_LABEL_SLAB_PAGES] = 4,
+	[MTRACE_LABEL_VMALLOC_EARLY] = 4,
+};
+
+static const uint8_t makes_object[MTRACE_LABEL_NR_EVENTS] = {
+	[MTRACE_LABEL_CACHE_ALLOC] = 1, [MTRACE_LABEL_KMALLOC] = 1,
+	[MTRACE_LABEL_PAGES] = 1, [MTRACE_LABEL_VMALLOC] = 1,
+	[MTRACE_LABEL_PERCPU] = 1, [MTRACE_LABEL_STACK] = 1,
 };
 
 static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
@@ -977,6 +1243,7 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 {
 	const struct vstate *v = &k->v[cpu];
 	const int64_t *a = v->args;
+	struct slab *b;
 	struct obj *o;
 	uint64_t site;
 	unsigned int c;
@@ -994,6 +1261,8 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		return;
 	}
 	if (e == MTRACE_LABEL_BYE) {
+		for (c = 0; c < k->nvcpus; c++)
+			settle_all(k, c);
 		k->counting = k->labeling = 0;
 		return;
 	}
@@ -1018,6 +1287,7 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 			break;
 		args_string(v, 2, 4, name, sizeof(name));
 		m->size = (uint32_t)a[1];
+		m->kmalloc = !strncmp(name, "kmalloc-", 8);
 		m->id = write_cache(k, cpu, name[0] ? name : "(unnamed)");
 		break;
 	}
@@ -1033,6 +1303,7 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		if (o)
 			o->cache_id = m->id;
 		made(k, cpu, o, a[0], pid, (uint64_t)a[2]);
+		slab_labeled(k, (uint64_t)a[1]);
 		break;
 	}
 	case MTRACE_LABEL_KMALLOC: {
@@ -1055,11 +1326,13 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 				*id = write_cache(k, cpu, name);
 			}
 			o->cache_id = *id;
+			slab_labeled(k, (uint64_t)a[1]);
 		}
 		made(k, cpu, o, a[0], pid, (uint64_t)a[2]);
 		break;
 	}
 	case MTRACE_LABEL_SLAB_FREE:
+		slab_labeled(k, (uint64_t)a[1]);
 		o = obj_at(k, (uint64_t)a[1], L_SLAB, -1);
 		if (!o)
 			o = obj_at(k, (uint64_t)a[1], L_PAGES,
@@ -1071,6 +1344,9 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		close_obj(k, o, cpu, (uint8_t)a[3], (uint64_t)a[2]);
 		break;
 	case MTRACE_LABEL_PAGES:
+		if (a[2] >= 0 && a[2] <= 20)
+			close_slabs(k, cpu, (uint64_t)a[1],
+				    (uint64_t)k->page_size << a[2]);
 		if (pick_site(k, v, 3, page_allocator, page_users, &site) ||
 		    a[2] < 0 || a[2] > 20) {
 			k->not_objects++;
@@ -1089,6 +1365,9 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		o = obj_at(k, (uint64_t)a[1], L_PAGES, MEMORIZER_ALLOC_PAGES);
 		if (o)
 			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, site);
+		b = slab_of(k, (uint64_t)a[1]);
+		if (b && b->addr == (uint64_t)a[1])
+			close_slabs(k, cpu, b->addr, b->size);
 		break;
 	case MTRACE_LABEL_VMALLOC:
 		if (pick_site(k, v, 3, vmalloc_alloc, vmalloc_users, &site)) {
@@ -1158,12 +1437,41 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 		close_layer(k, cpu, L_GLOBAL, (uint64_t)a[0], (uint64_t)a[1],
 			    MEMORIZER_FREE_MODULE, site);
 		break;
+	case MTRACE_LABEL_SLAB_PAGES: {
+		struct cache_map *m = cache_slot(k, (uint64_t)a[2]);
+
+		if (!m || !m->size || a[3] <= 0 || a[3] > UINT32_MAX) {
+			k->bad_labels++;
+			break;
+		}
+		slab_add(k, cpu, (uint64_t)a[0], (uint64_t)a[1], (uint32_t)a[3], m);
+		break;
+	}
+	case MTRACE_LABEL_VMALLOC_EARLY: {
+		char name[49];
+
+		args_string(v, 3, 6, name, sizeof(name));
+		site = function_named(k, name);
+		if (!site) {
+			k->not_objects++;
+			break;
+		}
+		o = new_obj(k, cpu, L_VMALLOC, MEMORIZER_ALLOC_VMALLOC,
+			    (uint64_t)a[0], (uint64_t)a[1], 0);
+		/* Made before the module, by no task it can name. */
+		made(k, cpu, o, MEMORIZER_CONTEXT_TASK, 0, site + (uint64_t)a[2]);
+		k->vmalloc_early += !!o;
+		break;
+	}
 	case MTRACE_LABEL_STACK_FREE:
 		o = obj_at(k, (uint64_t)a[0], L_STACK, -1);
 		if (o && o->pid == (int32_t)a[1])
 			close_obj(k, o, cpu, MEMORIZER_FREE_PAGES, 0);
 		break;
 	}
+	/* What the allocator did before the tracepoint is the new object's. */
+	if (makes_object[e])
+		settle_all(k, cpu);
 }
 
 void kmap_counter_lbase(struct kmap_counter *k, uint64_t vaddr)
@@ -1221,8 +1529,6 @@ void kmap_counter_access(struct kmap_counter *k, unsigned int cpu,
 {
 	struct vstate *v = &k->v[cpu];
 	struct obj *o;
-	struct cell *c;
-	uint64_t off, end;
 
 	if (!k->counting)
 		return;
@@ -1243,38 +1549,18 @@ void kmap_counter_access(struct kmap_counter *k, unsigned int cpu,
 		k->user++;
 		return;
 	}
+	if (pid == MTRACE_PID_UNKNOWN)
+		pid = 0;
 	o = v->last_obj;
 	if (!o || vaddr - o->addr >= o->size) {
 		o = lookup(k, vaddr);
 		if (!o) {
-			k->unattributed++;
+			pend(k, cpu, vaddr, size, ip, pid, write);
 			return;
 		}
 		v->last_obj = o;
 	}
-	if (!o->id) {
-		o->jiffies = jiffies_now(k);
-		write_alloc(k, o, cpu);
-		k->found++;
-	}
-	if (pid == MTRACE_PID_UNKNOWN)
-		pid = 0;
-	c = cell_get(k, o, ip, pid);
-	if (!c) {
-		k->dropped++;
-		return;
-	}
-	off = vaddr - o->addr;
-	end = off + size < o->size ? off + size : o->size;
-	if (off < c->lo)
-		c->lo = (uint32_t)off;
-	if (end > c->hi)
-		c->hi = (uint32_t)end;
-	if (write)
-		c->writes++;
-	else
-		c->reads++;
-	k->attributed++;
+	count_on(k, cpu, o, vaddr, vaddr + size, ip, pid, write, 1);
 }
 
 /* Everything k holds but its objects and its stream. */
@@ -1282,8 +1568,15 @@ static void free_counter(struct kmap_counter *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->nslots; i++)
+	for (i = 0; i < k->nslots; i++) {
+		const struct slab *b = k->slots[i].slab;
+
+		if (b && b->addr >> PAGE_SHIFT_4K == k->slots[i].page) {
+			free(b->labeled);
+			free(k->slots[i].slab);
+		}
 		free(k->slots[i].v);
+	}
 	for (i = 0; i < k->ntext; i++)
 		free(k->text[i].name);
 	free(k->slots);
@@ -1328,8 +1621,11 @@ fail:
 int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 {
 	struct obj *o, *next;
+	unsigned int cpu;
 	int ret = 0;
 
+	for (cpu = 0; k->counting && cpu < k->nvcpus; cpu++)
+		settle_all(k, cpu);
 	k->counting = 0;
 	/* The live objects' counters: no FREE follows them. */
 	for (o = k->all.next; o != &k->all; o = o->next)
@@ -1356,7 +1652,9 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 			 " dropped (counters full); %" PRIu64 " objects (%" PRIu64
 			 " found accessed), %" PRIu64 " freed (%" PRIu64
 			 " missed), %" PRIu64 " frees of no object, %" PRIu64
-			 " page and vmalloc allocations not objects; %" PRIu64 " labels, %"
+			 " page and vmalloc allocations not objects, %" PRIu64
+			 " slabs and %" PRIu64
+			 " vmalloc areas from before the module; %" PRIu64 " labels, %"
 			 PRIu64 " bad; not counted: %" PRIu64
 			 " accesses inside labels, %" PRIu64
 			 " by mtrace_label.ko, %" PRIu64
@@ -1368,7 +1666,7 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 			 (double)(k->accesses - k->user) : 0.0,
 			 k->user, k->unattributed, k->dropped, k->objects,
 			 k->found, k->frees, k->missed, k->frees_unknown,
-			 k->not_objects, k->labels, k->bad_labels, k->in_label,
+			 k->not_objects, k->slabs, k->vmalloc_early, k->labels, k->bad_labels, k->in_label,
 			 k->module_own, k->kasan_shadow, k->peak_cells, sizeof(struct cell),
 			 k->max_cells, k->records, k->bytes);
 	}

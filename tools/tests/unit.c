@@ -4458,6 +4458,163 @@ static void test_mtrace_kmap(void **state)
 	rmdir(path);
 }
 
+/*
+ * What the kernel made before mtrace_label.ko: a slab, whose objects are
+ * found at their first access, a vmalloc area from /proc/vmallocinfo;
+ * and accesses before an allocation's tracepoint (zeroing), the new
+ * object's once its label comes.
+ */
+static void test_mtrace_kmap_early(void **state)
+{
+	static const char map[] =
+		"0000000000000000 A __per_cpu_start\n"
+		"0000000000000020 A __per_cpu_end\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 T caller_fn\n"
+		"ffffffff81000200 T __alloc_pages_noprof\n"
+		"ffffffff81000400 T other_fn\n"
+		"ffffffff82000000 T _etext\n"
+		"ffffffff82000000 D __start_rodata\n"
+		"ffffffff82000040 B _end\n";
+	const uint64_t slab = 0xff11000004000000ull, pages = 0xff11000005000000ull;
+	const uint64_t cache = 0xff11000001000000ull, area = 0xffffc90000100000ull;
+	const uint64_t ip_w = 0xffffffff81000410ull, ip_r = 0xffffffff81000420ull;
+	const uint64_t ip_z = 0xffffffff81000430ull;
+	char path[] = "/tmp/kmap-counter-XXXXXX", smap[64], sbin[64], msg[2048];
+	struct kmap_counter_config c = { .nr_vcpus = 2, .max_cells = 100 };
+	struct kmap_counter *k;
+	struct kmap_bin_reader *r;
+	struct kmap_bin_rec rec;
+	char *buf;
+	size_t len;
+	FILE *f;
+	int i, seen;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	snprintf(smap, sizeof(smap), "%s/System.map", path);
+	snprintf(sbin, sizeof(sbin), "%s/kmap.bin", path);
+	f = fopen(smap, "w");
+	assert_non_null(f);
+	fputs(map, f);
+	fclose(f);
+	c.stream = sbin;
+	c.system_map = smap;
+	k = kmap_counter_open(&c, msg, sizeof(msg));
+	assert_non_null(k);
+	kmap_counter_lbase(k, KC_LBASE);
+	kc_label(k, 0, MTRACE_LABEL_HELLO, 6, V(MTRACE_LABEL_VERSION), V(250),
+		 V(2), V(4096), V(KC_MOD_TEXT), V(0x1000));
+	kc_label(k, 0, MTRACE_LABEL_READY, 0);
+	/* "caller_fn": its area is written at once; "nosuch": not taken. */
+	kc_label(k, 0, MTRACE_LABEL_VMALLOC_EARLY, 9, V(area), V(0x3000),
+		 V(0x20), V(0x665f72656c6c6163ull) /* "caller_f" */, V('n'),
+		 V(0), V(0), V(0), V(0));
+	kc_label(k, 0, MTRACE_LABEL_VMALLOC_EARLY, 4, V(area + 0x4000),
+		 V(0x2000), V(0), V(0x686375736f6e) /* "nosuch" */);
+	kc_label(k, 1, MTRACE_LABEL_CACHE, 6, V(cache), V(48),
+		 V(0x7972746e6564) /* "dentry" */, V(0), V(0), V(0));
+	kc_label(k, 1, MTRACE_LABEL_SLAB_PAGES, 4, V(slab), V(8192), V(cache),
+		 V(64));
+	/* Slot 3 (at 192, 48 bytes), and past slot 5's 48 bytes. */
+	kmap_counter_access(k, 1, slab + 200, 8, ip_w, 42, 1);
+	kmap_counter_access(k, 1, slab + 232, 4, ip_r, 42, 0);
+	kmap_counter_access(k, 1, slab + 370, 8, ip_r, 42, 0);
+	/*
+	 * Slot 1 freed under a label (of an object allocated unlabeled):
+	 * the free list written into it after is no object's.
+	 */
+	kc_label(k, 1, MTRACE_LABEL_SLAB_FREE, 4, V(0), V(slab + 64),
+		 V(0xffffffff81000160ull), V(MEMORIZER_FREE_CACHE));
+	kmap_counter_access(k, 1, slab + 64, 8, ip_w, 42, 1);
+	/* Pages zeroed before their tracepoint, then their label. */
+	for (i = 0; i < 3; i++)
+		kmap_counter_access(k, 0, pages + 8 * i, 8, ip_z, 42, 1);
+	kc_label(k, 0, MTRACE_LABEL_PAGES, 5, V(0), V(pages), V(0),
+		 V(0xffffffff81000210ull), V(0xffffffff81000120ull));
+	/* An allocation on vCPU 1 settles what it held: the slot is found. */
+	kc_label(k, 1, MTRACE_LABEL_KMALLOC, 5, V(0), V(pages + 0x10000),
+		 V(0xffffffff81000150ull), V(64), V(64));
+	/* The slab's pages freed: its found object ends, missed. */
+	kc_label(k, 1, MTRACE_LABEL_PAGES_FREE, 3, V(0), V(slab),
+		 V(0xffffffff81000120ull));
+	kmap_counter_access(k, 1, slab + 200, 8, ip_w, 42, 1);
+	assert_int_equal(kmap_counter_close(k, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "8 kernel accesses counted, 5 on objects (62.50%), 0 to user addresses, 3 on no object"));
+	assert_non_null(strstr(msg, "1 freed (1 missed), 1 frees of no object"));
+	assert_non_null(strstr(msg, "1 page and vmalloc allocations not objects, 1 slabs and 1 vmalloc areas from before the module"));
+	assert_non_null(strstr(msg, " 0 bad"));
+
+	f = fopen(sbin, "rb");
+	assert_non_null(f);
+	buf = malloc(1 << 16);
+	len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	r = kmap_bin_open_mem(buf, len, "t");
+	assert_non_null(r);
+	/* The area: caller_fn + 0x20, by no task the module could name. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_true(rec.u.alloc.id == 1 && rec.u.alloc.addr == area &&
+		    rec.u.alloc.call_site == 0xffffffff81000120ull &&
+		    rec.u.alloc.size == 0x3000 && rec.u.alloc.pid == 0 &&
+		    rec.u.alloc.kind == MEMORIZER_ALLOC_VMALLOC &&
+		    rec.u.alloc.context == MEMORIZER_CONTEXT_TASK);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_CACHE);
+	assert_string_equal(rec.u.cache.name, "dentry");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_true(rec.u.alloc.id == 2 && rec.u.alloc.addr == pages &&
+		    rec.u.alloc.kind == MEMORIZER_ALLOC_PAGES);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_CACHE);
+	assert_string_equal(rec.u.cache.name, "kmalloc-64");
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_true(rec.u.alloc.id == 3 &&
+		    rec.u.alloc.kind == MEMORIZER_ALLOC_KMALLOC);
+	/* Slot 3, found: the cache's object size, the cache's name. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
+	assert_true(rec.u.alloc.id == 4 && rec.u.alloc.addr == slab + 192 &&
+		    rec.u.alloc.call_site == slab + 192 &&
+		    rec.u.alloc.size == 48 && rec.u.alloc.cache_id == 1 &&
+		    rec.u.alloc.kind == MEMORIZER_ALLOC_CACHE &&
+		    rec.u.alloc.context == MEMORIZER_CONTEXT_FOUND);
+	for (i = 0, seen = 0; i < 2; i++) {
+		assert_int_equal(kmap_bin_next(r, &rec), 1);
+		assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+		assert_int_equal(rec.u.access.id, 4);
+		seen |= rec.u.access.ip == ip_r ? 1 : 2;
+		if (rec.u.access.ip == ip_r)
+			assert_true(rec.u.access.reads == 1 &&
+				    rec.u.access.offset == 40 &&
+				    rec.u.access.offset_end == 44);
+		else
+			assert_true(rec.u.access.writes == 1 &&
+				    rec.u.access.offset == 8 &&
+				    rec.u.access.offset_end == 16);
+	}
+	assert_int_equal(seen, 3);
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_FREE);
+	assert_true(rec.u.free.id == 4 &&
+		    rec.u.free.api == MEMORIZER_FREE_MISSED);
+	/* At the end: the pages' counter, the zeroing's three writes. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 2 && rec.u.access.ip == ip_z &&
+		    rec.u.access.writes == 3 && rec.u.access.offset == 0 &&
+		    rec.u.access.offset_end == 24);
+	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	kmap_bin_close(r);
+	free(buf);
+	unlink(smap);
+	unlink(sbin);
+	rmdir(path);
+}
+
 /* Instructions after which the plugin looks physical pages up again. */
 static void test_mtrace_insn(void **state)
 {
@@ -5201,6 +5358,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_line_rule),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_kmap),
+		cmocka_unit_test(test_mtrace_kmap_early),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
 		cmocka_unit_test(test_types_callsites),

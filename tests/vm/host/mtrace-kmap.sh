@@ -69,6 +69,6 @@ check "the plugin's counts of touch() on api_*()'s objects are Memorizer's" \
 	cmp -s "$out/apis.memorizer" "$out/apis.plugin"
 cat "$bin.summary"
 share=$(sed -n 's/.* on objects (\([0-9]*\)\.[0-9]*%).*/\1/p' "$bin.summary")
-check "the plugin found an object for 90% of the kernel's accesses or more" \
-	[ "${share:-0}" -ge 90 ]
+check "the plugin found an object for 99% of the kernel's accesses or more" \
+	[ "${share:-0}" -ge 99 ]
 finish

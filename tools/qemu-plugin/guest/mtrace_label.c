@@ -26,7 +26,15 @@
  * A cache's name is not in any exported interface: at load the module
  * makes a cache of a known name and finds the offset of the name pointer
  * in struct kmem_cache, then reads names there, without faulting.
+ *
+ * What the kernel allocated before the module loaded has no label: the
+ * module walks the page frames for the slabs (their cache and object
+ * stride found at load as the name is: the cache pointer that struct
+ * slab keeps over struct page, the stride that struct kmem_cache keeps
+ * before the object size), whose objects the plugin finds at their first
+ * access, and reads /proc/vmallocinfo for the vmalloc areas.
  */
+#include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -534,42 +542,206 @@ static void no_ctor(void *object)
 {
 }
 
-/* The offset of a cache's name pointer, from a cache of a known name. */
-static int find_name_offset(void)
-{
-	static const char *const names[] = {
-		"mtrace_label_a", "mtrace_label_bb",
-	};
-	struct kmem_cache *s[ARRAY_SIZE(names)];
-	int off, found = -1;
-	unsigned int made, i;
+/* Where struct slab (over struct page) keeps its cache; -1: not found. */
+static int slab_cache_offset = -1;
+/* Where struct kmem_cache keeps its object stride; -1: not found. */
+static int stride_offset = -1;
 
-	for (made = 0; made < ARRAY_SIZE(names); made++) {
+static const char *const probe_names[] = {
+	"mtrace_label_a", "mtrace_label_bb",
+};
+/* Object sizes unlike any other field's value near a cache's start. */
+static const unsigned int probe_sizes[] = { 200, 328 };
+
+/* An offset at which each probe cache's is(cache, offset) holds. */
+static int probe_offset(struct kmem_cache **s, int limit, int step,
+			bool (*is)(struct kmem_cache *s, unsigned int i,
+				   int off))
+{
+	unsigned int i;
+	int off;
+
+	for (off = 0; off < limit; off += step) {
+		for (i = 0; i < ARRAY_SIZE(probe_names) && is(s[i], i, off); i++)
+			;
+		if (i == ARRAY_SIZE(probe_names))
+			return off;
+	}
+	return -1;
+}
+
+static bool is_name(struct kmem_cache *s, unsigned int i, int off)
+{
+	const char *p;
+	char buf[16];
+
+	return !copy_from_kernel_nofault(&p, (char *)s + off, sizeof(p)) &&
+	       (unsigned long)p >= PAGE_OFFSET &&
+	       !copy_from_kernel_nofault(buf, p, sizeof(buf)) &&
+	       !strncmp(buf, probe_names[i], sizeof(buf));
+}
+
+/* struct kmem_cache's size (the stride) comes just before object_size. */
+static bool is_stride(struct kmem_cache *s, unsigned int i, int off)
+{
+	u32 v[2];
+
+	return !copy_from_kernel_nofault(v, (char *)s + off, sizeof(v)) &&
+	       v[1] == probe_sizes[i] && v[0] >= v[1] && v[0] % 8 == 0 &&
+	       v[0] <= 4 * v[1];
+}
+
+static bool is_slab_cache(struct kmem_cache *s, unsigned int i, int off)
+{
+	void *obj = kmem_cache_alloc(s, GFP_KERNEL);
+	bool is;
+
+	if (!obj)
+		return false;
+	is = *(struct kmem_cache **)((char *)virt_to_folio(obj) + off) == s;
+	kmem_cache_free(s, obj);
+	return is;
+}
+
+/*
+ * The offsets of a cache's name and stride, and of a slab's cache, from
+ * caches of known names and sizes.
+ */
+static void find_cache_layout(void)
+{
+	struct kmem_cache *s[ARRAY_SIZE(probe_names)];
+	unsigned int made;
+
+	for (made = 0; made < ARRAY_SIZE(probe_names); made++) {
 		/* A constructor keeps it from merging with another cache. */
-		s[made] = kmem_cache_create(names[made], 8, 0, 0, no_ctor);
+		s[made] = kmem_cache_create(probe_names[made],
+					    probe_sizes[made], 0, 0, no_ctor);
 		if (!s[made])
 			goto out;
 	}
-	/* The name is near the start; past 512 bytes is another object. */
-	for (off = 0; off < 512 && found < 0; off += sizeof(long)) {
-		for (i = 0; i < ARRAY_SIZE(names); i++) {
-			const char *p;
-			char buf[16];
-
-			if (copy_from_kernel_nofault(&p, (char *)s[i] + off,
-						     sizeof(p)) ||
-			    (unsigned long)p < PAGE_OFFSET ||
-			    copy_from_kernel_nofault(buf, p, sizeof(buf)) ||
-			    strncmp(buf, names[i], sizeof(buf)))
-				break;
-		}
-		if (i == ARRAY_SIZE(names))
-			found = off;
-	}
+	/* Near the start; past 512 bytes is another object. */
+	name_offset = probe_offset(s, 512, sizeof(long), is_name);
+	stride_offset = probe_offset(s, 256, sizeof(u32), is_stride);
+	slab_cache_offset = probe_offset(s, sizeof(struct page),
+					 sizeof(long), is_slab_cache);
 out:
 	while (made-- > 0)
 		kmem_cache_destroy(s[made]);
-	return found;
+}
+
+/* The slabs made before the module: their objects are found in them. */
+static void label_slabs(void)
+{
+	unsigned long pfn, end = PHYS_PFN(__pa(high_memory - 1)) + 1;
+
+	if (slab_cache_offset < 0 || stride_offset < 0) {
+		pr_warn("mtrace_label: no slab cache or stride found: the slabs made before the module go unlabeled\n");
+		return;
+	}
+	for (pfn = 0; pfn < end; pfn++) {
+		struct page *page = pfn_to_online_page(pfn);
+		struct kmem_cache *s;
+		struct folio *folio;
+		u32 stride;
+
+		if (!(pfn % 4096))
+			cond_resched();
+		if (!page)
+			continue;
+		folio = page_folio(page);
+		if (&folio->page != page || !folio_test_slab(folio))
+			continue;
+		s = READ_ONCE(*(struct kmem_cache **)((char *)page +
+						      slab_cache_offset));
+		if (!s || copy_from_kernel_nofault(&stride,
+						   (char *)s + stride_offset,
+						   sizeof(stride)) ||
+		    !folio_test_slab(folio))
+			continue;
+		announce_cache(s);
+		LABEL(MTRACE_LABEL_SLAB_PAGES,
+		      send((long)folio_address(folio)); send(folio_size(folio));
+		      send((long)s); send(stride));
+		pfn += folio_nr_pages(folio) - 1;
+	}
+}
+
+/*
+ * Callers whose vmalloc areas are tasks' stacks, labeled as such (gcc
+ * inlines the first three into kernel_clone).
+ */
+static const char *const stack_callers[] = {
+	"alloc_thread_stack_node", "dup_task_struct", "copy_process",
+	"kernel_clone",
+};
+
+/* A caller's name as the label carries it (6 values of 8 bytes). */
+#define VMALLOC_CALLER_LEN	48
+
+/* false: the line's start is no kernel address (%pK hashed it). */
+static bool label_vmalloc_line(char *line)
+{
+	unsigned long start, end, size, offset;
+	char caller[64] = "", *plus;
+	unsigned int i;
+
+	if (sscanf(line, "0x%lx-0x%lx %lu %63s", &start, &end, &size,
+		   caller) < 3)
+		return true;
+	if (start < PAGE_OFFSET)
+		return false;
+	if (!in_vmalloc_range(start) || !strcmp(caller, "unpurged") ||
+	    !strcmp(caller, "vm_map_ram"))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(stack_callers); i++)
+		if (str_has_prefix(caller, stack_callers[i]))
+			return true;
+	/* The caller, "name+0xoffset/0xsize": a module's is not taken. */
+	plus = strchr(caller, '+');
+	if (!plus || strchr(line, '[') || sscanf(plus, "+0x%lx", &offset) != 1)
+		return true;
+	*plus = 0;
+	LABEL(MTRACE_LABEL_VMALLOC_EARLY,
+	      send(start); send(size); send(offset);
+	      send_string(caller, VMALLOC_CALLER_LEN));
+	return true;
+}
+
+#define VMALLOCINFO_MAX	(4 << 20)
+
+/* The vmalloc areas made before the module, from /proc/vmallocinfo. */
+static void label_vmalloc_areas(void)
+{
+	struct file *f = filp_open("/proc/vmallocinfo", O_RDONLY, 0);
+	unsigned int hidden = 0;
+	size_t len = 0;
+	loff_t pos = 0;
+	char *buf, *line, *next;
+	ssize_t n;
+
+	if (IS_ERR(f)) {
+		pr_warn("mtrace_label: no /proc/vmallocinfo (%ld): the vmalloc areas made before the module go unlabeled\n",
+			PTR_ERR(f));
+		return;
+	}
+	buf = kvmalloc(VMALLOCINFO_MAX, GFP_KERNEL);
+	while (buf && len < VMALLOCINFO_MAX - 1 &&
+	       (n = kernel_read(f, buf + len, VMALLOCINFO_MAX - 1 - len,
+				&pos)) > 0)
+		len += n;
+	filp_close(f, NULL);
+	if (!buf)
+		return;
+	buf[len] = 0;
+	/* A last line cut short is not taken. */
+	for (line = buf; (next = strchr(line, '\n')); line = next + 1) {
+		*next = 0;
+		hidden += !label_vmalloc_line(line);
+	}
+	kvfree(buf);
+	if (hidden)
+		pr_warn("mtrace_label: %u areas of /proc/vmallocinfo at no kernel address (hashed by %%pK: load with kernel.kptr_restrict=1): they go unlabeled\n",
+			hidden);
 }
 
 static int __init mtrace_label_init(void)
@@ -578,7 +750,7 @@ static int __init mtrace_label_init(void)
 	unsigned int i;
 	int cpu, ret;
 
-	name_offset = find_name_offset();
+	find_cache_layout();
 	if (name_offset < 0)
 		pr_warn("mtrace_label: no cache name found in struct kmem_cache: caches go unnamed\n");
 	for_each_kernel_tracepoint(find_tracepoint, NULL);
@@ -603,6 +775,7 @@ static int __init mtrace_label_init(void)
 	 * The plugin takes labels from HELLO on, and counts accesses from
 	 * READY, when the probes are set.
 	 */
+	send_comm(&init_task, init_task.comm);	/* pid 0: the idle tasks */
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		send_stack(t, true);
@@ -633,6 +806,9 @@ static int __init mtrace_label_init(void)
 	bulk_probed = !probe_bulk();
 	if (!bulk_probed)
 		pr_warn("mtrace_label: no kprobes on the slab's bulk functions: bulk allocations go unlabeled\n");
+	/* After the probes: what is made from here on is labeled anyway. */
+	label_slabs();
+	label_vmalloc_areas();
 	LABEL(MTRACE_LABEL_READY, {});
 	pr_info("mtrace_label: labeling allocations for the mtrace plugin\n");
 	return 0;

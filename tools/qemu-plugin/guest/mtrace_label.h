@@ -38,7 +38,7 @@
 #define MTRACE_MARK_VAL_LAST	"\x26\x36\x3e\x2e\x8a\x01"
 #define MTRACE_MARK_EVENT	"\x36\x26\x2e\x3e\x8a\x01"
 
-#define MTRACE_LABEL_VERSION	1
+#define MTRACE_LABEL_VERSION	2
 #define MTRACE_LABEL_MAX_ARGS	16
 /* Return addresses a label carries, innermost first. */
 #define MTRACE_LABEL_MAX_FRAMES	10
@@ -90,6 +90,18 @@ enum mtrace_label_event {
 	MTRACE_LABEL_GLOBAL,
 	/* start, size, return addresses: a module's data goes, and its globals */
 	MTRACE_LABEL_MODULE_GONE,
+	/*
+	 * slab, its bytes, its cache, the cache's object stride: a slab made
+	 * before the module loaded, whose objects are found at their first
+	 * access (the cache comes first, in a CACHE label)
+	 */
+	MTRACE_LABEL_SLAB_PAGES,
+	/*
+	 * address, size, the offset in its caller, its caller's name (6
+	 * values of 8 bytes, NUL-padded): a vmalloc area made before the
+	 * module loaded, as /proc/vmallocinfo gives it
+	 */
+	MTRACE_LABEL_VMALLOC_EARLY,
 	/*
 	 * none: the module is set up; the plugin counts accesses from here
 	 * (labels from HELLO), not the module's own setting up (kprobes'
