@@ -1201,6 +1201,7 @@ run progress progress-sharing progress_of "$(desc_records "$fx/mtrace.desc")" "$
 run progress progress-export progress_of "$(wc -l < "$fx/tar.kmap")" "$M" export -f csv -o progress-x fixtures/tar.kmap
 run progress progress-diff progress_of "$(wc -l < "$fx/capmap-b.kmap")" "$M" diff --rows ip fixtures/capmap.kmap fixtures/capmap-b.kmap
 run progress progress-check-mtrace progress_of "$(desc_records "$fx/mtrace.desc")" "$M" check m.log
+run progress progress-man sh -c "\"$M\" help --man memorizer | sed -n '/^.SH ENVIRONMENT/,/^.SH SEE/p'"
 # Without it (or with 0), off a terminal: not a byte more on stderr.
 run progress progress-off sh -c "\"$M\" report fixtures/tar.kmap 2>&1 > /dev/null | wc -c; MEMORIZER_PROGRESS=0 \"$M\" sharing m.log 2>&1 > /dev/null | wc -c"
 
