@@ -1945,9 +1945,8 @@ static void test_src_progress(void **state)
 	header(&s, 2);
 	task(&s, 0, 7, "tar");
 	alloc(&s, 0, 1, 0x1000, 7);
-	access_rec(&s, 0, 1, 0xffffffff81000010ull, 7, 1, 2);
-	access_rec(&s, 0, 1, 0xffffffff81000018ull, 7, 1, 2);
-	access_rec(&s, 0, 1, 0xffffffff81000020ull, 7, 1, 2);
+	for (pass = 0; pass < 3; pass++)
+		access_rec(&s, 0, 1, 0xffffffff81000010ull + 8 * pass, 7, 1, 2);
 	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
 	alloc(&s, 1, 2, 0x2000, 7);
 	for (pass = 0; pass < 2; pass++) {
