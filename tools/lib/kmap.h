@@ -272,7 +272,12 @@ struct kmap_text_reader;
  * messages. Returns NULL only when out of memory.
  */
 struct kmap_text_reader *kmap_text_open(FILE *f, const char *name);
-/* Reads up to len bytes into buf; returns the count, 0 at end, -1 on error. */
+/*
+ * Reads up to len bytes into buf; returns the count, 0 at end, -1 on error.
+ * The text kmap's and the record formats' readers call it with len 0 when
+ * they reach the input's clean end (its every line or record read): a
+ * source that tells progress (kmap_src) takes that for the end.
+ */
 typedef long (*kmap_read_fn)(void *ctx, void *buf, size_t len);
 /* A kmap_read_fn over a FILE * (ctx). */
 long kmap_file_read(void *ctx, void *buf, size_t len);
@@ -479,6 +484,8 @@ size_t kmap_bin_accesses(struct kmap_bin_reader *r, uint64_t id, uint16_t cpu,
 			 struct kmap_access *acc, size_t room);
 uint64_t kmap_bin_offset(const struct kmap_bin_reader *r);
 uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r);
+/* The records read so far, of every type (those skipped too). */
+uint64_t kmap_bin_records(const struct kmap_bin_reader *r);
 const char *kmap_bin_error(const struct kmap_bin_reader *r);
 void kmap_bin_close(struct kmap_bin_reader *r);
 
@@ -548,6 +555,8 @@ kmap_mtrace_header(const struct kmap_mtrace_reader *r);
 /* 1 with *rec, 0 at a clean end, -1 on error (kmap_mtrace_error()). */
 int kmap_mtrace_next(struct kmap_mtrace_reader *r, struct kmap_mtrace_rec *rec);
 uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r);
+/* The records read so far, of every type (those skipped too). */
+uint64_t kmap_mtrace_records(const struct kmap_mtrace_reader *r);
 const char *kmap_mtrace_error(const struct kmap_mtrace_reader *r);
 void kmap_mtrace_close(struct kmap_mtrace_reader *r);
 /*
@@ -599,6 +608,25 @@ enum kmap_format kmap_src_format(const struct kmap_src *s);
  * compressed input); *size is the file's size, 0 when not a regular file.
  */
 uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size);
+/*
+ * What has been read of the input so far: records of a stream or an mtrace
+ * log (every type's), lines of a text kmap, function_calls or
+ * stack_frames file. *lines says which (1: lines).
+ */
+uint64_t kmap_src_records(const struct kmap_src *s, int *lines);
+/*
+ * Progress while s is read, whoever reads it (kmap_src_next() or the
+ * readers under s): fn(ctx, s, KMAP_PROGRESS_READ) each time a buffer of
+ * input comes in, then once either KMAP_PROGRESS_END, when the input has
+ * been read to its clean end (the reader under s met it, or
+ * kmap_src_next() returned 0), or KMAP_PROGRESS_STOP at kmap_src_close()
+ * when it was not. fn can ask kmap_src_progress() and kmap_src_records()
+ * how far it is; after the last call it is not called again.
+ */
+enum kmap_progress { KMAP_PROGRESS_READ, KMAP_PROGRESS_END, KMAP_PROGRESS_STOP };
+typedef void (*kmap_progress_fn)(void *ctx, const struct kmap_src *s,
+				 enum kmap_progress what);
+void kmap_src_on_progress(struct kmap_src *s, kmap_progress_fn fn, void *ctx);
 /*
  * The record reader under s (the text one for a text kmap, else NULL; the
  * binary one for a stream), for a validator that wants every record and

@@ -114,6 +114,11 @@ uint64_t kmap_bin_skipped(const struct kmap_bin_reader *r)
 	return r->in.skipped;
 }
 
+uint64_t kmap_bin_records(const struct kmap_bin_reader *r)
+{
+	return r->in.records + r->in.skipped;
+}
+
 const struct memorizer_stream_header *
 kmap_bin_header(const struct kmap_bin_reader *r)
 {
@@ -471,6 +476,7 @@ size_t kmap_bin_accesses(struct kmap_bin_reader *r, uint64_t id, uint16_t cpu,
 		kmap_records_consume(in, size);
 		in->offset += size;
 	}
+	in->records += n;
 	*ns = t;
 	return n;
 }

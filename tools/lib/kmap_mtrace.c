@@ -73,6 +73,11 @@ uint64_t kmap_mtrace_skipped(const struct kmap_mtrace_reader *r)
 	return r->in.skipped;
 }
 
+uint64_t kmap_mtrace_records(const struct kmap_mtrace_reader *r)
+{
+	return r->in.records + r->in.skipped;
+}
+
 const struct mtrace_log_header *
 kmap_mtrace_header(const struct kmap_mtrace_reader *r)
 {

@@ -149,8 +149,11 @@ int kmap_records_next_slow(struct kmap_records *in,
 					   strerror(errno));
 			return -1;
 		}
-		if (n == 0)
+		if (n == 0) {
+			if (in->fn)	/* the clean end: told (kmap_read_fn) */
+				in->fn(in->ctx, in->own, 0);
 			return 0;
+		}
 		if (n < sizeof(*h)) {
 			kmap_records_error(in, in->offset,
 					   "record header cut short: %zu of %zu bytes",
@@ -202,6 +205,7 @@ int kmap_records_next_slow(struct kmap_records *in,
 				   rec_size[h->type]);
 		return -1;
 	}
+	in->records++;
 	*body = p;
 	return 1;
 }

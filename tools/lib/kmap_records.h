@@ -32,6 +32,7 @@ struct kmap_records {
 	/* By type: its records' size, if known here and in the header. */
 	uint16_t known_size[MEMORIZER_REC_TYPES_MAX];
 	uint64_t skipped;		/* records of types unknown here */
+	uint64_t records;		/* and of known ones, handed out */
 	const char *name;
 	uint64_t offset;		/* of the next record: for messages */
 	char err[KMAP_ERR_MAX];
@@ -148,6 +149,7 @@ static inline int kmap_records_next(struct kmap_records *in,
 		    h->size == in->known_size[h->type] && h->cpu < nr_cpus &&
 		    in->end - in->start >= h->size) {
 			kmap_records_consume(in, h->size);
+			in->records++;
 			*body = p;
 			return 1;
 		}

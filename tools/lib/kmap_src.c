@@ -57,6 +57,9 @@ struct kmap_src {
 	unsigned char head[KMAP_LINE_MAX];
 	size_t nhead, head_pos;
 	uint64_t raw_in, raw_size;	/* bytes read, of a file's size */
+	uint64_t lines;			/* of function_calls, stack_frames */
+	kmap_progress_fn progress;	/* kmap_src_on_progress(); NULL once */
+	void *progress_ctx;		/* it has been told the end or stop */
 #ifdef KMAP_ZSTD
 	ZSTD_DStream *zd;
 	unsigned char *zin;
@@ -308,14 +311,36 @@ static int fill_head(struct kmap_src *s, size_t want)
 	return 0;
 }
 
-/* What the readers read: the head, then the rest from dec. */
+/* The last call to s's progress function: the end, or a stop. */
+static void progress_last(struct kmap_src *s, enum kmap_progress what)
+{
+	kmap_progress_fn fn = s->progress;
+
+	s->progress = NULL;
+	if (fn)
+		fn(s->progress_ctx, s, what);
+}
+
+/*
+ * What the readers read: the head, then the rest from dec. Every reader
+ * under s reads through here, and tells its clean end here (len 0), so
+ * progress is told here.
+ */
 static long src_read(void *ctx, void *buf, size_t len)
 {
 	struct kmap_src *s = ctx;
+	long n;
 
+	if (!len) {
+		progress_last(s, KMAP_PROGRESS_END);
+		return 0;
+	}
 	if (s->head_pos < s->nhead)
 		return (long)drain(s->head, s->nhead, &s->head_pos, buf, len);
-	return s->dec(s, buf, len);
+	n = s->dec(s, buf, len);
+	if (s->progress)
+		s->progress(s->progress_ctx, s, KMAP_PROGRESS_READ);
+	return n;
 }
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err)
@@ -398,6 +423,22 @@ uint64_t kmap_src_progress(const struct kmap_src *s, uint64_t *size)
 	return s->raw_in;
 }
 
+uint64_t kmap_src_records(const struct kmap_src *s, int *lines)
+{
+	*lines = !s->br && !s->mr;
+	if (s->br)
+		return kmap_bin_records(s->br);
+	if (s->mr)
+		return kmap_mtrace_records(s->mr);
+	return s->tr ? kmap_text_line(s->tr) : s->lines;
+}
+
+void kmap_src_on_progress(struct kmap_src *s, kmap_progress_fn fn, void *ctx)
+{
+	s->progress = fn;
+	s->progress_ctx = ctx;
+}
+
 struct kmap_text_reader *kmap_src_text(struct kmap_src *s)
 {
 	return s->tr;
@@ -430,9 +471,11 @@ static int calls_next(struct kmap_src *s)
 
 	if (!s->calls && !(s->calls = kmap_calls_new()))
 		return emit_oom(s);
-	while ((rc = kmap_calls_next(s->cr, &c)) == 1)
+	while ((rc = kmap_calls_next(s->cr, &c)) == 1) {
+		s->lines++;
 		if (kmap_calls_add(s->calls, &c))
 			return emit_oom(s);
+	}
 	if (rc < 0)
 		snprintf(s->err, sizeof(s->err), "%s", kmap_calls_error(s->cr));
 	return rc;
@@ -450,7 +493,7 @@ static int frames_next(struct kmap_src *s)
 	int rc;
 
 	while ((rc = kmap_frames_next(s->fr, &f)) == 1)
-		;
+		s->lines++;
 	if (rc < 0)
 		snprintf(s->err, sizeof(s->err), "%s", kmap_frames_error(s->fr));
 	return rc;
@@ -536,6 +579,7 @@ void kmap_src_close(struct kmap_src *s)
 {
 	if (!s)
 		return;
+	progress_last(s, KMAP_PROGRESS_STOP);
 	kmap_text_close(s->tr);
 	kmap_bin_close(s->br);
 	kmap_mtrace_close(s->mr);
@@ -1471,6 +1515,8 @@ int kmap_src_next(struct kmap_src *s, const struct kmap_object **obj,
 	rc = s->cr ? calls_next(s) : s->fr ? frames_next(s) :
 	     s->tr ? text_next(s) : bin_next(s);
 	s->ended = rc == 0;
+	if (rc == 0)
+		progress_last(s, KMAP_PROGRESS_END);
 	if (rc == 1) {
 		*obj = s->outp;
 		*acc = s->acc;

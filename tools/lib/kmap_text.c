@@ -1360,6 +1360,8 @@ static __attribute__((noinline)) int next_slow(struct kmap_text_reader *r,
 			return -1;
 		}
 		if (r->eof) {
+			if (avail == 0 && r->fn)	/* told (kmap_read_fn) */
+				r->fn(r->ctx, r->buf, 0);
 			if (avail == 0)
 				return 0;
 			r->line++;

@@ -547,7 +547,7 @@ int cmd_capmap(int argc, char **argv)
 		kmap_capmap_split_ranges(m);
 	if (output_open(&out, o->output, argv, 1))
 		goto out;
-	src = kmap_src_open(argv[0], err);
+	src = open_input(argv[0], err);
 	if (!src)
 		error("%s", err);
 	else if (!capmap_read(m, o->group, src) &&

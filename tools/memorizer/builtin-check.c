@@ -33,8 +33,6 @@ struct checker {
 	struct kmap_live *live;
 	size_t nlive, live_cap;
 	uint64_t lost_frees;	/* binary: FREE records the kernel could not write */
-	struct kmap_src *src;
-	struct progress pg;
 };
 
 static void problem(struct checker *c, int warn, uint64_t at,
@@ -157,8 +155,6 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 	int t, rc = 0;
 
 	while ((t = kmap_text_next(r, &o, &a)) > 0) {
-		if (!(kmap_text_line(r) & 65535))
-			progress_input(&c->pg, c->src, 0);
 		uint64_t at = kmap_text_line(r);
 
 		if (t == KMAP_LINE_OBJECT) {
@@ -194,7 +190,6 @@ static int check_text(struct checker *c, struct kmap_text_reader *r)
 			acc[nacc++] = a;
 		}
 	}
-	progress_input(&c->pg, c->src, 1);
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_text_error(r));
 		c->errors++;
@@ -506,7 +501,7 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 {
 	struct bin_state st = { .c = c, .r = r };
 	/* Per type, and (the last) all. */
-	uint64_t count[MEMORIZER_REC_NR_TYPES + 1] = { 0 };
+	uint64_t count[MEMORIZER_REC_NR_TYPES] = { 0 };
 	struct kmap_bin_rules *rules = NULL;
 	struct kmap_bin_rec rec;
 	char what[KMAP_ERR_MAX];
@@ -522,8 +517,6 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 	if (!rules)
 		return !oom();
 	while (!rc && (t = kmap_bin_next(r, &rec)) > 0) {
-		if (!(++count[MEMORIZER_REC_NR_TYPES] & 65535))
-			progress_input(&c->pg, c->src, 0);
 		uint64_t at = rec.offset;
 
 		count[rec.type]++;
@@ -540,7 +533,6 @@ static int check_binary(struct checker *c, struct kmap_bin_reader *r)
 			c->lost_frees += rec.u.lost.frees;
 		}
 	}
-	progress_input(&c->pg, c->src, 1);
 	if (!rc && t < 0) {
 		fprintf(stderr, "%s\n", kmap_bin_error(r));
 		c->errors++;
@@ -647,14 +639,12 @@ static int check_lines(struct checker *c, struct kmap_src *src)
 static int check_mtrace(struct checker *c, struct kmap_mtrace_reader *r)
 {
 	uint64_t accesses = 0, writes = 0, shared = 0, unknown = 0;
-	uint64_t switches = 0, n = 0;
+	uint64_t switches = 0;
 	const struct mtrace_log_header *h;
 	struct kmap_mtrace_rec rec;
 	int t;
 
 	while ((t = kmap_mtrace_next(r, &rec)) > 0) {
-		if (!(++n & 65535))
-			progress_input(&c->pg, c->src, 0);
 		if (rec.type == MTRACE_REC_SWITCH) {
 			switches++;
 			continue;
@@ -665,7 +655,6 @@ static int check_mtrace(struct checker *c, struct kmap_mtrace_reader *r)
 		unknown += rec.u.access.pid == MTRACE_PID_UNKNOWN;
 		check_ip(c, rec.offset, "ip", rec.u.access.ip);
 	}
-	progress_input(&c->pg, c->src, 1);
 	if (t < 0) {
 		fprintf(stderr, "%s\n", kmap_mtrace_error(r));
 		c->errors++;
@@ -709,7 +698,7 @@ int cmd_check(int argc, char **argv)
 		return 2;
 	for (i = 0; i < argc; i++) {
 		char err[KMAP_ERR_MAX];
-		struct kmap_src *src = kmap_src_open(argv[i], err);
+		struct kmap_src *src = open_input(argv[i], err);
 
 		if (!src) {
 			error("%s", err);
@@ -728,8 +717,6 @@ int cmd_check(int argc, char **argv)
 		c.nlive = 0;
 		c.lost_frees = 0;
 		c.binary = kmap_src_format(src) != KMAP_FMT_TEXT;
-		c.src = src;
-		progress_init(&c.pg, progress_wanted(src), c.name);
 		if (kmap_src_mtrace(src) ? check_mtrace(&c, kmap_src_mtrace(src)) :
 		    c.binary ? check_binary(&c, kmap_src_bin(src)) :
 		    check_text(&c, kmap_src_text(src)))

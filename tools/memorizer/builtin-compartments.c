@@ -131,7 +131,7 @@ static int read_inputs(struct state *st, int argc, char **argv)
 	int j;
 
 	for (j = 0; j < argc; j++) {
-		st->src = kmap_src_open(argv[j], err);
+		st->src = open_input(argv[j], err);
 		if (!st->src) {
 			error("%s", err);
 			return -1;

@@ -257,7 +257,7 @@ static struct kmap_mtrace_reader *open_log(const char *path,
 {
 	char err[KMAP_ERR_MAX];
 
-	*src = kmap_src_open(path, err);
+	*src = open_input(path, err);
 	if (!*src) {
 		error("%s", err);
 		return NULL;
@@ -934,7 +934,7 @@ int cmd_crosscheck(int argc, char **argv)
 	kmap_map_init(&st.pids);
 	if (find_window(&st, argv[0]))
 		goto out;
-	src = kmap_src_open(argv[1], err);
+	src = open_input(argv[1], err);
 	if (!src) {
 		error("%s", err);
 		goto out;

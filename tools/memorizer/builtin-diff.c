@@ -243,7 +243,7 @@ static int read_one(struct kmap_capmap *m, enum kmap_capmap_group group,
 		    const char *path, const char **name)
 {
 	char err[KMAP_ERR_MAX];
-	struct kmap_src *src = kmap_src_open(path, err);
+	struct kmap_src *src = open_input(path, err);
 	int rc;
 
 	if (!src) {

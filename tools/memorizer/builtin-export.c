@@ -302,7 +302,7 @@ int cmd_export(int argc, char **argv)
 	if (open_table(&x.objects, dir, "objects", format, argv) ||
 	    open_table(&x.accesses, dir, "accesses", format, argv))
 		goto out;
-	src = kmap_src_open(argv[0], err);
+	src = open_input(argv[0], err);
 	if (!src) {
 		error("%s", err);
 		goto out;

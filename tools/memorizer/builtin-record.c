@@ -93,7 +93,7 @@ static int count(const char *path, uint64_t *objects, uint64_t *lines,
 		 uint64_t *accesses)
 {
 	char err[KMAP_ERR_MAX];
-	struct kmap_src *s = kmap_src_open(path, err);
+	struct kmap_src *s = open_input(path, err);
 	const struct kmap_object *o;
 	const struct kmap_access *a;
 	size_t n, i;

@@ -896,7 +896,7 @@ static int read_calls(struct html *h, struct kmap_src *src, int argc,
 		return -1;
 	}
 	for (i = 0; !rc && i < argc; i++) {
-		struct kmap_src *c = kmap_src_open(argv[i], err);
+		struct kmap_src *c = open_input(argv[i], err);
 
 		if (!c) {
 			error("%s", err);
@@ -988,7 +988,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (output_open(&out, output, argv, 1))
 		goto out;
-	src = kmap_src_open(argv[0], err);
+	src = open_input(argv[0], err);
 	if (!src) {
 		error("%s", err);
 		goto out_close;

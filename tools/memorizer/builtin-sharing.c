@@ -118,7 +118,7 @@ static int pid_kept(uint32_t pid)
 
 static int open_log(const char *path, struct kmap_src **src, char *err)
 {
-	*src = kmap_src_open(path, err);
+	*src = open_input(path, err);
 	if (!*src)
 		return -1;
 	if (!kmap_src_mtrace(*src)) {
@@ -356,7 +356,7 @@ static int load_objects(struct state *st, const char *path)
 	const struct kmap_object *o;
 	const struct kmap_access *acc;
 	char err[KMAP_ERR_MAX];
-	struct kmap_src *src = kmap_src_open(path, err);
+	struct kmap_src *src = open_input(path, err);
 	size_t nacc, cap = 0;
 	int rc;
 

@@ -106,15 +106,13 @@ static void copy_done(struct copy *c)
  * An mtrace log as text: a comment line with its header, then a line per
  * record (kmap_format_mtrace()). 0, 1 on a write error, -1 on a bad log.
  */
-static int text_mtrace(struct output *out, struct kmap_src *src,
-		       struct progress *pg)
+static int text_mtrace(struct output *out, struct kmap_src *src)
 {
 	static char buf[BUF_SIZE];
 	struct kmap_mtrace_reader *r = kmap_src_mtrace(src);
 	const struct mtrace_log_header *h;
 	struct kmap_mtrace_rec rec;
 	size_t len = 0;
-	uint64_t n = 0;
 	int rc;
 
 	if (kmap_mtrace_read_header(r)) {
@@ -129,8 +127,6 @@ static int text_mtrace(struct output *out, struct kmap_src *src,
 			       h->mode == MTRACE_MODE_ALL ? "all" : "sharing",
 			       h->nr_cpus, 1u << h->line_shift);
 	while ((rc = kmap_mtrace_next(r, &rec)) > 0) {
-		if (!(++n & 65535))
-			progress_input(pg, src, 0);
 		if (len > BUF_SIZE - KMAP_LINE_MAX && flush(out, buf, &len))
 			return 1;
 		len += kmap_format_mtrace(buf + len, &rec);
@@ -156,8 +152,6 @@ int cmd_text(int argc, char **argv)
 	size_t nacc, i, done;
 	struct output out;
 	struct copy copy = { .out = &out };
-	struct progress pg;
-	uint64_t n = 0;
 	int rc;
 
 	if (argc != 1) {
@@ -167,16 +161,14 @@ int cmd_text(int argc, char **argv)
 	}
 	if (output_open(&out, output, argv, 1))
 		return 1;
-	src = kmap_src_open(argv[0], err);
+	src = open_input(argv[0], err);
 	if (!src) {
 		error("%s", err);
 		rc = -1;
 		goto out;
 	}
-	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
 	if (kmap_src_mtrace(src)) {
-		rc = text_mtrace(&out, src, &pg);
-		progress_input(&pg, src, 1);
+		rc = text_mtrace(&out, src);
 		if (rc > 0)
 			error("%s: write error: %m", out.name);
 		rc = rc ? -1 : 0;
@@ -192,8 +184,6 @@ int cmd_text(int argc, char **argv)
 	if (copying)
 		kmap_text_tee(kmap_src_text(src), copy_line, &copy);
 	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		if (!(++n & 4095))
-			progress_input(&pg, src, 0);
 		if (copying && kmap_src_offsets(src) == !offsets) {
 			kmap_text_tee(kmap_src_text(src), NULL, NULL);
 			copying = 0;
@@ -238,7 +228,6 @@ int cmd_text(int argc, char **argv)
 		rc = 1;
 	}
 	free(copy.buf);
-	progress_input(&pg, src, 1);
 	if (rc > 0) {
 		error("%s: write error: %m", out.name);
 		rc = -1;

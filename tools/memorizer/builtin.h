@@ -186,11 +186,13 @@ int output_flush(struct output *o);
 
 /*
  * Progress on a terminal (progress.c): stream's collection, and every
- * input of at least PROGRESS_MIN_BYTES read by check, report and text.
+ * input of at least PROGRESS_MIN_BYTES a command reads (open_input()).
+ * $MEMORIZER_PROGRESS: 1 shows it for every input whatever its size and
+ * wherever standard error goes (a line each off a terminal), 0 never.
  */
 #define PROGRESS_MIN_BYTES	(100ull * 1000 * 1000)
 struct progress {
-	int on, shown;
+	int on, shown, tty;
 	const char *name;
 	double t0, last;
 };
@@ -199,15 +201,23 @@ void progress_init(struct progress *p, int on, const char *name);
 /* "NAME: 12.3 MB, N WHAT, S s"; last ends the line. */
 void progress_count(struct progress *p, uint64_t bytes, uint64_t n,
 		    const char *what, int last);
-/* "NAME: P% of M MB, S s" of src; last wipes the line. Cheap to call. */
-void progress_input(struct progress *p, const struct kmap_src *src, int last);
-/* Whether src is a regular file of PROGRESS_MIN_BYTES and stderr a tty. */
+/*
+ * Whether src's reading shows progress: as $MEMORIZER_PROGRESS says, else
+ * when src is a regular file of PROGRESS_MIN_BYTES and stderr a tty.
+ */
 int progress_wanted(const struct kmap_src *src);
+/*
+ * kmap_src_open(), and progress while the input is read (whichever way
+ * the command reads it) when progress_wanted(): "NAME: P% of M MB, N
+ * records, S s", and at the end "NAME: N records, M MB, S s" (lines for
+ * a text input).
+ */
+struct kmap_src *open_input(const char *path, char *err);
 
 /*
- * Every object of src, in order, through each(ctx, object, its accesses),
- * with progress as progress_input() shows it: 0, or -1 after a message
- * (each's own when it returns non-zero, else src's error).
+ * Every object of src, in order, through each(ctx, object, its accesses):
+ * 0, or -1 after a message (each's own when it returns non-zero, else
+ * src's error).
  */
 typedef int (*read_object_fn)(void *ctx, const struct kmap_object *o,
 			      const struct kmap_access *acc, size_t nacc);

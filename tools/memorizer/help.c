@@ -203,6 +203,8 @@ static void man_main(FILE *f)
 		man_text(f, commands[i]->summary, strlen(commands[i]->summary));
 		fputc('\n', f);
 	}
+	fputs(".SH ENVIRONMENT\n.TP\n.B MEMORIZER_PROGRESS\n"
+	      "Every command that reads a kmap, a stream, an mtrace log, function_calls or stack_frames shows on standard error how far it is: \\(lqFILE: P% of M MB, N records, S s\\(rq, rewritten at most twice a second, and at the end \\(lqFILE: N records, M MB, S s\\(rq (lines for text input), by default when standard error is a terminal and the input a file of 100 MB or more. 1 shows it for every input, wherever standard error goes (a line each off a terminal); 0 never.\n", f);
 	fputs(".SH SEE ALSO\n", f);
 	for (i = 0; commands[i]; i++)
 		fprintf(f, ".BR memorizer\\-%s (1)%s\n", commands[i]->name,

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Progress on a terminal: one line on standard error, rewritten at most
- * twice a second, for long inputs and for stream's collection.
+ * twice a second, for long inputs (every command's, as kmap_src reads
+ * them) and for stream's collection. MEMORIZER_PROGRESS=1 shows it for
+ * every input, terminal or not; 0 never.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +27,7 @@ void progress_init(struct progress *p, int on, const char *name)
 	p->t0 = now();
 	p->last = p->t0 - 1;	/* the first call shows where it starts */
 	p->shown = 0;
+	p->tty = isatty(2);
 }
 
 /* Whether half a second went by since the last line (or it is the last). */
@@ -49,51 +54,81 @@ void progress_count(struct progress *p, uint64_t bytes, uint64_t n,
 		(unsigned long long)n, what, now() - p->t0, last ? "\n" : "   ");
 }
 
-void progress_input(struct progress *p, const struct kmap_src *src, int last)
+/*
+ * One input's line, as kmap_src tells how far its reading is: "NAME: P%
+ * of M MB, N records, S s" while it goes on (rewritten in place on a
+ * terminal, a line each when forced elsewhere), "NAME: N records, M MB,
+ * S s" at its end (lines for a text input). p is the input's own, freed
+ * with its last call.
+ */
+static void input_progress(void *ctx, const struct kmap_src *src,
+			   enum kmap_progress what)
 {
-	uint64_t size, done;
+	struct progress *p = ctx;
+	uint64_t size, done = kmap_src_progress(src, &size), n;
+	const char *cr = p->tty ? "\r" : "", *eol = p->tty ? "\033[K" : "\n";
+	const char *unit;
+	int lines;
 
-	if (!p->on || (!last && now() - p->last < 0.5))
+	if (what == KMAP_PROGRESS_READ && !due(p, 0))
 		return;
-	done = kmap_src_progress(src, &size);
-	if ((last && !p->shown) || !due(p, last))
-		return;
-	/* The last one is wiped: the command's own output follows. */
-	if (last)
-		fprintf(stderr, "\r%*s\r", 60, "");
-	else
-		fprintf(stderr, "\r%s: %.0f%% of %.1f MB, %.0f s   ", p->name,
-			size ? 100.0 * (double)done / (double)size : 0.0,
-			size / 1e6, now() - p->t0);
+	n = kmap_src_records(src, &lines);
+	unit = lines ? plural(n, "line", "lines") : plural(n, "record", "records");
+	if (what == KMAP_PROGRESS_READ && size)
+		fprintf(stderr, "%s%s: %.0f%% of %.1f MB, %llu %s, %.0f s%s", cr,
+			p->name, 100.0 * (double)done / (double)size,
+			size / 1e6, (unsigned long long)n, unit,
+			now() - p->t0, eol);
+	else if (what == KMAP_PROGRESS_READ)
+		fprintf(stderr, "%s%s: %.1f MB, %llu %s, %.0f s%s", cr, p->name,
+			done / 1e6, (unsigned long long)n, unit, now() - p->t0,
+			eol);
+	else if (what == KMAP_PROGRESS_END)
+		fprintf(stderr, "%s%s: %llu %s, %.1f MB, %.0f s%s", cr, p->name,
+			(unsigned long long)n, unit, done / 1e6, now() - p->t0,
+			p->tty ? "\033[K\n" : "\n");
+	else if (p->shown && p->tty)
+		fputc('\n', stderr);	/* stopped: the line stays as it was */
+	if (what != KMAP_PROGRESS_READ)
+		free(p);
 }
 
 int progress_wanted(const struct kmap_src *src)
 {
+	const char *env = getenv("MEMORIZER_PROGRESS");
 	uint64_t size;
 
+	if (env && (!strcmp(env, "0") || !strcmp(env, "1")))
+		return *env == '1';
 	kmap_src_progress(src, &size);
 	return size >= PROGRESS_MIN_BYTES && isatty(2);
+}
+
+struct kmap_src *open_input(const char *path, char *err)
+{
+	struct kmap_src *src = kmap_src_open(path, err);
+	struct progress *p;
+
+	if (!src || !progress_wanted(src))
+		return src;
+	p = malloc(sizeof(*p));
+	if (p) {	/* without memory for it, no progress: no harm */
+		progress_init(p, 1, kmap_src_name(src));
+		kmap_src_on_progress(src, input_progress, p);
+	}
+	return src;
 }
 
 int read_objects(struct kmap_src *src, read_object_fn each, void *ctx)
 {
 	const struct kmap_object *o;
 	const struct kmap_access *acc;
-	struct progress pg;
-	uint64_t n = 0;
 	size_t nacc;
 	int rc;
 
-	progress_init(&pg, progress_wanted(src), kmap_src_name(src));
-	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0) {
-		if (!(n++ & 4095))
-			progress_input(&pg, src, 0);
-		if (each(ctx, o, acc, nacc)) {
-			progress_input(&pg, src, 1);
+	while ((rc = kmap_src_next(src, &o, &acc, &nacc)) > 0)
+		if (each(ctx, o, acc, nacc))
 			return -1;
-		}
-	}
-	progress_input(&pg, src, 1);
 	if (rc < 0) {
 		error("%s", kmap_src_error(src));
 		return -1;

@@ -1618,19 +1618,42 @@ fail:
 	return NULL;
 }
 
+/*
+ * At exit, the live objects' counters: a whole system's are millions of
+ * records, seconds of writing, told on stderr (QEMU's: vm/run's log) at
+ * most once a second. Returns the ACCESS records written.
+ */
+static uint64_t write_live(struct kmap_counter *k, uint64_t t0)
+{
+	uint64_t n = 0, records = k->records, shown = t0;
+	struct obj *o;
+
+	for (o = k->all.next; o != &k->all; o = o->next) {
+		if (o->id && o->ncells)
+			flush_cells(k, o, 0);
+		if (!(++n & 1023) && now_ns() - shown >= 1000000000ull) {
+			shown = now_ns();
+			fprintf(stderr,
+				"mtrace: writing kmap: %" PRIu64 " of %" PRIu64
+				" objects, %.1f MiB\n", n, k->nobjs,
+				k->bytes / 1048576.0);
+		}
+	}
+	return k->records - records;
+}
+
 int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 {
 	struct obj *o, *next;
+	uint64_t t0 = now_ns(), live;
 	unsigned int cpu;
-	int ret = 0;
+	int ret = 0, at;
 
 	for (cpu = 0; k->counting && cpu < k->nvcpus; cpu++)
 		settle_all(k, cpu);
 	k->counting = 0;
 	/* The live objects' counters: no FREE follows them. */
-	for (o = k->all.next; o != &k->all; o = o->next)
-		if (o->id && o->ncells)
-			flush_cells(k, o, 0);
+	live = write_live(k, t0);
 	if (fflush(k->f) && !k->write_errno)
 		k->write_errno = errno;
 	if (fclose(k->f) && !k->write_errno)
@@ -1645,7 +1668,17 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 			 k->path);
 		ret = -1;
 	} else {
-		snprintf(msg, len,
+		/* What was written: a line of its own, then the summary. */
+		at = snprintf(msg, len,
+			      "mtrace: %s: kmap written: %" PRIu64 " objects, %"
+			      PRIu64 " records, %.1f MiB; at exit %" PRIu64
+			      " objects live, their counters %" PRIu64
+			      " records, in %.1f s\n", k->path, k->next_id,
+			      k->records, k->bytes / 1048576.0, k->nobjs, live,
+			      (now_ns() - t0) / 1e9);
+		if (at < 0 || (size_t)at >= len)
+			at = 0;
+		snprintf(msg + at, len - at,
 			 "mtrace: %s: %" PRIu64 " kernel accesses counted, %" PRIu64
 			 " on objects (%.2f%%), %" PRIu64 " to user addresses, %"
 			 PRIu64 " on no object, %" PRIu64
@@ -1666,8 +1699,8 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 			 (double)(k->accesses - k->user) : 0.0,
 			 k->user, k->unattributed, k->dropped, k->objects,
 			 k->found, k->frees, k->missed, k->frees_unknown,
-			 k->not_objects, k->slabs, k->vmalloc_early, k->labels, k->bad_labels, k->in_label,
-			 k->module_own, k->kasan_shadow, k->peak_cells, sizeof(struct cell),
+			 k->not_objects, k->slabs, k->vmalloc_early, k->labels,
+			 k->bad_labels, k->in_label, k->module_own, k->kasan_shadow, k->peak_cells, sizeof(struct cell),
 			 k->max_cells, k->records, k->bytes);
 	}
 	for (o = k->all.next; o != &k->all; o = next) {

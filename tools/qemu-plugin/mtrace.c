@@ -738,7 +738,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	uint64_t accesses = 0, logged = 0, switches = 0, page_misses = 0;
 	uint64_t page_flushes = 0;
-	char msg[1024];
+	char msg[2048];
 	int i;
 
 	(void)id;

@@ -11,7 +11,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-groups="check report text symbolize record stream capmap diff export mtrace crosscheck compartments help"
+groups="check report text symbolize record stream capmap diff export mtrace crosscheck compartments progress help"
 if [ "${1:-}" = --list ]; then
 	echo "$groups"
 	exit 0
@@ -22,6 +22,8 @@ MKSTREAM=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 only=${3:-}
 fx=$here/fixtures
 gold=$here/golden
+# Progress lines only where a case asks for them.
+unset MEMORIZER_PROGRESS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -507,12 +509,15 @@ run report report-figures-exact sh -c "\"$M\" report --by kind --csv globals.bin
 # <stdin> in the summary, the JSON input key and messages alike.
 run report report-usage sh -c "\"$M\" report -n 0 fixtures/tar.kmap; \"$M\" report --csv --json fixtures/tar.kmap; \"$M\" report -n 1 - < fixtures/tar.kmap | head -n 1; \"$M\" report --json - < stream.bin | cut -c1-60 | head -n 1; \"$M\" report --by cache - < fixtures/tar.kmap"
 # Progress on a terminal (script gives one) for an input of 100 MB or
-# more: a line that starts at 0% and is wiped before the report; none on
-# a pipe, none for a smaller input.
+# more: a line rewritten in place from the start (a line's erasure ends
+# each), and at the end the lines read, before the command's output (a
+# check's too: the reader tells its end); none on a pipe, none for a
+# smaller input.
 awk 'BEGIN { for (i = 0; i < 1300000; i++) printf "ffffffff81000000,1,%x,8,100,101,ffffffff81000010,sh\n  ffffffff81000010,1,1,0\n", 4294967296 + i * 16 }' > big.kmap
 progress() {	# progress CMD: its terminal's lines, times and figures masked
 	script -qec "$1" /dev/null | tr '\r' '\n' | grep -v '^ *$' |
-		sed -E 's/[0-9]+% of/P% of/; s/, [0-9]+ s +$/, S s/' | uniq
+		sed -E 's/\x1b\[K$/<EL>/; s/[0-9]+% of/P% of/; s/(% of [0-9.]+ MB, )[0-9]+ lines?/\1N lines/; s/, [0-9]+ s(<EL>)?$/, S s\1/' |
+		uniq
 }
 run report report-progress sh -c "$(declare -f progress); progress '\"$M\" report -n 1 big.kmap'; progress '\"$M\" check big.kmap'; progress '\"$M\" text big.kmap > /dev/null'; progress '\"$M\" check fixtures/tar.kmap'; \"$M\" check big.kmap 2>&1 | cat"
 # Sorting: a figure descending, no value last, ties by the first column
@@ -1164,6 +1169,41 @@ run crosscheck crosscheck-not-exact "$M" crosscheck --exact --by ip --csv $xm x.
 run crosscheck crosscheck-all-tasks "$M" crosscheck --all-tasks --exact -c run_write --by ip $xm x.log $xk
 run crosscheck crosscheck-whole-log "$M" crosscheck --whole-log --exact -c run_write --by object --csv $xm x.log $xk
 run crosscheck crosscheck-refused sh -c "\"$M\" crosscheck x-sharing.log $xk; echo status \$?; \"$M\" crosscheck - $xk < x.log; echo status \$?; \"$M\" crosscheck $xk x.log; echo status \$?; \"$M\" crosscheck x.log x.log; echo status \$?; \"$M\" crosscheck x.log; echo status \$?; \"$M\" crosscheck --by cache x.log $xk; echo status \$?; \"$M\" crosscheck --exact -c nothing x.log $xk; echo status \$?"
+
+# Progress while an input is read: kmap_src's readers tell it, whichever
+# command reads and however; MEMORIZER_PROGRESS=1 shows it off a terminal
+# too, a line each. The input's name, and at the end the records (lines
+# of a text kmap) read: the file's own count, from wc or its .desc.
+# progress_of COUNT CMD...: CMD's progress lines (its seconds as S, the
+# first of the lines while reading only: a slow run may show more), then
+# whether the last line's count is COUNT.
+progress_of() {
+	local want=$1 got
+	shift
+	MEMORIZER_PROGRESS=1 "$@" > /dev/null 2> progress.err
+	echo "exit $?"
+	sed -E 's/, [0-9]+ s$/, S s/' progress.err | awk '!/% of/ || !seen[$1]++'
+	got=$(sed -nE 's/^.*: ([0-9]+) (records?|lines?), [0-9.]+ MB, [0-9]+ s$/\1/p' progress.err | tail -n 1)
+	if [ "$got" = "$want" ]; then
+		echo "last count $got: the input's"
+	else
+		echo "last count '$got', but the input has $want"
+	fi
+}
+# desc_records FILE.desc: the records mkstream or mkmtrace writes of it.
+desc_records() {
+	grep -v '^#' "$1" | grep -v '^header' | grep -c .
+}
+run progress progress-report-text progress_of "$(wc -l < "$fx/tar.kmap")" "$M" report fixtures/tar.kmap
+run progress progress-report-stream progress_of "$(desc_records "$fx/stream.desc")" "$M" report stream.bin
+run progress progress-capmap progress_of "$(wc -l < "$fx/capmap.kmap")" "$M" capmap --rows ip fixtures/capmap.kmap
+run progress progress-sharing progress_of "$(desc_records "$fx/mtrace.desc")" "$M" sharing m.log
+run progress progress-export progress_of "$(wc -l < "$fx/tar.kmap")" "$M" export -f csv -o progress-x fixtures/tar.kmap
+run progress progress-diff progress_of "$(wc -l < "$fx/capmap-b.kmap")" "$M" diff --rows ip fixtures/capmap.kmap fixtures/capmap-b.kmap
+run progress progress-check-mtrace progress_of "$(desc_records "$fx/mtrace.desc")" "$M" check m.log
+run progress progress-man sh -c "\"$M\" help --man memorizer | sed -n '/^.SH ENVIRONMENT/,/^.SH SEE/p'"
+# Without it (or with 0), off a terminal: not a byte more on stderr.
+run progress progress-off sh -c "\"$M\" report fixtures/tar.kmap 2>&1 > /dev/null | wc -c; MEMORIZER_PROGRESS=0 \"$M\" sharing m.log 2>&1 > /dev/null | wc -c"
 
 # help, usage, man pages.
 run help help-main "$M" --help

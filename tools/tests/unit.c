@@ -1868,6 +1868,104 @@ static void test_src_assembles(void **state)
 	unlink(path);
 }
 
+/* What kmap_src told of its reading (kmap_src_on_progress()). */
+struct told {
+	unsigned int reads, ends, stops;
+	uint64_t records;
+	int lines;
+};
+
+static void tell(void *ctx, const struct kmap_src *s, enum kmap_progress what)
+{
+	struct told *t = ctx;
+
+	t->reads += what == KMAP_PROGRESS_READ;
+	t->ends += what == KMAP_PROGRESS_END;
+	t->stops += what == KMAP_PROGRESS_STOP;
+	t->records = kmap_src_records(s, &t->lines);
+}
+
+/* src over buf[len], telling t; fp is its FILE, for the caller to close. */
+static struct kmap_src *told_src(const void *buf, size_t len, struct told *t,
+				 FILE **fp)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_src *src;
+
+	memset(t, 0, sizeof(*t));
+	*fp = fmemopen((void *)buf, len, "rb");
+	assert_non_null(*fp);
+	src = kmap_src_open_file(*fp, "p", err);
+	assert_non_null(src);
+	kmap_src_on_progress(src, tell, t);
+	return src;
+}
+
+/*
+ * Progress, whoever reads: each buffer read told, then the end once, when
+ * the reader meets it, with every record (a text's every line) counted, or
+ * a stop at the close when reading ended before the end.
+ */
+static void test_src_progress(void **state)
+{
+	static const char text[] =
+		"1,1,1000,8,100,0,0,sh\n  2,1,0,1\n  3,1,1,0\n4,1,2000,8,100,0,0,sh\n";
+	static const char bad[] = "1,1,1000,8,100,0,0,sh\n  2,1,0\n";
+	struct sbuf s = { .len = 0 };
+	const struct kmap_object *o;
+	const struct kmap_access *a;
+	struct kmap_bin_rec rec;
+	struct kmap_src *src;
+	struct told t;
+	size_t n;
+	FILE *f;
+	int pass;
+
+	(void)state;
+	src = told_src(text, strlen(text), &t, &f);
+	while (kmap_src_next(src, &o, &a, &n) > 0)
+		;
+	assert_true(t.reads >= 1);
+	assert_int_equal(t.ends, 1);
+	assert_int_equal(t.records, 4);
+	assert_int_equal(t.lines, 1);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), 0);
+	kmap_src_close(src);
+	assert_true(t.ends == 1 && t.stops == 0);
+	fclose(f);
+
+	src = told_src(bad, strlen(bad), &t, &f);
+	assert_int_equal(kmap_src_next(src, &o, &a, &n), -1);
+	assert_int_equal(t.ends + t.stops, 0);
+	kmap_src_close(src);
+	assert_true(t.ends == 0 && t.stops == 1);
+	fclose(f);
+
+	/* A stream: its objects (runs of ACCESS records in one), its records. */
+	header(&s, 2);
+	task(&s, 0, 7, "tar");
+	alloc(&s, 0, 1, 0x1000, 7);
+	for (pass = 0; pass < 3; pass++)
+		access_rec(&s, 0, 1, 0xffffffff81000010ull + 8 * pass, 7, 1, 2);
+	free_rec(&s, 0, 1, MEMORIZER_FREE_KFREE);
+	alloc(&s, 1, 2, 0x2000, 7);
+	for (pass = 0; pass < 2; pass++) {
+		src = told_src(s.b, s.len, &t, &f);
+		if (pass)	/* as memorizer check reads: not kmap_src_next() */
+			while (kmap_bin_next(kmap_src_bin(src), &rec) > 0)
+				;
+		else
+			while (kmap_src_next(src, &o, &a, &n) > 0)
+				;
+		assert_int_equal(t.ends, 1);	/* before the close */
+		kmap_src_close(src);
+		assert_true(t.ends == 1 && t.stops == 0);
+		assert_int_equal(t.records, 7);
+		assert_int_equal(t.lines, 0);
+		fclose(f);
+	}
+}
+
 /*
  * A version 5 stream: an (id, ip, pid)'s ranges unite over its ACCESS
  * records (sweeps), none known (0, 0) left out; one past size_alloc (16)
@@ -4350,6 +4448,9 @@ static void test_mtrace_kmap(void **state)
 	assert_non_null(strstr(msg, "2 freed (1 missed)"));
 	assert_non_null(strstr(msg, "1 page and vmalloc allocations not objects"));
 	assert_non_null(strstr(msg, "1 bad"));
+	/* First the line of what was written: ALLOC records, all records. */
+	assert_non_null(strstr(msg, "kmap.bin: kmap written: 4 objects, 14 records, 0.0 MiB; at exit "));
+	assert_non_null(strstr(msg, " objects live, their counters 1 records, in "));
 
 	f = fopen(sbin, "rb");
 	assert_non_null(f);
@@ -4443,6 +4544,7 @@ static void test_mtrace_kmap(void **state)
 	assert_true(rec.u.access.id == 2 && rec.u.access.reads == 1 &&
 		    rec.u.access.offset == 4 && rec.u.access.offset_end == 8);
 	assert_int_equal(kmap_bin_next(r, &rec), 0);
+	assert_int_equal(kmap_bin_records(r), 14);
 	kmap_bin_close(r);
 	free(buf);
 
@@ -5327,6 +5429,7 @@ int main(void)
 		cmocka_unit_test(test_bin_errors),
 		cmocka_unit_test(test_src_assembles),
 		cmocka_unit_test(test_src_text_objects),
+		cmocka_unit_test(test_src_progress),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_free_apis),
 		cmocka_unit_test(test_rules_global_text),

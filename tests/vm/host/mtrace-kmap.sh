@@ -4,8 +4,8 @@
 # function and pid by pid: run_write()'s 20 objects, 140 writes by
 # test_store() and 100 reads by test_load(), touch()'s 3 writes and 2
 # reads on each api_*() object (and the module's global that api_kmemdup()
-# copies); and the plugin finds an object for nearly
-# every kernel access of the run.
+# copies); and the plugin finds an object for 99% or more of
+# the kernel accesses of the run, and says how many it wrote.
 . "$(dirname "$0")/../../lib/guest-lib.sh"
 out=$1
 memorizer=${MEMORIZER:-out/bin/memorizer}
@@ -68,6 +68,13 @@ echo "the plugin's:"; cat "$out/apis.plugin"
 check "the plugin's counts of touch() on api_*()'s objects are Memorizer's" \
 	cmp -s "$out/apis.memorizer" "$out/apis.plugin"
 cat "$bin.summary"
+# The plugin's line of what it wrote: its objects are the stream's ALLOC
+# records, as memorizer check counts them.
+written=$(sed -n 's/^mtrace: .*: kmap written: \([0-9]*\) objects, .*/\1/p' "$bin.summary")
+allocs=$("$memorizer" check "$bin" 2>/dev/null | sed -n 's/.*valid stream .*: \([0-9]*\) allocs\{0,1\}, .*/\1/p')
+echo "the plugin says it wrote ${written:-no} objects; the stream has ${allocs:-no} ALLOC records"
+check "the plugin's kmap written line counts the stream's ALLOC records" \
+	[ "${written:-none}" = "${allocs:-0}" ]
 share=$(sed -n 's/.* on objects (\([0-9]*\)\.[0-9]*%).*/\1/p' "$bin.summary")
 check "the plugin found an object for 99% of the kernel's accesses or more" \
 	[ "${share:-0}" -ge 99 ]
