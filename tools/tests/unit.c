@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -4681,13 +4682,12 @@ static void expect_member(struct kmap_types *t, long type, uint64_t offset,
 	assert_string_equal(got, want);
 }
 
-static void test_types_members(void **state)
+/* What types-prog's types name, whether from DWARF or from BTF. */
+static void expect_types_members(struct kmap_types *t)
 {
 	char err[KMAP_ERR_MAX];
-	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
 	long outer, file;
 
-	(void)state;
 	assert_non_null(t);
 	outer = kmap_types_struct(t, "outer");
 	assert_true(outer >= 0);
@@ -4724,13 +4724,98 @@ static void test_types_members(void **state)
 	assert_int_equal(kmap_types_of_cache(t, NULL), -1);
 	assert_int_equal(kmap_types_struct(t, "no_such_struct"), -1);
 	assert_int_equal(kmap_types_member(t, -1, 0, 1, err, sizeof(err)), -1);
+}
+
+static void test_types_members(void **state)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
+
+	(void)state;
+	expect_types_members(t);
 	kmap_types_close(t);
 
-	/* No DWARF: an error that says so, no types. */
+	/* Neither DWARF nor BTF: an error that says so, no types. */
 	assert_null(kmap_types_open("/dev/null", err));
-	assert_non_null(strstr(err, "no DWARF"));
+	assert_string_equal(err, "/dev/null: neither an ELF file nor BTF");
 	assert_null(kmap_types_open("/nonexistent", err));
-	assert_non_null(strstr(err, "/nonexistent: No such file"));
+	assert_string_equal(err, "/nonexistent: No such file or directory");
+}
+
+/*
+ * The same types from BTF (pahole's, of types-prog): raw, and an ELF
+ * file's .BTF with no DWARF beside it, or DWARF of no struct. Members and caches' types as from
+ * DWARF; no call site's or global's type, which BTF cannot say.
+ */
+static void types_btf(const char *path)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(path, err);
+	struct kmap_object o = { .has = KMAP_HAS_CACHE, .cache = "filp" };
+	enum kmap_type_way way;
+
+	expect_types_members(t);
+	assert_int_equal(kmap_types_of_object(t, &o, &way),
+			 kmap_types_struct(t, "file"));
+	assert_int_equal(way, KMAP_TYPE_CACHE);
+	o.has = 0;
+	o.alloc_ip = 0x401000;
+	o.size = 40;
+	assert_int_equal(kmap_types_of_object(t, &o, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	assert_int_equal(kmap_types_of_callsite(t, 0x401000, 40, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	kmap_types_close(t);
+}
+
+static void test_types_btf(void **state)
+{
+	(void)state;
+	types_btf(TYPES_BTF);
+	types_btf(TYPES_BTF_ELF);
+	types_btf(TYPES_BTF_LINES);
+}
+
+/* Write the first n bytes of BTF's file, then tail, to a new file. */
+static void tmp_btf(char *path, size_t n, const char *tail)
+{
+	char buf[64];
+	int in = open(TYPES_BTF, O_RDONLY), fd = mkstemp(path);
+
+	assert_true(in >= 0 && fd >= 0 && n <= sizeof(buf));
+	assert_int_equal(read(in, buf, n), (ssize_t)n);
+	assert_int_equal(write(fd, buf, n), (ssize_t)n);
+	assert_int_equal(write(fd, tail, strlen(tail)), (ssize_t)strlen(tail));
+	close(in);
+	close(fd);
+}
+
+/* BTF cut short, or its magic before garbage: an error, no types. */
+static void test_types_btf_malformed(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
+	char want[KMAP_ERR_MAX];
+
+	(void)state;
+	tmp_btf(path, 30, "");
+	assert_null(kmap_types_open(path, err));
+	snprintf(want, sizeof(want), "%s: malformed BTF: Invalid argument",
+		 path);
+	assert_string_equal(err, want);
+	unlink(path);
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	tmp_btf(path, 2, "not BTF past its magic, and not long enough either");
+	assert_null(kmap_types_open(path, err));
+	snprintf(want, sizeof(want), "%s: malformed BTF: Invalid argument",
+		 path);
+	assert_string_equal(err, want);
+	unlink(path);
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	tmp_text(path, "garbage");
+	assert_null(kmap_types_open(path, err));
+	snprintf(want, sizeof(want), "%s: neither an ELF file nor BTF", path);
+	assert_string_equal(err, want);
+	unlink(path);
 }
 
 /*
@@ -5203,6 +5288,8 @@ int main(void)
 		cmocka_unit_test(test_mtrace_kmap),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
+		cmocka_unit_test(test_types_btf),
+		cmocka_unit_test(test_types_btf_malformed),
 		cmocka_unit_test(test_types_callsites),
 		cmocka_unit_test(test_types_callsites_clang),
 		cmocka_unit_test(test_sym_line_zero),
