@@ -876,7 +876,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK(0, "objects", &objects, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most).", objects_cb),
 	OPT__VMLINUX(&vmlinux, "Name ips as function+offset (and file:line when the vmlinux has DWARF)."),
 	OPT__SYSTEM_MAP(&system_map, "Name ips from a System.map or /proc/kallsyms."),
-	OPT__BTF(&btf, "With --html: " OPT_BTF_HELP),
+	OPT__BTF(&btf, "With --html: struct types from this BTF instead of --vmlinux's DWARF, as memorizer capmap --btf takes them (make stock leaves Debian's kernel's in out/stock/vmlinux.btf)."),
 	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
 	OPT_END(),
 };

@@ -4790,32 +4790,30 @@ static void tmp_btf(char *path, size_t n, const char *tail)
 	close(fd);
 }
 
+/* kmap_types_open(path) gives no types and err "PATH: why"; path goes. */
+static void expect_types_rejected(char *path, const char *why)
+{
+	char err[KMAP_ERR_MAX], want[KMAP_ERR_MAX];
+
+	assert_null(kmap_types_open(path, err));
+	snprintf(want, sizeof(want), "%s: %s", path, why);
+	assert_string_equal(err, want);
+	unlink(path);
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+}
+
 /* BTF cut short, or its magic before garbage: an error, no types. */
 static void test_types_btf_malformed(void **state)
 {
-	char path[] = "/tmp/kmap-unit-XXXXXX", err[KMAP_ERR_MAX];
-	char want[KMAP_ERR_MAX];
+	char path[] = "/tmp/kmap-unit-XXXXXX";
 
 	(void)state;
 	tmp_btf(path, 30, "");
-	assert_null(kmap_types_open(path, err));
-	snprintf(want, sizeof(want), "%s: malformed BTF: Invalid argument",
-		 path);
-	assert_string_equal(err, want);
-	unlink(path);
-	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	expect_types_rejected(path, "malformed BTF: Invalid argument");
 	tmp_btf(path, 2, "not BTF past its magic, and not long enough either");
-	assert_null(kmap_types_open(path, err));
-	snprintf(want, sizeof(want), "%s: malformed BTF: Invalid argument",
-		 path);
-	assert_string_equal(err, want);
-	unlink(path);
-	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+	expect_types_rejected(path, "malformed BTF: Invalid argument");
 	tmp_text(path, "garbage");
-	assert_null(kmap_types_open(path, err));
-	snprintf(want, sizeof(want), "%s: neither an ELF file nor BTF", path);
-	assert_string_equal(err, want);
-	unlink(path);
+	expect_types_rejected(path, "neither an ELF file nor BTF");
 }
 
 /*
