@@ -203,6 +203,10 @@ static int read_btf(struct kmap_types *t, const char *path, int raw,
 			continue;
 		if (add_type(t, name, id, bt->size)) {
 			snprintf(err, KMAP_ERR_MAX, "out of memory");
+			/* Nothing of it kept (DWARF's empty table stays). */
+			btf__free(t->btf);
+			t->btf = NULL;
+			t->n = 0;
 			return -1;
 		}
 	}
