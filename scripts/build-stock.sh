@@ -14,8 +14,10 @@
 # build/stock/root/, never installed. Outputs, in out/stock/: vmlinuz,
 # kernel.config (the image's /boot/config-*, which vm/run reads beside the
 # kernel), System.map (the package's is a placeholder: one boot's
-# /proc/kallsyms, step 6), initramfs.cpio.gz, modules/*.ko. Each step runs
-# only when its inputs changed.
+# /proc/kallsyms, step 6), vmlinux.btf (the kernel's raw BTF, its struct
+# types for memorizer --btf: /sys/kernel/btf/vmlinux of the same boot),
+# initramfs.cpio.gz, modules/*.ko. Each step runs only when its inputs
+# changed.
 set -euo pipefail
 
 # Debian's kernel ABI name: the one place the version is pinned.
@@ -205,35 +207,62 @@ if [ "$(cat "$out/.initramfs-inputs" 2>/dev/null)" != "$ird_inputs" ] ||
 	log "out/stock/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1)):" \
 		"out/initramfs.cpio.gz, then build/stock/modules.cpio.gz"
 fi
-# 6. System.map. The image's is a placeholder (the real one is in the
-# linux-image-$kver-dbg package, the whole kernel's debugging information,
-# a download of over a gigabyte). Booted with nokaslr, as vm/run boots it,
-# the kernel sits at its link address and /proc/kallsyms names its
-# symbols where System.map would: one boot, once per kernel, its lines
-# but the modules', in address order.
+# 6. System.map and the kernel's BTF, from one boot. Debian's System.map
+# is a placeholder (the real one is in the linux-image-$kver-dbg package,
+# the whole kernel's debugging information, a download of over a
+# gigabyte). Booted with nokaslr, as vm/run boots it, the kernel sits at
+# its link address and /proc/kallsyms names its symbols where System.map
+# would: its lines but the modules', in address order. The struct types
+# (memorizer --btf) are the BTF the kernel serves at /sys/kernel/btf/vmlinux
+# (CONFIG_DEBUG_INFO_BTF): the .BTF section of the vmlinux inside
+# vmlinuz, without decompressing the image here. One boot, once per kernel.
 map=$root/boot/System.map-$kver
+kernel_sum=$(sha256sum < "$out/vmlinuz")
+map_placeholder=0
 if ! grep -q 'The real System.map is in' "$map"; then
 	cmp -s "$map" "$out/System.map" || { install -m 644 "$map" "$out/System.map"; worked=1; }
-elif [ "$(cat "$out/.system-map-inputs" 2>/dev/null)" != "$(sha256sum < "$out/vmlinuz")" ] ||
+elif [ "$(cat "$out/.system-map-inputs" 2>/dev/null)" != "$kernel_sum" ] ||
      [ ! -s "$out/System.map" ]; then
+	map_placeholder=1
+fi
+need_btf=0
+if [ "$(cat "$out/.btf-inputs" 2>/dev/null)" != "$kernel_sum" ] ||
+   [ ! -s "$out/vmlinux.btf" ]; then
+	need_btf=1
+fi
+if [ $map_placeholder = 1 ] || [ $need_btf = 1 ]; then
 	worked=1
-	log "vm/run --stock: the kernel's symbols from /proc/kallsyms (Debian's System.map is a placeholder)"
-	printf '#!/bin/sh\ncat /proc/sys/kernel/kptr_restrict /proc/kallsyms > /out/kallsyms\n' \
+	log "vm/run --stock: the kernel's symbols from /proc/kallsyms and its BTF from /sys/kernel/btf/vmlinux"
+	printf '#!/bin/sh
+cat /proc/sys/kernel/kptr_restrict /proc/kallsyms > /out/kallsyms
+cat /sys/kernel/btf/vmlinux > /out/vmlinux.btf
+' \
 		> "$stock/kallsyms.sh"
 	rm -rf "$stock/kallsyms"
 	"$top/vm/run" --stock --timeout 300 --out "$stock/kallsyms" "$stock/kallsyms.sh" >&2 ||
-		die "vm/run --stock failed: no symbols for out/stock/System.map"
+		die "vm/run --stock failed: no symbols for out/stock/System.map, no out/stock/vmlinux.btf"
+fi
+if [ $map_placeholder = 1 ]; then
 	awk 'NR > 1 && NF == 3' "$stock/kallsyms/kallsyms" 2>/dev/null |
 		LC_ALL=C sort -s -k1,1 > "$out/System.map.tmp"
 	grep -q '^ffffffff81000000 T _text$' "$out/System.map.tmp" ||
 		die "the guest's /proc/kallsyms has no _text at the link address (build/stock/kallsyms/kallsyms)"
 	mv "$out/System.map.tmp" "$out/System.map"
-	sha256sum < "$out/vmlinuz" > "$out/.system-map-inputs"
+	echo "$kernel_sum" > "$out/.system-map-inputs"
 	log "out/stock/System.map: $(wc -l < "$out/System.map") symbols"
+fi
+if [ $need_btf = 1 ]; then
+	btf=$stock/kallsyms/vmlinux.btf
+	# Raw BTF starts with its magic, 0xeB9F, little-endian here.
+	[ "$(head -c 2 "$btf" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 9feb ] ||
+		die "the guest's /sys/kernel/btf/vmlinux is not BTF (build/stock/kallsyms/vmlinux.btf)"
+	install -m 644 "$btf" "$out/vmlinux.btf"
+	echo "$kernel_sum" > "$out/.btf-inputs"
+	log "out/stock/vmlinux.btf: $(wc -c < "$out/vmlinux.btf") bytes of BTF"
 fi
 
 if [ $worked = 0 ]; then
 	log "up to date, nothing to do"
 else
-	log "Debian's Linux $kver: out/stock/{vmlinuz,System.map,kernel.config,initramfs.cpio.gz,modules/}"
+	log "Debian's Linux $kver: out/stock/{vmlinuz,System.map,vmlinux.btf,kernel.config,initramfs.cpio.gz,modules/}"
 fi

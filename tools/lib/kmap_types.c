@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Struct types from DWARF (kmap_types.h). Opening reads the top-level
- * DIEs of every compilation unit once and keeps, per struct name, where
- * its first complete definition is: a sorted table of names and DIE
- * offsets, bsearched. Members are read from the DIE when asked.
+ * Struct types from DWARF or BTF (kmap_types.h). Opening reads the
+ * top-level DIEs of every compilation unit once (or every type of the
+ * BTF) and keeps, per struct name, where its first complete definition
+ * is: a sorted table of names and DIE offsets (BTF type ids), bsearched.
+ * Members are read from the DIE (BTF type) when asked, through the few
+ * node_*() and member_at() that tell the two apart: naming bytes is one
+ * code for both.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,15 +17,19 @@
 
 #include "kmap_types.h"
 
-#ifdef KMAP_DW
+/* Types read DWARF and BTF: a build has libdw and libbpf, or neither. */
+#if defined(KMAP_DW) && defined(KMAP_BTF)
+#include <elf.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "kmap_dw.h"
 
 struct type_entry {
-	const char *name;		/* in the DWARF's string table */
-	Dwarf_Off die;
+	const char *name;		/* in the DWARF's (BTF's) strings */
+	uint64_t ref;			/* DIE offset, or BTF type id */
 	uint64_t size;
 };
 
@@ -41,7 +48,8 @@ struct global {
 
 struct kmap_types {
 	int fd;
-	Dwarf *dw;
+	Dwarf *dw;			/* one of dw and btf */
+	struct btf *btf;
 	struct type_entry *types;
 	size_t n, cap;
 	struct global *globals;		/* sorted by address */
@@ -64,17 +72,12 @@ static int by_name(const void *a, const void *b)
 	/* The first definition read stays first among equals. */
 	if (r)
 		return r;
-	return x->die < y->die ? -1 : x->die > y->die;
+	return x->ref < y->ref ? -1 : x->ref > y->ref;
 }
 
-static int add_type(struct kmap_types *t, Dwarf_Die *die)
+static int add_type(struct kmap_types *t, const char *name, uint64_t ref,
+		    uint64_t size)
 {
-	const char *name = dwarf_diename(die);
-	Dwarf_Word size;
-
-	if (!name || dwarf_hasattr(die, DW_AT_declaration) ||
-	    dwarf_aggregate_size(die, &size))
-		return 0;
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 4096;
 		struct type_entry *p = realloc(t->types, cap * sizeof(*p));
@@ -84,9 +87,19 @@ static int add_type(struct kmap_types *t, Dwarf_Die *die)
 		t->types = p;
 		t->cap = cap;
 	}
-	t->types[t->n++] = (struct type_entry){ name, dwarf_dieoffset(die),
-						size };
+	t->types[t->n++] = (struct type_entry){ name, ref, size };
 	return 0;
+}
+
+static int add_dwarf_type(struct kmap_types *t, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Word size;
+
+	if (!name || dwarf_hasattr(die, DW_AT_declaration) ||
+	    dwarf_aggregate_size(die, &size))
+		return 0;
+	return add_type(t, name, dwarf_dieoffset(die), size);
 }
 
 /* The type DIE of @die's DW_AT_type, typedefs and qualifiers peeled. */
@@ -129,11 +142,90 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Every compilation unit's structs and globals: 0, or -1 out of memory. */
+static int read_dwarf(struct kmap_types *t)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, die;
+
+		if (dwarf_offdie(t->dw, off + hsize, &cu) &&
+		    dwarf_child(&cu, &die) == 0) {
+			do {
+				int tag = dwarf_tag(&die);
+
+				if ((tag == DW_TAG_structure_type &&
+				     add_dwarf_type(t, &die)) ||
+				    (tag == DW_TAG_variable &&
+				     add_global(t, &die)))
+					return -1;
+			} while (dwarf_siblingof(&die, &die) == 0);
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/*
+ * The structs of the BTF in path, raw or an ELF file's .BTF: 0, or -1
+ * with err. BTF has no variables' addresses (a vmlinux's lists per-CPU
+ * ones only): no globals.
+ */
+static int read_btf(struct kmap_types *t, const char *path, int raw,
+		    char *err)
+{
+	/* libbpf would print its own warnings: err says what was wrong. */
+	libbpf_print_fn_t print = libbpf_set_print(NULL);
+	uint32_t id, n;
+	int e;
+
+	t->btf = raw ? btf__parse_raw(path) : btf__parse_elf(path, NULL);
+	e = errno;
+	libbpf_set_print(print);
+	if (!t->btf) {
+		if (!raw && (e == ENOENT || e == ENODATA))
+			snprintf(err, KMAP_ERR_MAX,
+				 "%s: no DWARF (build it with debug info) nor BTF",
+				 path);
+		else
+			snprintf(err, KMAP_ERR_MAX, "%s: malformed BTF: %s",
+				 path, strerror(e));
+		return -1;
+	}
+	n = btf__type_cnt(t->btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *bt = btf__type_by_id(t->btf, id);
+		const char *name = btf__name_by_offset(t->btf, bt->name_off);
+
+		if (!btf_is_struct(bt) || !name || !*name)
+			continue;
+		if (add_type(t, name, id, bt->size)) {
+			snprintf(err, KMAP_ERR_MAX, "out of memory");
+			/* Nothing of it kept (DWARF's empty table stays). */
+			btf__free(t->btf);
+			t->btf = NULL;
+			t->n = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Raw BTF's first bytes: its magic, 0xeB9F, in the file's byte order. */
+static int is_raw_btf(const unsigned char *b, ssize_t n)
+{
+	return n >= 2 && ((b[0] == 0x9f && b[1] == 0xeb) ||
+			  (b[0] == 0xeb && b[1] == 0x9f));
+}
+
 struct kmap_types *kmap_types_open(const char *path, char *err)
 {
 	struct kmap_types *t = calloc(1, sizeof(*t));
-	Dwarf_Off off = 0, next;
-	size_t hsize, i, j;
+	unsigned char magic[SELFMAG];
+	ssize_t got;
+	size_t i, j;
 
 	if (!t) {
 		snprintf(err, KMAP_ERR_MAX, "out of memory");
@@ -146,32 +238,29 @@ struct kmap_types *kmap_types_open(const char *path, char *err)
 		free(t);
 		return NULL;
 	}
-	t->dw = dwarf_begin(t->fd, DWARF_C_READ);
-	if (!t->dw) {
-		snprintf(err, KMAP_ERR_MAX,
-			 "%s: no DWARF (build it with debug info): %s", path,
-			 dwarf_errmsg(-1));
-		goto fail;
-	}
-	while (dwarf_nextcu(t->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, die;
-
-		if (dwarf_offdie(t->dw, off + hsize, &cu) &&
-		    dwarf_child(&cu, &die) == 0) {
-			do {
-				int tag = dwarf_tag(&die);
-
-				if ((tag == DW_TAG_structure_type &&
-				     add_type(t, &die)) ||
-				    (tag == DW_TAG_variable &&
-				     add_global(t, &die))) {
-					snprintf(err, KMAP_ERR_MAX,
-						 "out of memory");
-					goto fail;
-				}
-			} while (dwarf_siblingof(&die, &die) == 0);
+	got = pread(t->fd, magic, sizeof(magic), 0);
+	if (is_raw_btf(magic, got)) {
+		if (read_btf(t, path, 1, err))
+			goto fail;
+	} else if (got == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG)) {
+		/* DWARF where there is, else the ELF file's .BTF. */
+		t->dw = dwarf_begin(t->fd, DWARF_C_READ);
+		if (t->dw && read_dwarf(t)) {
+			snprintf(err, KMAP_ERR_MAX, "out of memory");
+			goto fail;
 		}
-		off = next;
+		if (!t->dw && read_btf(t, path, 0, err))
+			goto fail;
+		/* DWARF with no struct (line tables only): its .BTF, if any. */
+		if (t->dw && !t->n && !read_btf(t, path, 0, err)) {
+			dwarf_end(t->dw);
+			t->dw = NULL;
+		}
+	} else {
+		snprintf(err, KMAP_ERR_MAX,
+			 "%s: neither an ELF file nor BTF%s%s", path,
+			 got < 0 ? ": " : "", got < 0 ? strerror(errno) : "");
+		goto fail;
 	}
 	if (t->n)	/* types is NULL without */
 		qsort(t->types, t->n, sizeof(*t->types), by_name);
@@ -202,6 +291,7 @@ void kmap_types_close(struct kmap_types *t)
 		return;
 	if (t->dw)
 		dwarf_end(t->dw);
+	btf__free(t->btf);
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->types);
@@ -288,34 +378,128 @@ static void bitfield_bytes(Dwarf_Die *m, uint64_t *offset, uint64_t *size)
 	*size = (at % 8 + bits + 7) / 8;
 }
 
+/*
+ * A type that bytes are named in, typedefs and qualifiers peeled: its
+ * DIE, or its BTF type id (t->btf).
+ */
+struct node {
+	Dwarf_Die die;
+	uint32_t id;
+};
+
+enum node_kind { NODE_OTHER, NODE_ARRAY, NODE_AGGREGATE };
+
+static enum node_kind node_kind(const struct kmap_types *t, struct node *n)
+{
+	if (t->btf) {
+		const struct btf_type *bt = btf__type_by_id(t->btf, n->id);
+
+		if (!bt)
+			return NODE_OTHER;
+		return btf_is_array(bt) ? NODE_ARRAY :
+		       btf_is_composite(bt) ? NODE_AGGREGATE : NODE_OTHER;
+	}
+	switch (dwarf_tag(&n->die)) {
+	case DW_TAG_array_type:
+		return NODE_ARRAY;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		return NODE_AGGREGATE;
+	default:
+		return NODE_OTHER;
+	}
+}
+
+/* An array's element type and its size: 0, or -1 when not known. */
+static int node_elem(const struct kmap_types *t, struct node *array,
+		     struct node *elem, uint64_t *esize)
+{
+	Dwarf_Word size;
+
+	if (t->btf) {
+		const struct btf_array *a =
+			btf_array(btf__type_by_id(t->btf, array->id));
+		int id = btf__resolve_type(t->btf, a->type);
+		long long bytes = id < 0 ? -1 : btf__resolve_size(t->btf, id);
+
+		if (bytes <= 0)
+			return -1;
+		elem->id = id;
+		*esize = bytes;
+		return 0;
+	}
+	if (type_of(&array->die, &elem->die) ||
+	    dwarf_aggregate_size(&elem->die, &size) || !size)
+		return -1;
+	*esize = size;
+	return 0;
+}
+
 struct member {
-	Dwarf_Die die, type;
+	struct node type;
 	uint64_t offset, size;
 	const char *name;	/* NULL: anonymous */
 };
 
-/* @agg's members, one at a time: @i from 0; 0, or -1 after the last. */
-static int member_at(Dwarf_Die *agg, int i, struct member *m)
+static int dwarf_member_at(Dwarf_Die *agg, int i, struct member *m)
 {
+	Dwarf_Die die;
 	Dwarf_Word size;
 	int k = 0;
 
-	if (dwarf_child(agg, &m->die))
+	if (dwarf_child(agg, &die))
 		return -1;
 	do {
-		if (dwarf_tag(&m->die) != DW_TAG_member)
+		if (dwarf_tag(&die) != DW_TAG_member)
 			continue;
 		if (k++ < i)
 			continue;
-		if (type_of(&m->die, &m->type) ||
-		    member_offset(&m->die, &m->offset))
+		if (type_of(&die, &m->type.die) ||
+		    member_offset(&die, &m->offset))
 			return -1;
-		m->size = dwarf_aggregate_size(&m->type, &size) ? 0 : size;
-		m->name = dwarf_diename(&m->die);
-		bitfield_bytes(&m->die, &m->offset, &m->size);
+		m->size = dwarf_aggregate_size(&m->type.die, &size) ? 0 : size;
+		m->name = dwarf_diename(&die);
+		bitfield_bytes(&die, &m->offset, &m->size);
 		return 0;
-	} while (dwarf_siblingof(&m->die, &m->die) == 0);
+	} while (dwarf_siblingof(&die, &die) == 0);
 	return -1;
+}
+
+static int btf_member_at(const struct btf *btf, uint32_t agg, int i,
+			 struct member *m)
+{
+	const struct btf_type *bt = btf__type_by_id(btf, agg);
+	const struct btf_member *bm;
+	uint32_t bit, bits;
+	long long size;
+	const char *name;
+	int id;
+
+	if (i >= btf_vlen(bt))
+		return -1;
+	bm = btf_members(bt) + i;
+	id = btf__resolve_type(btf, bm->type);
+	if (id < 0)
+		return -1;
+	size = btf__resolve_size(btf, id);
+	bit = btf_member_bit_offset(bt, i);
+	bits = btf_member_bitfield_size(bt, i);
+	m->type.id = id;
+	m->offset = bit / 8;
+	/* A bit field's bytes: those its bits lie in, not its type's. */
+	m->size = bits ? (bit % 8 + bits + 7) / 8 : size < 0 ? 0 : size;
+	name = btf__name_by_offset(btf, bm->name_off);
+	m->name = name && *name ? name : NULL;
+	return 0;
+}
+
+/* @agg's members, one at a time: @i from 0; 0, or -1 after the last. */
+static int member_at(const struct kmap_types *t, struct node *agg, int i,
+		     struct member *m)
+{
+	if (t->btf)
+		return btf_member_at(t->btf, agg->id, i, m);
+	return dwarf_member_at(&agg->die, i, m);
 }
 
 /* Append @s to out at *pos, cut to len - 1. */
@@ -342,23 +526,22 @@ static void put_name(char *out, size_t len, size_t *pos, const char *name)
  * Name [offset, end) inside @type (peeled) of @size bytes, appending to
  * out: descends while one member or element holds every byte.
  */
-static void name_range(Dwarf_Die *type, uint64_t size, uint64_t offset,
-		       uint64_t end, char *out, size_t len, size_t *pos)
+static void name_range(const struct kmap_types *t, struct node *type,
+		       uint64_t size, uint64_t offset, uint64_t end, char *out,
+		       size_t len, size_t *pos)
 {
 	char buf[64];
-	int tag;
+	enum node_kind kind;
 
 	for (;;) {
 		if (offset == 0 && end >= size)
 			return;		/* the whole of it */
-		tag = dwarf_tag(type);
-		if (tag == DW_TAG_array_type) {
-			Dwarf_Die elem;
-			Dwarf_Word esize;
-			uint64_t i, j;
+		kind = node_kind(t, type);
+		if (kind == NODE_ARRAY) {
+			struct node elem = { .id = 0 };
+			uint64_t esize, i, j;
 
-			if (type_of(type, &elem) ||
-			    dwarf_aggregate_size(&elem, &esize) || !esize)
+			if (node_elem(t, type, &elem, &esize))
 				return;
 			i = offset / esize;
 			j = (end - 1) / esize;
@@ -378,13 +561,13 @@ static void name_range(Dwarf_Die *type, uint64_t size, uint64_t offset,
 			size = esize;
 			continue;
 		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+		if (kind != NODE_AGGREGATE)
 			return;
 		{
 			struct member m, first = { .name = NULL }, last = first;
 			int i, holder = -1, nfirst = -1, nlast = -1;
 
-			for (i = 0; member_at(type, i, &m) == 0; i++) {
+			for (i = 0; member_at(t, type, i, &m) == 0; i++) {
 				if (m.offset <= offset &&
 				    end <= m.offset + m.size) {
 					holder = i;
@@ -427,13 +610,15 @@ static void name_range(Dwarf_Die *type, uint64_t size, uint64_t offset,
 int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 		      uint64_t end, char *out, size_t len)
 {
-	Dwarf_Die die;
+	struct node node;
 	size_t pos = 0;
 
 	if (type < 0 || (size_t)type >= t->n || !len)
 		return -1;
 	out[0] = '\0';
-	if (!dwarf_offdie(t->dw, t->types[type].die, &die))
+	if (t->btf)
+		node.id = t->types[type].ref;
+	else if (!dwarf_offdie(t->dw, t->types[type].ref, &node.die))
 		return -1;
 	if (offset >= t->types[type].size) {
 		snprintf(out, len, "+%llu", (unsigned long long)offset);
@@ -441,7 +626,7 @@ int kmap_types_member(struct kmap_types *t, long type, uint64_t offset,
 	}
 	if (end > t->types[type].size)
 		end = t->types[type].size;
-	name_range(&die, t->types[type].size, offset, end, out, len, &pos);
+	name_range(t, &node, t->types[type].size, offset, end, out, len, &pos);
 	return (int)pos;
 }
 
@@ -525,6 +710,8 @@ long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 	int is_new;
 
 	*way = KMAP_TYPE_NONE;
+	if (!t->dw)
+		return -1;	/* BTF: no variables' locations */
 	if (!t->cus_read) {
 		t->cus_read = 1;
 		if (kmap_cu_index_read(&t->cus, t->dw))
@@ -573,7 +760,7 @@ long kmap_types_of_global(const struct kmap_types *t, uint64_t addr)
 	return -1;
 }
 
-#else /* !KMAP_DW */
+#else /* !(KMAP_DW && KMAP_BTF) */
 
 struct kmap_types {
 	int unused;
@@ -582,7 +769,7 @@ struct kmap_types {
 struct kmap_types *kmap_types_open(const char *path, char *err)
 {
 	snprintf(err, KMAP_ERR_MAX,
-		 "%s: this memorizer was built without libdw: no types",
+		 "%s: this memorizer was built without libdw and libbpf: no types",
 		 path);
 	return NULL;
 }
@@ -642,7 +829,7 @@ long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 	return -1;
 }
 
-#endif /* KMAP_DW */
+#endif /* KMAP_DW && KMAP_BTF */
 
 /*
  * Caches not named after their struct (the rest are: KMEM_CACHE() names

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Struct types from DWARF, to name what an access touched: the type of an
- * object (from its slab cache's name) and the member at a byte range of it
- * ("struct cred" and [4, 8): "uid"). Built with libdw (KMAP_DW); without
- * it, kmap_types_open() says so and the rest is never reached.
+ * Struct types from DWARF or BTF, to name what an access touched: the
+ * type of an object (from its slab cache's name) and the member at a byte
+ * range of it ("struct cred" and [4, 8): "uid"). BTF (a distribution's
+ * kernel has it where it has no DWARF) gives the same structs, members
+ * and names; it has no variables' locations nor addresses, so call sites
+ * and globals get no type from it. Built with libdw and libbpf (KMAP_DW,
+ * KMAP_BTF); without them, kmap_types_open() says so and the rest is
+ * never reached.
  */
 #ifndef KMAP_TYPES_H
 #define KMAP_TYPES_H
@@ -16,9 +20,11 @@
 struct kmap_types;
 
 /*
- * The complete struct types that an ELF file's DWARF defines, by name (the
- * first definition of each). NULL, with err, when the file cannot be read
- * or has no DWARF.
+ * The complete struct types that path defines, by name (the first
+ * definition of each): raw BTF (magic 0xeB9F, as /sys/kernel/btf/vmlinux),
+ * or an ELF file's DWARF, else (no DWARF, or DWARF of no struct) its .BTF.
+ * NULL, with err ("PATH: what is wrong"), when the file cannot be read,
+ * is malformed BTF, or has neither DWARF nor BTF.
  */
 struct kmap_types *kmap_types_open(const char *path, char *err);
 void kmap_types_close(struct kmap_types *t);
@@ -39,7 +45,8 @@ uint64_t kmap_types_size(const struct kmap_types *t, long type);
 extern const char *const kmap_type_way_names[KMAP_TYPE_WAYS];
 
 /*
- * The struct type of what an allocation call returned, from the DWARF of
+ * The struct type of what an allocation call returned (DWARF only: -1,
+ * way NONE, from BTF), from the DWARF of
  * the code at ip, the call's return address (a kmap's alloc_ip): the
  * struct that a variable there points to whose location at ip is the
  * return register (the compiler says that variable holds the result),
@@ -49,7 +56,11 @@ extern const char *const kmap_type_way_names[KMAP_TYPE_WAYS];
  */
 long kmap_types_of_callsite(struct kmap_types *t, uint64_t ip, uint64_t size,
 			    enum kmap_type_way *way);
-/* The struct type of the global variable at addr (its start), or -1. */
+/*
+ * The struct type of the global variable at addr (its start), or -1;
+ * always -1 from BTF (a vmlinux's lists per-CPU variables only, with no
+ * addresses).
+ */
 long kmap_types_of_global(const struct kmap_types *t, uint64_t addr);
 /*
  * An object's struct type: its cache's, else (an allocation seen) its

@@ -26,14 +26,15 @@ struct capmap_opts capmap_opts = {
 
 static const struct opt opts[] = {
 	OPT_CAPMAP_ROWS("One row per function (the default), file, dir (directory), file-function (a file's code in one function) or ip that read, wrote or freed."),
-	OPT_CAPMAP_COLS("Group the objects by callsite (the allocating function, the default), cache, kind, object or type (the struct type of a slab cache's objects, from --vmlinux's DWARF: the struct of the cache's name, or of a known other name such as filp's file; other objects by cache or kind)."),
+	OPT_CAPMAP_COLS("Group the objects by callsite (the allocating function, the default), cache, kind, object or type (the struct type of a slab cache's objects, from --btf, else --vmlinux's DWARF: the struct of the cache's name, or of a known other name such as filp's file; other objects by cache or kind)."),
 	OPT_CAPMAP_LIMIT("Print the first N cells only (N >= 1)."),
 	OPT__CSV(&capmap_opts.formats, "Comma-separated values: a header line of column names, then one line per cell; no summary."),
 	OPT__JSON(&capmap_opts.formats, "One JSON object: \"subject\", \"group\", \"input\", \"summary\" (the totals), \"columns\" and \"rows\" (one object per cell, keyed by column name)."),
 	OPT_BIT(0, "dot", &capmap_opts.formats, "A Graphviz graph: subjects (boxes) to object groups (ellipses), one edge per cell.", FORMAT_DOT),
-	OPT_BOOLEAN(0, "fields", &capmap_opts.fields, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With --vmlinux's DWARF (and --cols other than kind), a field column names the struct member those bytes are (f_path.dentry)."),
+	OPT_BOOLEAN(0, "fields", &capmap_opts.fields, "Split each cell by the bytes of the objects its accesses touched (+OFFSET..END): needs offsets, a kmap_offsets or a version 5 stream. With struct types (--btf, or --vmlinux's DWARF; --cols other than kind), a field column names the struct member those bytes are (f_path.dentry)."),
 	OPT__VMLINUX(&capmap_opts.vmlinux, "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables."),
 	OPT__SYSTEM_MAP(&capmap_opts.system_map, "Name ips from a System.map or /proc/kallsyms (functions only)."),
+	OPT__BTF(&capmap_opts.btf, OPT_BTF_HELP),
 	OPT__OUTPUT(&capmap_opts.output, OPT_OUTPUT_HELP),
 	OPT_END(),
 };
@@ -110,8 +111,8 @@ struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 		      o->vmlinux, rows);
 		return NULL;
 	}
-	if (o->group == KMAP_GROUP_TYPE && !o->vmlinux) {
-		error("--cols type needs struct types: give --vmlinux FILE (a vmlinux built with debug info)");
+	if (o->group == KMAP_GROUP_TYPE && !o->vmlinux && !o->btf) {
+		error("--cols type needs struct types: give --vmlinux FILE (a vmlinux built with debug info) or --btf FILE (the kernel's BTF)");
 		return NULL;
 	}
 	m = kmap_capmap_new(o->subject, o->group, sym, err);
@@ -119,9 +120,15 @@ struct kmap_capmap *capmap_new(const struct capmap_opts *o,
 		error("%s", err);
 		return NULL;
 	}
-	if (o->vmlinux && (o->group == KMAP_GROUP_TYPE || o->fields)) {
-		struct kmap_types *types = kmap_types_open(o->vmlinux, err);
+	if (o->group == KMAP_GROUP_TYPE || o->fields) {
+		int failed;
+		struct kmap_types *types = open_types(o->vmlinux, o->btf, err,
+						      &failed);
 
+		if (failed) {
+			kmap_capmap_free(m);
+			return NULL;
+		}
 		if (!types && o->group == KMAP_GROUP_TYPE) {
 			error("--cols type: %s", err);
 			kmap_capmap_free(m);
@@ -573,7 +580,7 @@ out:
 const struct cmd cmd_capmap_desc = {
 	.name = "capmap",
 	.summary = "which code reads, writes and frees which objects: a capability map",
-	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object|type] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|object|type] [--fields] [-n N] [--csv|--json|--dot] [--vmlinux FILE|--system-map FILE] [--btf FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints its capability "
@@ -603,8 +610,8 @@ const struct cmd cmd_capmap_desc = {
 "their kind), by allocator kind (kind; see memorizer report --by kind), or "
 "each object alone (object: the stream's object id, or in a text kmap the "
 "object's number in the file, from 1), or by struct type (type: needs "
-"--vmlinux with DWARF; objects of no known type go under their cache, "
-"or kind).\n"
+"--vmlinux with DWARF, or --btf; objects of no known type go under their "
+"cache, or kind).\n"
 "\n"
 "An object's struct type, with --vmlinux's DWARF: the struct its slab "
 "cache is named after (caches made with KMEM_CACHE(), and a table of "
@@ -619,7 +626,12 @@ const struct cmd cmd_capmap_desc = {
 "variable at its address (by global variable; not per-CPU data, whose "
 "copies are elsewhere). The summary line \"struct types\" (JSON: "
 "summary.types, keys cache, result, size, global and none) counts the "
-"objects typed each way.\n"
+"objects typed each way. --btf FILE takes struct types from a kernel's "
+"BTF instead (/sys/kernel/btf/vmlinux, as for a distribution's kernel, "
+"which ships no DWARF; make stock leaves Debian's in out/stock/vmlinux.btf), "
+"with --system-map or --vmlinux for names: the same structs and members, "
+"but BTF has no variables' locations nor addresses, so only slab caches' "
+"objects get a type.\n"
 "\n"
 "Reads and writes are the access counts of the object's counters whose "
 "ip is the subject's. Frees count against the subject of the object's "
@@ -655,7 +667,7 @@ const struct cmd cmd_capmap_desc = {
 "\"+OFFSET..END r READS w WRITES f FREES\". An input without offsets (a "
 "kmap, a version 1 to 4 stream) is an error: read debugfs "
 "memorizer/kmap_offsets, or record a version 5 stream. Memory still grows "
-"with the cells only. With struct types (--vmlinux with DWARF), a field "
+"with the cells only. With struct types (--vmlinux with DWARF, or --btf), a field "
 "column (after the range) names the member of the group's struct type "
 "that holds the range (in.a, f_path.dentry, b[1]; first..last for a range "
 "across members; (whole) for all of the object; +OFFSET for bytes in no "
@@ -669,6 +681,7 @@ const struct cmd cmd_capmap_desc = {
 "  $ memorizer capmap tar.kmap --system-map out/System.map -n 10\n"
 "  $ memorizer capmap stream.bin --vmlinux out/vmlinux --rows dir --cols cache\n"
 "  $ memorizer capmap tar.kmap --system-map out/System.map --dot -n 40 | dot -Tsvg > capmap.svg\n"
-"  $ memorizer capmap run.kmap_offsets --system-map out/System.map --cols kind --fields",
+"  $ memorizer capmap run.kmap_offsets --system-map out/System.map --cols kind --fields\n"
+"  $ memorizer capmap out/debian/kmap.bin --system-map out/stock/System.map --btf out/stock/vmlinux.btf --cols cache --fields",
 	.run = cmd_capmap,
 };

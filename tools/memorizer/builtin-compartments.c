@@ -30,7 +30,7 @@ static const enum kmap_capmap_group data_group[] = {
 
 static enum kmap_capmap_subject code = KMAP_SUBJECT_FUNCTION;
 static enum data_unit data = DATA_CALLSITE;
-static const char *vmlinux, *system_map, *output, *split_file;
+static const char *vmlinux, *system_map, *btf, *output, *split_file;
 static int sweep;
 static uint64_t points = 20;
 static unsigned int formats;
@@ -77,12 +77,13 @@ static int points_cb(const struct opt *opt, const char *arg)
 
 static const struct opt opts[] = {
 	OPT_CALLBACK_VALUES(0, "code", &code, "UNIT", "Code units: function (the default; needs --vmlinux or --system-map), file or dir (source files or directories, from --vmlinux's DWARF line tables).", code_cb, "function file dir"),
-	OPT_CALLBACK_VALUES(0, "data", &data, "UNIT", "Data units: callsite (objects by allocating function, the default), object (each object), type (struct type, from --vmlinux's DWARF; objects of no known type by cache, else kind), field (a type's bytes, split by the ranges accesses touched: needs offsets, a kmap_offsets or a version 5 stream) or kind (allocator kind).", data_cb, "object callsite type field kind"),
+	OPT_CALLBACK_VALUES(0, "data", &data, "UNIT", "Data units: callsite (objects by allocating function, the default), object (each object), type (struct type, from --btf, else --vmlinux's DWARF; objects of no known type by cache, else kind), field (a type's bytes, split by the ranges accesses touched: needs offsets, a kmap_offsets or a version 5 stream) or kind (allocator kind).", data_cb, "object callsite type field kind"),
 	OPT_STRING(0, "split", &split_file, "FILE", "Score the split FILE gives (lines COMPARTMENT PATTERN; see below), and show each compartment's code units, capabilities and crossings."),
 	OPT_BOOLEAN(0, "sweep", &sweep, "Search design points from one compartment to one per code unit (the default without --split)."),
 	OPT_CALLBACK(0, "points", &points, "N", "With --sweep, show N design points (default 20, at least 2), evenly spaced on a log scale of the compartment count, both ends always.", points_cb),
 	OPT__VMLINUX(&vmlinux, "Name ips from a vmlinux: functions from its symbol table, files and directories from its DWARF line tables; struct types from its DWARF."),
 	OPT__SYSTEM_MAP(&system_map, "Name ips from a System.map or /proc/kallsyms (functions only)."),
+	OPT__BTF(&btf, OPT_BTF_HELP),
 	OPT__CSV(&formats, "Comma-separated values: a header line, then one line per design point; no summary."),
 	OPT__JSON(&formats, "One JSON object: \"code\", \"data\", \"inputs\", \"summary\", with --split \"compartments\", then \"columns\" and \"rows\" (the design points)."),
 	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
@@ -589,11 +590,17 @@ static struct kmap_capmap *new_map(struct kmap_sym *sym)
 	}
 	if (data == DATA_FIELD)
 		kmap_capmap_split_ranges(m);
-	/* Without DWARF types, no object has a known type: by cache, kind. */
-	if (vmlinux && (data == DATA_TYPE || data == DATA_FIELD)) {
-		struct kmap_types *types = kmap_types_open(vmlinux, err);
+	/* Without types, no object has a known type: by cache, kind. */
+	if (data == DATA_TYPE || data == DATA_FIELD) {
+		int failed;
+		struct kmap_types *types = open_types(vmlinux, btf, err,
+						      &failed);
 
-		if (!types) {
+		if (failed) {
+			kmap_capmap_free(m);
+			return NULL;
+		}
+		if (!types && vmlinux) {
 			error("--data %s: %s", data_names[data], err);
 			kmap_capmap_free(m);
 			return NULL;
@@ -710,7 +717,7 @@ out:
 const struct cmd cmd_compartments_desc = {
 	.name = "compartments",
 	.summary = "how well the code separates into compartments: least privilege against calls across",
-	.synopsis = "FILE... [--code function|file|dir] [--data object|callsite|type|field|kind] [--split FILE | --sweep [--points N]] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE... [--code function|file|dir] [--data object|callsite|type|field|kind] [--split FILE | --sweep [--points N]] [--csv|--json] [--vmlinux FILE|--system-map FILE] [--btf FILE] [-o FILE]",
 	.description =
 "Reads each FILE (- for standard input): kmaps, binary streams, "
 "function_calls files (debugfs memorizer/function_calls, lines "
@@ -731,8 +738,8 @@ const struct cmd cmd_compartments_desc = {
 "(callsite), each object (object), by struct type (type), a type's bytes "
 "split by the ranges the accesses touched (field: as capmap --fields "
 "splits its cells; the bytes of no known range, and frees, are the whole "
-"type's unit), or by allocator kind (kind). Without --vmlinux's DWARF "
-"types, type and field group objects by cache, else by kind, as capmap "
+"type's unit), or by allocator kind (kind). Without struct types "
+"(--vmlinux's DWARF, or --btf's BTF), type and field group objects by cache, else by kind, as capmap "
 "--cols type does for an object of no known type. A data unit's size in "
 "bytes: a field's width; for the others the largest object of it seen "
 "(an object's own size; a type's, call site's or kind's largest one).\n"

@@ -16,13 +16,14 @@ static int all;
 
 static const struct opt opts[] = {
 	OPT_CAPMAP_ROWS("Subjects: function (the default), file, dir, file-function or ip, as in memorizer capmap."),
-	OPT_CAPMAP_COLS("Object groups: callsite (the default), cache, kind or type (with --vmlinux's DWARF), as in memorizer capmap."),
+	OPT_CAPMAP_COLS("Object groups: callsite (the default), cache, kind or type (with --btf, or --vmlinux's DWARF), as in memorizer capmap."),
 	OPT_CAPMAP_LIMIT("Print at most N new, N vanished and N changed edges (N >= 1)."),
 	OPT_BOOLEAN('a', "all", &all, "Print unchanged edges too (status same)."),
 	OPT__CSV(&capmap_opts.formats, "Comma-separated values: a header line of column names, then one line per edge; no summary."),
 	OPT__JSON(&capmap_opts.formats, "One JSON object: \"subject\", \"group\", \"a\", \"b\" (the inputs), \"summary\", \"columns\" and \"rows\" (one object per edge, keyed by column name)."),
 	OPT__VMLINUX(&capmap_opts.vmlinux, "Name ips from a vmlinux (functions, and files and directories from DWARF)."),
 	OPT__SYSTEM_MAP(&capmap_opts.system_map, "Name ips from a System.map or /proc/kallsyms (functions only)."),
+	OPT__BTF(&capmap_opts.btf, OPT_BTF_HELP),
 	OPT__OUTPUT(&capmap_opts.output, OPT_OUTPUT_HELP),
 	OPT_END(),
 };
@@ -310,7 +311,7 @@ out:
 const struct cmd cmd_diff_desc = {
 	.name = "diff",
 	.summary = "what two runs do differently: capability map edges new, vanished and changed",
-	.synopsis = "A B [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|type] [-n N] [-a] [--csv|--json] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "A B [--rows function|file|dir|file-function|ip] [--cols callsite|cache|kind|type] [-n N] [-a] [--csv|--json] [--vmlinux FILE|--system-map FILE] [--btf FILE] [-o FILE]",
 	.description =
 "Reads two kmaps or streams, A and B (two workloads, two kernels, before "
 "and after a change), builds the capability map of each as memorizer "

@@ -20,13 +20,14 @@
 #include "kmap_types.h"
 #include "table.h"
 
-static const char *format, *dir, *vmlinux, *system_map;
+static const char *format, *dir, *vmlinux, *system_map, *btf;
 
 static const struct opt opts[] = {
 	OPT_STRING('f', "format", &format, "FORMAT", "csv (a header line, then one line per row) or jsonl (one JSON object per line)."),
 	OPT_STRING('o', "output", &dir, "DIR", "Write DIR/objects.FORMAT and DIR/accesses.FORMAT (DIR is made if it does not exist; its parent must)."),
 	OPT__VMLINUX(&vmlinux, "Name ips: function from the symbol table, file and line from DWARF."),
 	OPT__SYSTEM_MAP(&system_map, "Name ips' functions from a System.map or /proc/kallsyms."),
+	OPT__BTF(&btf, OPT_BTF_HELP),
 	OPT_END(),
 };
 
@@ -295,8 +296,11 @@ int cmd_export(int argc, char **argv)
 	if (failed)
 		return 2;
 	/* A vmlinux without DWARF names functions only: types null. */
-	if (vmlinux)
-		x.types = kmap_types_open(vmlinux, err);
+	x.types = open_types(vmlinux, btf, err, &failed);
+	if (failed) {
+		kmap_sym_close(x.sym);
+		return 2;
+	}
 	if (make_dir(dir, &made))
 		goto out;
 	if (open_table(&x.objects, dir, "objects", format, argv) ||
@@ -330,7 +334,7 @@ out:
 const struct cmd cmd_export_desc = {
 	.name = "export",
 	.summary = "write a kmap or stream as tables for a data engine: objects and accesses, CSV or JSON lines",
-	.synopsis = "FILE --format csv|jsonl -o DIR [--vmlinux FILE|--system-map FILE]",
+	.synopsis = "FILE --format csv|jsonl -o DIR [--vmlinux FILE|--system-map FILE] [--btf FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and writes two tables into "
@@ -376,8 +380,8 @@ const struct cmd cmd_export_desc = {
 "  free_api VARCHAR: kfree, kmem_cache_free, vfree, free_pages, missed,\n"
 "    free_percpu or module (binary streams; null while live).\n"
 "  type VARCHAR: the object's struct type (the struct's name, without\n"
-"    \"struct\"), from --vmlinux's DWARF as memorizer capmap --cols type\n"
-"    finds it; null without DWARF or when not known.\n"
+"    \"struct\"), from --vmlinux's DWARF (or --btf's BTF) as memorizer\n"
+"    capmap --cols type finds it; null without types or when not known.\n"
 "  type_way VARCHAR: how type was found: cache (the slab cache's name),\n"
 "    result (the call site's variable that holds the allocation), size\n"
 "    (the one struct of its size in scope at the call site) or global\n"

@@ -819,7 +819,7 @@ static int print_report(struct report *rep, struct kmap_src *src, FILE *out,
 }
 
 static const struct dim *by;		/* NULL: not given, callsite */
-static const char *sort, *output, *stats, *vmlinux, *system_map;
+static const char *sort, *output, *stats, *vmlinux, *system_map, *btf;
 static uint64_t limit, objects;		/* 0: not given */
 static unsigned int formats;
 static int html;
@@ -876,6 +876,7 @@ static const struct opt opts[] = {
 	OPT_CALLBACK(0, "objects", &objects, "N", "With --html: the explorer's objects per call site, those with the most accesses (default 20; 20000 in all at most).", objects_cb),
 	OPT__VMLINUX(&vmlinux, "Name ips as function+offset (and file:line when the vmlinux has DWARF)."),
 	OPT__SYSTEM_MAP(&system_map, "Name ips from a System.map or /proc/kallsyms."),
+	OPT__BTF(&btf, "With --html: struct types from this BTF instead of --vmlinux's DWARF, as memorizer capmap --btf takes them (make stock leaves Debian's kernel's in out/stock/vmlinux.btf)."),
 	OPT__OUTPUT(&output, OPT_OUTPUT_HELP),
 	OPT_END(),
 };
@@ -959,8 +960,8 @@ int cmd_report(int argc, char **argv)
 		error("--html writes a page: give -o FILE");
 		return 2;
 	}
-	if (!html && (stats || objects)) {
-		error("--stats and --objects are for --html");
+	if (!html && (stats || objects || btf)) {
+		error("--stats, --objects and --btf are for --html");
 		return 2;
 	}
 	if (argc != 1 && !(html && argc > 1)) {
@@ -975,6 +976,7 @@ int cmd_report(int argc, char **argv)
 	if (html) {
 		hopts.symbols = vmlinux ? vmlinux : system_map;
 		hopts.vmlinux = vmlinux;
+		hopts.btf = btf;
 		rep.dim = &html_dim;
 		rep.html = html_new(&hopts, rep.sym);
 		if (!rep.html)
@@ -1022,7 +1024,7 @@ out:
 const struct cmd cmd_report_desc = {
 	.name = "report",
 	.summary = "summarize a kmap or stream per call site, cache, kind, function, pid or object",
-	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N] [CALLS...]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
+	.synopsis = "FILE [--by callsite|cache|kind|function|pid|object] [--sort COLUMN] [-n N] [--csv|--json|--html [--stats FILE] [--objects N] [--btf FILE] [CALLS...]] [--vmlinux FILE|--system-map FILE] [-o FILE]",
 	.description =
 "Reads FILE (- for standard input), a text kmap or a binary stream "
 "(optionally zstd-compressed), through libkmap, and prints totals and one "
@@ -1102,7 +1104,8 @@ const struct cmd cmd_report_desc = {
 "call site, cache, struct type, address or task; per object its "
 "lifetime, the functions that touched it, reads and writes apart, and "
 "the bytes each touched, from a kmap_offsets or a version 5 stream; "
-"with --vmlinux's DWARF, file:line, the object's struct type as "
+"with --vmlinux's DWARF, file:line, and with it or --btf's BTF the "
+"object's struct type as "
 "memorizer capmap --cols type finds it, and the member each access ip's "
 "bytes are), lifetime histograms per "
 "call site and compartments (below); a sortable table of exact figures "

@@ -80,6 +80,9 @@ struct opt {
 #define FORMAT_JSON	(1u << 2)
 #define OPT__VMLINUX(v, h)	OPT_STRING(0, "vmlinux", v, "FILE", h)
 #define OPT__SYSTEM_MAP(v, h)	OPT_STRING(0, "system-map", v, "FILE", h)
+#define OPT__BTF(v, h)		OPT_STRING(0, "btf", v, "FILE", h)
+/* What --btf gives wherever it is taken: struct types, nothing else. */
+#define OPT_BTF_HELP "Struct types from this BTF instead of --vmlinux's DWARF: a kernel's raw BTF (/sys/kernel/btf/vmlinux; make stock leaves Debian's in out/stock/vmlinux.btf) or an ELF file with a .BTF section. Members and slab caches' types only: no call site's or global's type."
 #define OPT__OUTPUT(v, h)	OPT_STRING('o', "output", v, "FILE", h)
 #define OPT__CSV(v, h)		OPT_BIT(0, "csv", v, h, FORMAT_CSV)
 #define OPT__JSON(v, h)		OPT_BIT(0, "json", v, h, FORMAT_JSON)
@@ -226,6 +229,15 @@ int read_objects(struct kmap_src *src, read_object_fn each, void *ctx);
 /* Numbers from the command line; -1 with a message when not one. */
 int parse_u64_arg(const char *opt, const char *s, uint64_t *v);
 
+/*
+ * Struct types from --btf's file, else from --vmlinux's DWARF (or .BTF);
+ * NULL when neither is given. A --btf file that gives none is an error:
+ * a message, *failed set. A vmlinux that gives none still names
+ * functions: NULL, err says why, for a caller that needs types.
+ */
+struct kmap_types;
+struct kmap_types *open_types(const char *vmlinux, const char *btf,
+			      char *err, int *failed);
 /* Symbols from --vmlinux or --system-map (NULL, no error, when neither). */
 struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,
 			      int *failed);

@@ -14,7 +14,7 @@
 struct capmap_opts {
 	enum kmap_capmap_subject subject;
 	enum kmap_capmap_group group;
-	const char *vmlinux, *system_map, *output;
+	const char *vmlinux, *system_map, *btf, *output;
 	uint64_t limit;			/* -n; 0: no limit */
 	unsigned int formats;		/* FORMAT_CSV, FORMAT_JSON, capmap's --dot */
 	int fields;			/* capmap --fields */
@@ -34,7 +34,7 @@ int capmap_limit_cb(const struct opt *opt, const char *arg);
 	OPT_CALLBACK('n', "limit", &capmap_opts.limit, "N", h, capmap_limit_cb)
 /*
  * A map whose subjects the symbols given can name, with the struct types
- * of --vmlinux's DWARF for --cols type (which needs them) and --fields
+ * of --btf, else of --vmlinux's DWARF, for --cols type (which needs them) and --fields
  * (which names members with them); NULL after a message saying which
  * option the subject or group needs.
  */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kmap_types.h"
 
 /* getopt_long's val for opts[i]: past every char, so never a short name. */
 #define OPT_VAL(i)	(256 + (i))
@@ -177,6 +178,25 @@ int parse_u64_arg(const char *opt, const char *s, uint64_t *v)
 		return -1;
 	}
 	return 0;
+}
+
+struct kmap_types *open_types(const char *vmlinux, const char *btf,
+			      char *err, int *failed)
+{
+	struct kmap_types *t = NULL;
+
+	*failed = 0;
+	err[0] = '\0';
+	if (btf) {
+		t = kmap_types_open(btf, err);
+		if (!t) {
+			error("%s", err);
+			*failed = 1;
+		}
+	} else if (vmlinux) {
+		t = kmap_types_open(vmlinux, err);
+	}
+	return t;
 }
 
 struct kmap_sym *open_symbols(const char *vmlinux, const char *system_map,

@@ -23,8 +23,8 @@
  *             HTML_SITES_MAX with the most bytes
  *   sites_other  per kind, the sums of the call sites not shipped
  *   ips       the access ips objects name: label, function, file:line
- *   objects   the explorer's objects: columns and rows; with --vmlinux's
- *             DWARF an object's struct type and how it was known
+ *   objects   the explorer's objects: columns and rows; with struct
+ *             types (--vmlinux's DWARF, --btf) an object's struct type and how it was known
  *             (kmap_types_of_object), and per access ip the member its
  *             bytes are
  *   capmap    the capability heatmap: libkmap's capability maps
@@ -222,6 +222,7 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 {
 	struct html *h = calloc(1, sizeof(*h));
 	char err[KMAP_ERR_MAX];
+	int failed;
 
 	if (!h) {
 		error("out of memory");
@@ -237,8 +238,11 @@ struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym)
 		return NULL;
 	}
 	/* A vmlinux without DWARF still names functions: no types, quietly. */
-	if (opts->vmlinux)
-		h->types = kmap_types_open(opts->vmlinux, err);
+	h->types = open_types(opts->vmlinux, opts->btf, err, &failed);
+	if (failed) {
+		html_free(h);
+		return NULL;
+	}
 	if (opts->stats && !(h->stats = read_stats(opts->stats))) {
 		html_free(h);
 		return NULL;

@@ -35,6 +35,7 @@ struct html_opts {
 	uint64_t per_site;		/* objects shipped per call site */
 	const char *symbols;		/* the symbol file given, or NULL */
 	const char *vmlinux;		/* for struct types, or NULL */
+	const char *btf;		/* struct types instead, or NULL */
 };
 struct html;
 struct html *html_new(const struct html_opts *opts, struct kmap_sym *sym);

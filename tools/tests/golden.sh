@@ -885,6 +885,16 @@ run capmap capmap-types-sites-json "$M" capmap types-sites.bin --rows ip --cols 
 run capmap capmap-types-sites-text sh -c "\"$M\" text --offsets types-sites.bin > ts.kmap && \"$M\" capmap ts.kmap --rows ip --cols type --fields --vmlinux \"$tp\" && \"$M\" capmap types-sites.bin --rows ip --cols type --fields --vmlinux \"$tp\" --csv > a && \"$M\" capmap ts.kmap --rows ip --cols type --fields --vmlinux \"$tp\" --csv | cmp - a && echo same cells as the stream"
 run capmap capmap-kinds-cache sh -c "\"$M\" capmap fixtures/kinds.kmap --rows ip --cols cache && \"$M\" capmap fixtures/kinds.kmap --rows ip --cols callsite --csv"
 run export export-types sh -c "\"$M\" export types-sites.bin -f csv -o ext --vmlinux \"$tp\" && cut -d, -f1,8,16,17 ext/objects.csv && cut -d, -f1,2,9- ext/accesses.csv"
+# The same types from BTF (pahole's, of types-prog, made by the tools'
+# build): types.bin's objects are typed by their caches, so the cells are
+# DWARF's; of types-sites.bin's only the cache's (struct file) and none by
+# call site or global, which BTF cannot say. A --btf that gives no types
+# is an error.
+tb=$(dirname "$MKSTREAM")/types-prog.btf
+run capmap capmap-types-btf sh -c "\"$M\" capmap types.bin --rows ip --cols type --fields --btf \"$tb\" && \"$M\" capmap types.bin --rows ip --cols type --fields --btf \"$tb\" --csv > a && \"$M\" capmap types.bin --rows ip --cols type --fields --vmlinux \"$tp\" --csv | cmp - a && echo same cells as from DWARF"
+run capmap capmap-types-btf-sites "$M" capmap types-sites.bin --rows ip --cols type --fields --btf "$tb"
+head -c 30 "$tb" > cut.btf
+run capmap capmap-btf-errors sh -c "\"$M\" capmap types.bin --rows ip --cols type --btf nonexistent.btf; echo status \$?; \"$M\" capmap types.bin --rows ip --fields --btf cut.btf; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --btf fixtures/kinds.kmap; echo status \$?; \"$M\" export types.bin -f csv -o ext-btf --btf cut.btf; echo status \$?; [ ! -e ext-btf ] && echo no ext-btf"
 run capmap capmap-types-no-dwarf sh -c "\"$M\" capmap types.bin --rows ip --cols type; echo status \$?; \"$M\" capmap types.bin --rows ip --cols type --vmlinux nodwprog; echo status \$?"
 run capmap capmap-fields-no-offsets sh -c "\"$M\" capmap $cm $sm --fields; echo status \$?; \"$M\" capmap offsets-v4.bin --rows ip --fields; echo status \$?"
 run capmap capmap-write-error sh -c "\"$M\" capmap $cm $sm > /dev/full"

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -4940,13 +4941,12 @@ static void expect_member(struct kmap_types *t, long type, uint64_t offset,
 	assert_string_equal(got, want);
 }
 
-static void test_types_members(void **state)
+/* What types-prog's types name, whether from DWARF or from BTF. */
+static void expect_types_members(struct kmap_types *t)
 {
 	char err[KMAP_ERR_MAX];
-	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
 	long outer, file;
 
-	(void)state;
 	assert_non_null(t);
 	outer = kmap_types_struct(t, "outer");
 	assert_true(outer >= 0);
@@ -4983,13 +4983,96 @@ static void test_types_members(void **state)
 	assert_int_equal(kmap_types_of_cache(t, NULL), -1);
 	assert_int_equal(kmap_types_struct(t, "no_such_struct"), -1);
 	assert_int_equal(kmap_types_member(t, -1, 0, 1, err, sizeof(err)), -1);
+}
+
+static void test_types_members(void **state)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(TYPES_PROG, err);
+
+	(void)state;
+	expect_types_members(t);
 	kmap_types_close(t);
 
-	/* No DWARF: an error that says so, no types. */
+	/* Neither DWARF nor BTF: an error that says so, no types. */
 	assert_null(kmap_types_open("/dev/null", err));
-	assert_non_null(strstr(err, "no DWARF"));
+	assert_string_equal(err, "/dev/null: neither an ELF file nor BTF");
 	assert_null(kmap_types_open("/nonexistent", err));
-	assert_non_null(strstr(err, "/nonexistent: No such file"));
+	assert_string_equal(err, "/nonexistent: No such file or directory");
+}
+
+/*
+ * The same types from BTF (pahole's, of types-prog): raw, and an ELF
+ * file's .BTF with no DWARF beside it, or DWARF of no struct. Members and caches' types as from
+ * DWARF; no call site's or global's type, which BTF cannot say.
+ */
+static void types_btf(const char *path)
+{
+	char err[KMAP_ERR_MAX];
+	struct kmap_types *t = kmap_types_open(path, err);
+	struct kmap_object o = { .has = KMAP_HAS_CACHE, .cache = "filp" };
+	enum kmap_type_way way;
+
+	expect_types_members(t);
+	assert_int_equal(kmap_types_of_object(t, &o, &way),
+			 kmap_types_struct(t, "file"));
+	assert_int_equal(way, KMAP_TYPE_CACHE);
+	o.has = 0;
+	o.alloc_ip = 0x401000;
+	o.size = 40;
+	assert_int_equal(kmap_types_of_object(t, &o, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	assert_int_equal(kmap_types_of_callsite(t, 0x401000, 40, &way), -1);
+	assert_int_equal(way, KMAP_TYPE_NONE);
+	kmap_types_close(t);
+}
+
+static void test_types_btf(void **state)
+{
+	(void)state;
+	types_btf(TYPES_BTF);
+	types_btf(TYPES_BTF_ELF);
+	types_btf(TYPES_BTF_LINES);
+}
+
+/* Write the first n bytes of BTF's file, then tail, to a new file. */
+static void tmp_btf(char *path, size_t n, const char *tail)
+{
+	char buf[64];
+	int in = open(TYPES_BTF, O_RDONLY), fd = mkstemp(path);
+
+	assert_true(in >= 0 && fd >= 0 && n <= sizeof(buf));
+	assert_int_equal(read(in, buf, n), (ssize_t)n);
+	assert_int_equal(write(fd, buf, n), (ssize_t)n);
+	assert_int_equal(write(fd, tail, strlen(tail)), (ssize_t)strlen(tail));
+	close(in);
+	close(fd);
+}
+
+/* kmap_types_open(path) gives no types and err "PATH: why"; path goes. */
+static void expect_types_rejected(char *path, const char *why)
+{
+	char err[KMAP_ERR_MAX], want[KMAP_ERR_MAX];
+
+	assert_null(kmap_types_open(path, err));
+	snprintf(want, sizeof(want), "%s: %s", path, why);
+	assert_string_equal(err, want);
+	unlink(path);
+	strcpy(path, "/tmp/kmap-unit-XXXXXX");
+}
+
+/* BTF cut short, or its magic before garbage: an error, no types. */
+static void test_types_btf_malformed(void **state)
+{
+	char path[] = "/tmp/kmap-unit-XXXXXX";
+
+	(void)state;
+	tmp_btf(path, 30, "");
+	expect_types_rejected(path, "malformed BTF: Invalid argument");
+	tmp_btf(path, 2, "not BTF past its magic, and not long enough either");
+	expect_types_rejected(path, "malformed BTF: Invalid argument");
+	tmp_text(path, "garbage");
+	expect_types_rejected(path, "neither an ELF file nor BTF");
 }
 
 /*
@@ -5464,6 +5547,8 @@ int main(void)
 		cmocka_unit_test(test_mtrace_kmap_early),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
+		cmocka_unit_test(test_types_btf),
+		cmocka_unit_test(test_types_btf_malformed),
 		cmocka_unit_test(test_types_callsites),
 		cmocka_unit_test(test_types_callsites_clang),
 		cmocka_unit_test(test_sym_line_zero),
