@@ -56,6 +56,10 @@
  */
 #define KASAN_SHADOW_START	0xffffec0000000000ull
 #define KASAN_SHADOW_END	0xfffffc0000000000ull
+/* A counter's counts go out before reaching this (the unit test's less). */
+#ifndef KMAP_COUNT_MAX
+#define KMAP_COUNT_MAX	UINT32_MAX
+#endif
 /* Nested objects a lookup passes before giving up: a stack in its area. */
 #define SCAN_BACK	16
 /* Runs of accesses on no object a vCPU holds until its next allocation. */
@@ -85,10 +89,16 @@ struct obj {
 	struct obj *prev, *next;	/* every object */
 };
 
+/*
+ * 32 bytes, two a cache line: counts of 32 bits, a cell's counts written
+ * out as an ACCESS record (readers add up those of one (id, ip, pid))
+ * before one would overflow.
+ */
 struct cell {
 	uint64_t ip;
-	uint32_t pid, lo, hi, unused;
-	uint64_t reads, writes;
+	uint32_t pid, lo, hi;
+	uint32_t reads, writes;
+	uint32_t unused;
 };
 
 struct page_slot {
@@ -708,6 +718,25 @@ static struct cell *cell_get(struct kmap_counter *k, struct obj *o,
 	return c;
 }
 
+/* An ACCESS record of o's counter c, with these counts. */
+static void write_access(struct kmap_counter *k, struct obj *o,
+			 const struct cell *c, uint64_t reads, uint64_t writes,
+			 unsigned int cpu)
+{
+	struct memorizer_rec_access r;
+
+	memset(&r, 0, sizeof(r));
+	r.id = o->id;
+	r.ip = c->ip;
+	r.pid = (int32_t)c->pid;
+	r.offset = c->lo;
+	r.offset_end = c->hi;
+	r.writes = writes;
+	r.reads = reads;
+	put(k, &r, MEMORIZER_REC_ACCESS, sizeof(r), cpu);
+	o->nr_access++;
+}
+
 /* Write o's counters as ACCESS records and forget them. */
 static void flush_cells(struct kmap_counter *k, struct obj *o, unsigned int cpu)
 {
@@ -715,20 +744,9 @@ static void flush_cells(struct kmap_counter *k, struct obj *o, unsigned int cpu)
 
 	for (i = 0; i < o->cap; i++) {
 		const struct cell *c = &o->cells[i];
-		struct memorizer_rec_access r;
 
-		if (!c->ip)
-			continue;
-		memset(&r, 0, sizeof(r));
-		r.id = o->id;
-		r.ip = c->ip;
-		r.pid = (int32_t)c->pid;
-		r.offset = c->lo;
-		r.offset_end = c->hi;
-		r.writes = c->writes;
-		r.reads = c->reads;
-		put(k, &r, MEMORIZER_REC_ACCESS, sizeof(r), cpu);
-		o->nr_access++;
+		if (c->ip && (c->reads || c->writes))
+			write_access(k, o, c, c->reads, c->writes, cpu);
 	}
 	k->ncells -= o->ncells;
 	free(o->cells);
@@ -987,11 +1005,21 @@ static inline void count_on(struct kmap_counter *k, unsigned int cpu,
 		c->lo = (uint32_t)off;
 	if (end > c->hi)
 		c->hi = (uint32_t)end;
-	if (write)
-		c->writes += n;
-	else
-		c->reads += n;
 	k->attributed += n;
+	if (write) {
+		if (__builtin_expect((uint64_t)c->writes + n < KMAP_COUNT_MAX, 1)) {
+			c->writes += (uint32_t)n;
+			return;
+		}
+		write_access(k, o, c, c->reads, c->writes + n, cpu);
+	} else {
+		if (__builtin_expect((uint64_t)c->reads + n < KMAP_COUNT_MAX, 1)) {
+			c->reads += (uint32_t)n;
+			return;
+		}
+		write_access(k, o, c, c->reads + n, c->writes, cpu);
+	}
+	c->reads = c->writes = 0;
 }
 
 /*

@@ -4615,6 +4615,9 @@ static void test_mtrace_kmap_early(void **state)
 		 V(0), V(0), V(0), V(0));
 	kc_label(k, 0, MTRACE_LABEL_VMALLOC_EARLY, 4, V(area + 0x4000),
 		 V(0x2000), V(0), V(0x686375736f6e) /* "nosuch" */);
+	/* 12 writes: a counter goes out at 5 in this build (KMAP_COUNT_MAX). */
+	for (i = 0; i < 12; i++)
+		kmap_counter_access(k, 0, area + 0x10, 8, ip_w, 42, 1);
 	kc_label(k, 1, MTRACE_LABEL_CACHE, 6, V(cache), V(48),
 		 V(0x7972746e6564) /* "dentry" */, V(0), V(0), V(0));
 	kc_label(k, 1, MTRACE_LABEL_SLAB_PAGES, 4, V(slab), V(8192), V(cache),
@@ -4643,7 +4646,7 @@ static void test_mtrace_kmap_early(void **state)
 		 V(0xffffffff81000120ull));
 	kmap_counter_access(k, 1, slab + 200, 8, ip_w, 42, 1);
 	assert_int_equal(kmap_counter_close(k, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "8 kernel accesses counted, 5 on objects (62.50%), 0 to user addresses, 3 on no object"));
+	assert_non_null(strstr(msg, "20 kernel accesses counted, 17 on objects (85.00%), 0 to user addresses, 3 on no object"));
 	assert_non_null(strstr(msg, "1 freed (1 missed), 1 frees of no object"));
 	assert_non_null(strstr(msg, "1 page and vmalloc allocations not objects, 1 slabs and 1 vmalloc areas from before the module"));
 	assert_non_null(strstr(msg, " 0 bad"));
@@ -4663,6 +4666,14 @@ static void test_mtrace_kmap_early(void **state)
 		    rec.u.alloc.size == 0x3000 && rec.u.alloc.pid == 0 &&
 		    rec.u.alloc.kind == MEMORIZER_ALLOC_VMALLOC &&
 		    rec.u.alloc.context == MEMORIZER_CONTEXT_TASK);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(kmap_bin_next(r, &rec), 1);
+		assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+		assert_true(rec.u.access.id == 1 && rec.u.access.writes == 5 &&
+			    rec.u.access.reads == 0 &&
+			    rec.u.access.offset == 0x10 &&
+			    rec.u.access.offset_end == 0x18);
+	}
 	assert_int_equal(kmap_bin_next(r, &rec), 1);
 	assert_int_equal(rec.type, MEMORIZER_REC_CACHE);
 	assert_string_equal(rec.u.cache.name, "dentry");
@@ -4704,7 +4715,10 @@ static void test_mtrace_kmap_early(void **state)
 	assert_int_equal(rec.type, MEMORIZER_REC_FREE);
 	assert_true(rec.u.free.id == 4 &&
 		    rec.u.free.api == MEMORIZER_FREE_MISSED);
-	/* At the end: the pages' counter, the zeroing's three writes. */
+	/* At the end: the area's last 2 writes; the pages' zeroing's 3. */
+	assert_int_equal(kmap_bin_next(r, &rec), 1);
+	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
+	assert_true(rec.u.access.id == 1 && rec.u.access.writes == 2);
 	assert_int_equal(kmap_bin_next(r, &rec), 1);
 	assert_int_equal(rec.type, MEMORIZER_REC_ACCESS);
 	assert_true(rec.u.access.id == 2 && rec.u.access.ip == ip_z &&
