@@ -471,13 +471,16 @@ static __attribute__((noinline)) void access_slow(struct vcpu *v,
 
 	if (e) {
 		unsigned int off = vaddr & ~GUEST_PAGE_MASK;
-		unsigned int n = lines_touched(off, size_shift(info), g.gran_shift);
-		unsigned char *l = e->lines + (off >> g.gran_shift) * g.line_bytes;
-		unsigned int i;
 
 		paddr = e->ppage | off;
 		flags |= MTRACE_F_PADDR;
-		for (i = 0; e->lines && i < n; i++, l += g.line_bytes)
+	}
+	if (e && e->lines) {
+		unsigned int off = vaddr & ~GUEST_PAGE_MASK, i;
+		unsigned int n = lines_touched(off, size_shift(info), g.gran_shift);
+		unsigned char *l = e->lines + (off >> g.gran_shift) * g.line_bytes;
+
+		for (i = 0; i < n; i++, l += g.line_bytes)
 			shared |= sharing_rule(l, cpu, write, g.line_bytes);
 	}
 	if (shared)
