@@ -122,4 +122,20 @@ static inline uint64_t mtrace_line_next(uint64_t old, unsigned int cpu,
 	return (old & ~me) | others << w;
 }
 
+/*
+ * The states mtrace_line_next() leaves as they are, for an access by vCPU
+ * @cpu, one of @all, that it does not flag: those with every bit of
+ * *@clear clear and every bit of *@set set. Byte granularity checks many
+ * states at once with them (mtrace.c, bytes_quiet()).
+ */
+static inline void mtrace_line_quiet(unsigned int cpu, int write,
+				     unsigned int w, uint64_t all,
+				     uint64_t *clear, uint64_t *set)
+{
+	uint64_t me = 1ull << cpu, others = all & ~me;
+
+	*clear = write ? me << w : me;
+	*set = write ? others << w | others : others << w;
+}
+
 #endif

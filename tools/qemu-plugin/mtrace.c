@@ -432,6 +432,29 @@ static inline unsigned int lines_touched(unsigned int off,
 		(1u << GUEST_PAGE_SHIFT) - off : n;
 }
 
+/*
+ * Whether the @n one-byte states at @l are all ones an access leaves as
+ * they are, unflagged (mtrace_line_quiet()'s @clear and @set, each byte's
+ * repeated in every byte of a word): eight states a load. A plain read,
+ * as a first look: any state to change is changed by sharing_rule()'s
+ * compare and exchange.
+ */
+static inline int bytes_quiet(const unsigned char *l, unsigned int n,
+			      uint64_t clear, uint64_t set)
+{
+	uint64_t x;
+
+	for (; n >= 8; n -= 8, l += 8) {
+		memcpy(&x, l, 8);
+		if ((x & clear) | ((x & set) ^ set))
+			return 0;
+	}
+	for (; n; n--, l++)
+		if ((*l & clear & 0xff) | ((*l & set & 0xff) ^ (set & 0xff)))
+			return 0;
+	return 1;
+}
+
 /* An access logged: flags say how (MTRACE_F_*). */
 static __attribute__((noinline)) void log_access(struct vcpu *v,
 		unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -521,15 +544,25 @@ on_access(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		uint64_t old;
 		int shared;
 
-		for (i = 0; i < n; i++, l += lb) {
-			old = line_load((void *)l, lb);
-			if (mtrace_line_next(old, cpu, write, lb * 4,
-					     g.others_mask, &shared) != old ||
-			    shared)
-				break;
+		if (!gs && lb == 1) {
+			uint64_t clear, set;
+
+			mtrace_line_quiet(cpu, write, 4, g.others_mask, &clear,
+					  &set);
+			if (bytes_quiet(l, n, clear * 0x0101010101010101ull,
+					set * 0x0101010101010101ull))
+				return;
+		} else {
+			for (i = 0; i < n; i++, l += lb) {
+				old = line_load((void *)l, lb);
+				if (mtrace_line_next(old, cpu, write, lb * 4,
+						     g.others_mask, &shared) != old ||
+				    shared)
+					break;
+			}
+			if (i == n)
+				return;
 		}
-		if (i == n)
-			return;
 	}
 	access_slow(v, cpu, info, vaddr, (uint64_t)(uintptr_t)ip, write);
 }

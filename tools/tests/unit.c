@@ -4711,6 +4711,32 @@ static void test_mtrace_filter(void **state)
 	dlclose(f.handle);
 }
 
+/*
+ * mtrace_line_quiet()'s masks say exactly which states mtrace_line_next()
+ * leaves unchanged and unflagged: every state of a byte (up to 4 vCPUs),
+ * every vCPU of 2 and of 4, reads and writes.
+ */
+static void test_mtrace_line_quiet(void **state)
+{
+	unsigned int nv, cpu, old;
+	int write;
+
+	(void)state;
+	for (nv = 2; nv <= 4; nv += 2)
+		for (cpu = 0; cpu < nv; cpu++)
+			for (write = 0; write < 2; write++)
+				for (old = 0; old < 256; old++) {
+					uint64_t all = (1ull << nv) - 1, clear, set;
+					int shared, quiet;
+
+					quiet = mtrace_line_next(old, cpu, write, 4, all,
+								 &shared) == old && !shared;
+					mtrace_line_quiet(cpu, write, 4, all, &clear, &set);
+					assert_int_equal(quiet, !(old & clear) &&
+							 (old & set) == set);
+				}
+}
+
 /* The log reader, over a log made here as the plugin writes one. */
 static void test_mtrace_reader(void **state)
 {
@@ -5334,6 +5360,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_insn),
 		cmocka_unit_test(test_mtrace_line_rule),
+		cmocka_unit_test(test_mtrace_line_quiet),
 		cmocka_unit_test(test_mtrace_args),
 		cmocka_unit_test(test_mtrace_filter),
 		cmocka_unit_test(test_mtrace_kmap),
