@@ -539,20 +539,26 @@ on_access(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	if (__builtin_expect(e->vpage == (vaddr & GUEST_PAGE_MASK) &&
 			     e->lines && g.mode == MTRACE_MODE_SHARING, 1)) {
 		unsigned int off = vaddr & ~GUEST_PAGE_MASK;
-		unsigned int n = lines_touched(off, info & g.size_mask, gs), i;
 		const unsigned char *l = e->lines + (off >> gs) * lb;
-		uint64_t old;
+		unsigned int n, i;
+		uint64_t old, clear, set;
 		int shared;
 
-		if (!gs && lb == 1) {
-			uint64_t clear, set;
-
+		if (gs) {	/* a line: the one of the first byte */
+			old = line_load((void *)l, lb);
+			if (mtrace_line_next(old, cpu, write, lb * 4,
+					     g.others_mask, &shared) == old &&
+			    !shared)
+				return;
+		} else if (lb == 1) {
+			n = lines_touched(off, info & g.size_mask, gs);
 			mtrace_line_quiet(cpu, write, 4, g.others_mask, &clear,
 					  &set);
 			if (bytes_quiet(l, n, clear * 0x0101010101010101ull,
 					set * 0x0101010101010101ull))
 				return;
 		} else {
+			n = lines_touched(off, info & g.size_mask, gs);
 			for (i = 0; i < n; i++, l += lb) {
 				old = line_load((void *)l, lb);
 				if (mtrace_line_next(old, cpu, write, lb * 4,
