@@ -100,9 +100,10 @@ static int check_mtrace_fields(const void *buf, char *err)
 			 h.mode);
 		return -1;
 	}
-	if (h.line_shift != MTRACE_LINE_SHIFT) {
+	/* The rule's granularity: the line (every log before bytes) or the byte. */
+	if (h.line_shift != MTRACE_LINE_SHIFT && h.line_shift != MTRACE_BYTE_SHIFT) {
 		snprintf(err, KMAP_ERR_MAX,
-			 "line_shift %u: this reader knows %u-byte lines only",
+			 "line_shift %u: this reader knows %u-byte lines and bytes (0) only",
 			 h.line_shift, 1u << MTRACE_LINE_SHIFT);
 		return -1;
 	}

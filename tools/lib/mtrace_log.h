@@ -24,8 +24,14 @@
 #define MTRACE_LOG_MAGIC	"MEMZMTRC"	/* 8 bytes, no NUL */
 #define MTRACE_LOG_VERSION	1
 
-/* The cache line the sharing rule works on: 64 bytes. */
+/*
+ * The unit the sharing rule works on (header line_shift): the 64-byte
+ * cache line (the default, and every log before granularity=byte), or the
+ * byte, each byte an access touches (granularity=byte: only accesses to
+ * the same bytes move data between vCPUs, true sharing).
+ */
 #define MTRACE_LINE_SHIFT	6
+#define MTRACE_BYTE_SHIFT	0
 
 enum mtrace_rec_type {
 	MTRACE_REC_ACCESS = 1,
@@ -46,7 +52,7 @@ struct mtrace_log_header {
 	__u16 nr_types;			/* entries of rec_size[] in use */
 	__u16 nr_cpus;			/* vCPUs the machine may have */
 	__u8 mode;			/* enum mtrace_mode */
-	__u8 line_shift;		/* MTRACE_LINE_SHIFT */
+	__u8 line_shift;		/* MTRACE_LINE_SHIFT or MTRACE_BYTE_SHIFT */
 	__u16 reserved;
 	__u32 reserved2;
 	__u16 rec_size[MEMORIZER_REC_TYPES_MAX];  /* by type; 0: none */
@@ -60,7 +66,9 @@ enum {
 	 * The sharing rule (mtrace's): a read is flagged when its line was
 	 * written by another vCPU since this vCPU last read it; a write when
 	 * its line was read or written by another vCPU since this vCPU last
-	 * wrote it. Lines are 64-byte ones of physical memory. In mode
+	 * wrote it. Lines are 64-byte ones of physical memory, or single
+	 * bytes (header line_shift MTRACE_BYTE_SHIFT: flagged when any byte
+	 * the access touches is, by the rule on that byte). In mode
 	 * sharing every record has it; in mode all, those that would have.
 	 */
 	MTRACE_F_SHARED = 1 << 2,

@@ -107,6 +107,7 @@ struct state {
 	struct kmap_sym *fsym;
 	const struct mtrace_log_header *hdr;
 	unsigned int nr_cpus, mode;
+	int bytes;			/* the log's rule was on bytes, not lines */
 	uint64_t accesses, flagged, unknown_task;
 };
 
@@ -509,11 +510,12 @@ static void print(struct state *st, int fmt)
 	size_t i, k;
 
 	if (fmt == OUT_TEXT)
-		printf("%s: mode %s, %u vCPUs, %u-byte lines: %llu %s logged, %llu flagged shared (moved a line between vCPUs) on %zu %s%s\n",
+		printf("%s: mode %s, granularity %s, %u vCPUs, %u-byte lines: %llu %s logged, %llu flagged shared (moved %s between vCPUs) on %zu %s%s\n",
 		       st->log, st->mode == MTRACE_MODE_ALL ? "all" : "sharing",
-		       st->nr_cpus, LINE_SIZE, (unsigned long long)st->accesses,
+		       st->bytes ? "byte" : "line", st->nr_cpus, LINE_SIZE, (unsigned long long)st->accesses,
 		       plural(st->accesses, "access", "accesses"),
-		       (unsigned long long)st->flagged, st->nl,
+		       (unsigned long long)st->flagged,
+		       st->bytes ? "the bytes they touched" : "a line", st->nl,
 		       plural(st->nl, "line", "lines"),
 		       st->unknown_task ? " (some of no known task: load mtrace_task.ko)" : "");
 	else if (fmt == OUT_CSV)
@@ -521,8 +523,9 @@ static void print(struct state *st, int fmt)
 	else {
 		printf("{\"log\":");
 		json_str(stdout, st->log);
-		printf(",\"mode\":\"%s\",\"vcpus\":%u,\"line_size\":%u,\"accesses\":%llu,\"flagged\":%llu,\"lines_shared\":%zu,\"lines\":[",
+		printf(",\"mode\":\"%s\",\"granularity\":\"%s\",\"vcpus\":%u,\"line_size\":%u,\"accesses\":%llu,\"flagged\":%llu,\"lines_shared\":%zu,\"lines\":[",
 		       st->mode == MTRACE_MODE_ALL ? "all" : "sharing",
+		       st->bytes ? "byte" : "line",
 		       st->nr_cpus, LINE_SIZE, (unsigned long long)st->accesses,
 		       (unsigned long long)st->flagged, st->nl);
 	}
@@ -689,6 +692,8 @@ int cmd_sharing(int argc, char **argv)
 		goto out;
 	st.nr_cpus = kmap_mtrace_header(kmap_src_mtrace(src))->nr_cpus;
 	st.mode = kmap_mtrace_header(kmap_src_mtrace(src))->mode;
+	st.bytes = kmap_mtrace_header(kmap_src_mtrace(src))->line_shift ==
+		   MTRACE_BYTE_SHIFT;
 	kmap_src_close(src);
 	src = NULL;
 	st.rank = malloc((st.nl ? st.nl : 1) * sizeof(*st.rank));
@@ -749,6 +754,14 @@ const struct cmd cmd_sharing_desc = {
 "this vCPU last wrote it; the plugin applies it in execution order, on "
 "physical lines, in either mode). Lines are named here by their virtual "
 "address.\n"
+"\n"
+"The plugin applies the rule at the granularity it was given "
+"(granularity=line|byte, vm/run --mtrace-granularity; the log's header "
+"says which, and the first line of the output): on lines, two vCPUs "
+"writing different bytes of one line move it (false sharing); on bytes, "
+"an access is flagged only when another vCPU wrote (or, for a write, "
+"read or wrote) one of the bytes it touches, true sharing alone. Either "
+"way the flagged accesses are ranked here by their 64-byte line.\n"
 "\n"
 "For each line: its transfers (reads and writes), the vCPUs involved, "
 "the objects it holds -- Memorizer's records of the same run with --kmap "

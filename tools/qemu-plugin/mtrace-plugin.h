@@ -11,7 +11,11 @@
 #include <stdint.h>
 
 #include "qemu-plugin-api.h"
+#include "mtrace-filter.h"
 #include "mtrace_log.h"
+
+/* The kernel half: instructions from here up are the kernel's. */
+#define MTRACE_KERNEL_HALF	0xffff800000000000ull
 
 /* vCPUs supported: a line's state is two masks of vCPUs in 64 bits. */
 #define MTRACE_MAX_VCPUS	32
@@ -47,10 +51,41 @@ struct mtrace_args {
 	int kmap;
 	const char *symbols;
 	unsigned long long max_cells;
+	/*
+	 * granularity=line|byte: the sharing rule's unit, as a shift (the
+	 * log header's line_shift): MTRACE_LINE_SHIFT (the default) or
+	 * MTRACE_BYTE_SHIFT, the bytes each access touches.
+	 */
+	unsigned int gran_shift;
+	/* filter=PATH.so, filter-arg=STRING: a policy (mtrace-filter.h). */
+	const char *filter;
+	const char *filter_arg;
 };
 /* -plugin's arguments; -1 with the reason in err[len]. */
 int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 		      char *err, size_t len);
+
+/*
+ * The built-in filter policy (filter.c), a policy like those filter=
+ * loads (mtrace-filter.h): the kernel's code's accesses, all of them.
+ */
+const char *mtrace_default_init(const char *arg);
+int mtrace_default_keep(uint64_t vaddr, unsigned int size, int write,
+			unsigned int vcpu, uint32_t pid, uint64_t ip);
+
+/* A policy loaded from a shared object. */
+struct mtrace_filter {
+	void *handle;
+	mtrace_filter_init_fn init;
+	mtrace_filter_keep_fn keep;
+};
+/*
+ * Load the policy at @path and initialise it with @arg: 0, or -1 with the
+ * reason in err[len] (does not load, lacks a symbol, another ABI version,
+ * its init refused @arg).
+ */
+int mtrace_filter_load(const char *path, const char *arg,
+		       struct mtrace_filter *f, char *err, size_t len);
 
 /*
  * 1 when the x86_64 instruction of @len bytes at @insn may change how
@@ -85,6 +120,22 @@ static inline uint64_t mtrace_line_next(uint64_t old, unsigned int cpu,
 	/* Others must write anew; this vCPU's read is fresh. */
 	*shared = (old & me) != 0;
 	return (old & ~me) | others << w;
+}
+
+/*
+ * The states mtrace_line_next() leaves as they are, for an access by vCPU
+ * @cpu, one of @all, that it does not flag: those with every bit of
+ * *@clear clear and every bit of *@set set. Byte granularity checks many
+ * states at once with them (mtrace.c, bytes_quiet()).
+ */
+static inline void mtrace_line_quiet(unsigned int cpu, int write,
+				     unsigned int w, uint64_t all,
+				     uint64_t *clear, uint64_t *set)
+{
+	uint64_t me = 1ull << cpu, others = all & ~me;
+
+	*clear = write ? me << w : me;
+	*set = write ? others << w | others : others << w;
 }
 
 #endif

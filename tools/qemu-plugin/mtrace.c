@@ -42,20 +42,21 @@
 
 MTRACE_PLUGIN_EXPORT int qemu_plugin_version = MTRACE_QEMU_PLUGIN_VERSION;
 
-#define KERNEL_HALF	0xffff800000000000ull
 #define BUF_SIZE	(1u << 20)	/* bytes per buffer */
 #define BUFS_PER_VCPU	4
 
 /*
- * Line state, by physical line (mtrace_line_next()): chunks of 1 GiB,
- * mapped when first used, of words as narrow as the vCPUs allow: a byte
- * a line for up to 4, so that the state of a 2-vCPU guest's 1 GiB is
- * 16 MiB, which the host's caches hold better than 256. All clear at
- * first.
+ * Line state, by physical line (mtrace_line_next()): chunks of 1 GiB of
+ * guest memory, mapped when first used, of words as narrow as the vCPUs
+ * allow: a byte a line for up to 4, so that the state of a 2-vCPU
+ * guest's 1 GiB is 16 MiB, which the host's caches hold better than 256.
+ * All clear at first. At granularity=byte a "line" is a byte: a chunk is
+ * 64 times as large, mapped with MAP_NORESERVE, so that the host commits
+ * only the pages of state the guest's accesses touch, at most the word
+ * width times the guest memory the kernel touched.
  */
 #define CHUNK_SHIFT	30
 #define NR_CHUNKS	1024		/* 1 TiB of guest physical memory */
-#define LINES_PER_CHUNK	(1ull << (CHUNK_SHIFT - MTRACE_LINE_SHIFT))
 
 /*
  * Each vCPU's physical pages of the virtual pages it accessed last, by
@@ -92,6 +93,7 @@ struct vcpu {
 	uint32_t pid_lo;		/* a PID marker's first load */
 	int have_lo;
 	uint64_t accesses, logged, switches, page_misses, page_flushes;
+	uint64_t dropped;		/* by filter= */
 	struct page_entry pages[PAGE_CACHE_SIZE];
 } __attribute__((aligned(64)));
 
@@ -104,6 +106,11 @@ static struct {
 	const char *file;
 	uint64_t others_mask;		/* every vCPU's bit */
 	unsigned int line_bytes;	/* a line's state: 1, 2, 4 or 8 bytes */
+	unsigned int gran_shift;	/* a line: MTRACE_LINE_SHIFT or _BYTE_ */
+	/* filter=: the policy, and the callback for what it keeps. */
+	struct mtrace_filter filter;
+	const char *filter_path, *filter_arg;
+	qemu_plugin_vcpu_mem_cb_t kept_cb;
 	struct vcpu *vcpu;
 	_Atomic(unsigned char *) chunk[NR_CHUNKS];
 	_Atomic uint64_t base;		/* the markers' array; 0: none */
@@ -229,7 +236,7 @@ static inline void *reserve(struct vcpu *v, size_t n)
 /* Chunk c of the line state, mapped now; NULL when it cannot be. */
 static __attribute__((noinline)) unsigned char *map_chunk(uint64_t c)
 {
-	size_t size = LINES_PER_CHUNK * g.line_bytes;
+	size_t size = ((size_t)1 << (CHUNK_SHIFT - g.gran_shift)) * g.line_bytes;
 	unsigned char *l = NULL;
 	void *m;
 
@@ -257,7 +264,7 @@ static unsigned char *line_of(uint64_t paddr)
 		l = atomic_load_explicit(&g.chunk[c], memory_order_acquire);
 	if (!l && !(l = map_chunk(c)))
 		return NULL;
-	return l + ((paddr & ((1ull << CHUNK_SHIFT) - 1)) >> MTRACE_LINE_SHIFT) *
+	return l + ((paddr & ((1ull << CHUNK_SHIFT) - 1)) >> g.gran_shift) *
 		   g.line_bytes;
 }
 
@@ -393,6 +400,61 @@ static void translation_cb(unsigned int cpu, void *udata)
 /* Why g.idle ignores accesses. */
 enum { IDLE_STOPPING = 1, IDLE_OUTSIDE_WINDOW = 2 };
 
+/* Whether an access is a store, and its size's shift: see store_bit_of(). */
+static inline int is_store(qemu_plugin_meminfo_t info)
+{
+	return g.store_bit ? (info & g.store_bit) != 0 :
+			     qemu_plugin_mem_is_store(info);
+}
+
+static inline unsigned int size_shift(qemu_plugin_meminfo_t info)
+{
+	return g.size_mask ? info & g.size_mask :
+			     qemu_plugin_mem_size_shift(info);
+}
+
+/*
+ * The lines an access at @off in its page, of 1 << @size_shift bytes,
+ * touches: one at line granularity (its first byte's, as mtrace did); at
+ * byte granularity each of its bytes up to the page's end (the page entry
+ * knows this page's states only: an access across two pages, rare, is
+ * ruled on the first page's bytes).
+ */
+static inline unsigned int lines_touched(unsigned int off,
+					 unsigned int size_shift,
+					 unsigned int gran_shift)
+{
+	unsigned int n = 1u << size_shift;
+
+	if (gran_shift)
+		return 1;
+	return off + n > (1u << GUEST_PAGE_SHIFT) ?
+		(1u << GUEST_PAGE_SHIFT) - off : n;
+}
+
+/*
+ * Whether the @n one-byte states at @l are all ones an access leaves as
+ * they are, unflagged (mtrace_line_quiet()'s @clear and @set, each byte's
+ * repeated in every byte of a word): eight states a load. A plain read,
+ * as a first look: any state to change is changed by sharing_rule()'s
+ * compare and exchange.
+ */
+static inline int bytes_quiet(const unsigned char *l, unsigned int n,
+			      uint64_t clear, uint64_t set)
+{
+	uint64_t x;
+
+	for (; n >= 8; n -= 8, l += 8) {
+		memcpy(&x, l, 8);
+		if ((x & clear) | ((x & set) ^ set))
+			return 0;
+	}
+	for (; n; n--, l++)
+		if ((*l & clear & 0xff) | ((*l & set & 0xff) ^ (set & 0xff)))
+			return 0;
+	return 1;
+}
+
 /* An access logged: flags say how (MTRACE_F_*). */
 static __attribute__((noinline)) void log_access(struct vcpu *v,
 		unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -409,7 +471,7 @@ static __attribute__((noinline)) void log_access(struct vcpu *v,
 	r->ip = ip;
 	r->paddr = paddr;
 	r->pid = v->pid;
-	r->size = (uint8_t)(1u << qemu_plugin_mem_size_shift(info));
+	r->size = (uint8_t)(1u << size_shift(info));
 	r->flags = flags;
 	r->reserved = 0;
 	v->buf->len += sizeof(*r);
@@ -431,13 +493,18 @@ static __attribute__((noinline)) void access_slow(struct vcpu *v,
 	int shared = 0;
 
 	if (e) {
-		unsigned int line = (vaddr & ~GUEST_PAGE_MASK) >> MTRACE_LINE_SHIFT;
+		unsigned int off = vaddr & ~GUEST_PAGE_MASK;
 
-		paddr = e->ppage | (vaddr & ~GUEST_PAGE_MASK);
+		paddr = e->ppage | off;
 		flags |= MTRACE_F_PADDR;
-		if (e->lines)
-			shared = sharing_rule(e->lines + line * g.line_bytes,
-					      cpu, write, g.line_bytes);
+	}
+	if (e && e->lines) {
+		unsigned int off = vaddr & ~GUEST_PAGE_MASK, i;
+		unsigned int n = lines_touched(off, size_shift(info), g.gran_shift);
+		unsigned char *l = e->lines + (off >> g.gran_shift) * g.line_bytes;
+
+		for (i = 0; i < n; i++, l += g.line_bytes)
+			shared |= sharing_rule(l, cpu, write, g.line_bytes);
 	}
 	if (shared)
 		flags |= MTRACE_F_SHARED;
@@ -449,15 +516,16 @@ static __attribute__((noinline)) void access_slow(struct vcpu *v,
 /*
  * One load or store by a kernel instruction at @ip (not a marker): the
  * plugin's hot path, run for every such access, made (ACCESS_CB) for
- * each line-state width @lb so that the width is a constant, and used
- * when store_bit_of() found the bit. Most accesses end here: their page
- * cached, their line's state unchanged and unshared, in mode sharing.
- * The rest go on to access_slow(), a tail call: the path here calls
- * nothing, and so saves no registers.
+ * each line-state width @lb and granularity @gs so that both are
+ * constants, and used when store_bit_of() found the bit (and, at byte
+ * granularity, size_mask_of() the size's). Most accesses end here: their
+ * page cached, their lines' states unchanged and unshared, in mode
+ * sharing. The rest go on to access_slow(), a tail call: the path here
+ * calls nothing, and so saves no registers.
  */
 static inline __attribute__((always_inline)) void
 on_access(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
-	  void *ip, unsigned int lb)
+	  void *ip, unsigned int lb, unsigned int gs)
 {
 	struct vcpu *v = &g.vcpu[cpu];
 	const struct page_entry *e =
@@ -470,13 +538,37 @@ on_access(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	v->accesses++;
 	if (__builtin_expect(e->vpage == (vaddr & GUEST_PAGE_MASK) &&
 			     e->lines && g.mode == MTRACE_MODE_SHARING, 1)) {
-		unsigned int line = (vaddr & ~GUEST_PAGE_MASK) >> MTRACE_LINE_SHIFT;
-		uint64_t old = line_load(e->lines + line * lb, lb);
+		unsigned int off = vaddr & ~GUEST_PAGE_MASK;
+		const unsigned char *l = e->lines + (off >> gs) * lb;
+		unsigned int n, i;
+		uint64_t old, clear, set;
 		int shared;
 
-		if (mtrace_line_next(old, cpu, write, lb * 4, g.others_mask,
-				     &shared) == old && !shared)
-			return;
+		if (gs) {	/* a line: the one of the first byte */
+			old = line_load((void *)l, lb);
+			if (mtrace_line_next(old, cpu, write, lb * 4,
+					     g.others_mask, &shared) == old &&
+			    !shared)
+				return;
+		} else if (lb == 1) {
+			n = lines_touched(off, info & g.size_mask, gs);
+			mtrace_line_quiet(cpu, write, 4, g.others_mask, &clear,
+					  &set);
+			if (bytes_quiet(l, n, clear * 0x0101010101010101ull,
+					set * 0x0101010101010101ull))
+				return;
+		} else {
+			n = lines_touched(off, info & g.size_mask, gs);
+			for (i = 0; i < n; i++, l += lb) {
+				old = line_load((void *)l, lb);
+				if (mtrace_line_next(old, cpu, write, lb * 4,
+						     g.others_mask, &shared) != old ||
+				    shared)
+					break;
+			}
+			if (i == n)
+				return;
+		}
 	}
 	access_slow(v, cpu, info, vaddr, (uint64_t)(uintptr_t)ip, write);
 }
@@ -488,16 +580,34 @@ on_access(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
  * and 0.16 million loads, one for QEMU_PLUGIN_MEM_W for 145.5 million
  * loads and the same stores.
  */
-#define ACCESS_CB(lb)							\
-static void access_cb##lb(unsigned int cpu, qemu_plugin_meminfo_t info,	\
-			  uint64_t vaddr, void *ip)			\
+#define ACCESS_CB(lb, gran, gs)						\
+static void access_cb_##gran##lb(unsigned int cpu,			\
+		qemu_plugin_meminfo_t info, uint64_t vaddr, void *ip)	\
 {									\
-	on_access(cpu, info, vaddr, ip, lb);				\
+	on_access(cpu, info, vaddr, ip, lb, gs);			\
 }
-ACCESS_CB(1)
-ACCESS_CB(2)
-ACCESS_CB(4)
-ACCESS_CB(8)
+ACCESS_CB(1, line, MTRACE_LINE_SHIFT)
+ACCESS_CB(2, line, MTRACE_LINE_SHIFT)
+ACCESS_CB(4, line, MTRACE_LINE_SHIFT)
+ACCESS_CB(8, line, MTRACE_LINE_SHIFT)
+ACCESS_CB(1, byte, MTRACE_BYTE_SHIFT)
+ACCESS_CB(2, byte, MTRACE_BYTE_SHIFT)
+ACCESS_CB(4, byte, MTRACE_BYTE_SHIFT)
+ACCESS_CB(8, byte, MTRACE_BYTE_SHIFT)
+
+/* The hot path's callback for a width and a granularity. */
+static qemu_plugin_vcpu_mem_cb_t access_cb_for(unsigned int lb,
+					       unsigned int gs)
+{
+	static const qemu_plugin_vcpu_mem_cb_t line[] = {
+		access_cb_line1, access_cb_line2, access_cb_line4, access_cb_line8,
+	}, byte[] = {
+		access_cb_byte1, access_cb_byte2, access_cb_byte4, access_cb_byte8,
+	};
+	unsigned int i = lb == 1 ? 0 : lb == 2 ? 1 : lb == 4 ? 2 : 3;
+
+	return gs ? line[i] : byte[i];
+}
 
 /* Every access, when QEMU must say whether it is a store. */
 static void access_cb_asking(unsigned int cpu, qemu_plugin_meminfo_t info,
@@ -605,13 +715,48 @@ enum {
 static void kmap_access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 			   uint64_t vaddr, void *ip)
 {
-	int write = g.store_bit ? (info & g.store_bit) != 0 :
-				  qemu_plugin_mem_is_store(info);
-	unsigned int shift = g.size_mask ? info & g.size_mask :
-			     qemu_plugin_mem_size_shift(info);
+	kmap_counter_access(g.kmap, cpu, vaddr, 1u << size_shift(info),
+			    (uint64_t)(uintptr_t)ip, g.vcpu[cpu].pid,
+			    is_store(info));
+}
 
-	kmap_counter_access(g.kmap, cpu, vaddr, 1u << shift,
-			    (uint64_t)(uintptr_t)ip, g.vcpu[cpu].pid, write);
+/*
+ * filter=: every access (but while idle) to the policy first, and what it
+ * keeps to the callback the plugin would have had without it (kept_cb).
+ * Without filter= this callback is not registered: the others call no
+ * policy.
+ */
+static void filter_access_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, void *ip)
+{
+	struct vcpu *v = &g.vcpu[cpu];
+
+	if (atomic_load_explicit(&g.idle, RELAXED))
+		return;
+	if (!g.filter.keep(vaddr, 1u << size_shift(info), is_store(info), cpu,
+			   v->pid, (uint64_t)(uintptr_t)ip)) {
+		v->dropped++;
+		return;
+	}
+	g.kept_cb(cpu, info, vaddr, ip);
+}
+
+/* What filter= dropped, for the summary ("" without filter=). */
+static void filter_summary(char *out, size_t len)
+{
+	uint64_t dropped = 0;
+	int i;
+
+	*out = 0;
+	if (!g.filter_path)
+		return;
+	for (i = 0; i < g.nvcpus; i++)
+		dropped += g.vcpu[i].dropped;
+	snprintf(out, len,
+		 "mtrace: filter %s (filter-arg=%s): %llu kernel accesses dropped, not seen by the %s\n",
+		 g.filter_path, g.filter_arg ? g.filter_arg : "",
+		 (unsigned long long)dropped,
+		 g.kmap ? "counters" : "sharing rule nor logged");
 }
 
 /* A marker's load (tb_trans() gives these their own callback). */
@@ -713,7 +858,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		int mark;
 
-		if (pc < KERNEL_HALF)
+		/* The built-in policy: on ip alone, so once here. */
+		if (!mtrace_default_keep(0, 0, 0, 0, MTRACE_PID_UNKNOWN, pc))
 			continue;
 		if (mtrace_insn_changes_translation(qemu_plugin_insn_data(insn),
 						    qemu_plugin_insn_size(insn)))
@@ -738,16 +884,17 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
 	uint64_t accesses = 0, logged = 0, switches = 0, page_misses = 0;
 	uint64_t page_flushes = 0;
-	char msg[2048];
+	char msg[2048], filtered[1024];
 	int i;
 
 	(void)id;
 	(void)udata;
 	atomic_fetch_or(&g.idle, IDLE_STOPPING);
+	filter_summary(filtered, sizeof(filtered));
 	if (g.kmap) {
 		kmap_counter_close(g.kmap, msg, sizeof(msg));
 		g.kmap = NULL;
-		fprintf(stderr, "%s\n", msg);
+		fprintf(stderr, "%s\n%s", msg, filtered);
 		return;
 	}
 	pthread_mutex_lock(&g.lock);
@@ -775,11 +922,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	snprintf(msg, sizeof(msg),
-		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s), %llu task switches, %llu bytes; %llu without a physical address, %llu with the physical page cached (flushed %llu times), markers: %llu translated, %llu run, %llu bad\n",
+		 "mtrace: %s: %llu kernel accesses seen%s, %llu logged (mode %s, granularity %s), %llu task switches, %llu bytes; %llu without a physical address, %llu with the physical page cached (flushed %llu times), markers: %llu translated, %llu run, %llu bad\n",
 		 g.file, (unsigned long long)accesses,
 		 g.window_task ? " while mtrace_task.ko was loaded" : "",
 		 (unsigned long long)logged,
 		 g.mode == MTRACE_MODE_ALL ? "all" : "sharing",
+		 g.gran_shift ? "line" : "byte",
 		 (unsigned long long)switches,
 		 (unsigned long long)(g.bytes + sizeof(struct mtrace_log_header)),
 		 (unsigned long long)atomic_load(&g.no_paddr),
@@ -790,6 +938,7 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		 (unsigned long long)atomic_load(&g.bad_markers));
 	/* On QEMU's standard error: its log (qemu_plugin_outs) needs -d plugin. */
 	fputs(msg, stderr);
+	fputs(filtered, stderr);
 }
 
 MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -809,6 +958,16 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	g.mode = a.mode;
 	g.window_task = a.window_task;
+	g.gran_shift = a.gran_shift;
+	if (a.filter) {
+		if (mtrace_filter_load(a.filter, a.filter_arg, &g.filter, err,
+				       sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return -1;
+		}
+		g.filter_path = strdup(a.filter);
+		g.filter_arg = a.filter_arg ? strdup(a.filter_arg) : NULL;
+	}
 	g.file = strdup(a.file);
 	g.nvcpus = info->system.max_vcpus;
 	g.others_mask = (1ull << g.nvcpus) - 1;	/* nvcpus <= 32 */
@@ -816,10 +975,9 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		g.line_bytes *= 2;
 	g.store_bit = store_bit_of();
 	g.size_mask = size_mask_of();
-	g.access_cb = !g.store_bit ? access_cb_asking :
-		      g.line_bytes == 1 ? access_cb1 :
-		      g.line_bytes == 2 ? access_cb2 :
-		      g.line_bytes == 4 ? access_cb4 : access_cb8;
+	/* The hot path knows the store bit, and at byte granularity the size. */
+	g.access_cb = !g.store_bit || (!g.gran_shift && !g.size_mask) ?
+		      access_cb_asking : access_cb_for(g.line_bytes, g.gran_shift);
 	if (g.window_task)
 		g.idle = IDLE_OUTSIDE_WINDOW;
 	g.vcpu = aligned_alloc(64, sizeof(*g.vcpu) * (size_t)g.nvcpus);
@@ -845,6 +1003,10 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		}
 		g.access_cb = kmap_access_cb;
 		g.idle = 0;
+		if (g.filter_path) {
+			g.kept_cb = g.access_cb;
+			g.access_cb = filter_access_cb;
+		}
 		qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 		qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 		return 0;
@@ -877,7 +1039,7 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	h.nr_types = MTRACE_REC_NR_TYPES;
 	h.nr_cpus = (uint16_t)g.nvcpus;
 	h.mode = (uint8_t)g.mode;
-	h.line_shift = MTRACE_LINE_SHIFT;
+	h.line_shift = (uint8_t)g.gran_shift;
 	for (i = 0; i < MTRACE_REC_NR_TYPES; i++)
 		h.rec_size[i] = sizes[i];
 	if (write_all(g.fd, &h, sizeof(h))) {
@@ -888,6 +1050,10 @@ MTRACE_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (pthread_create(&g.writer, NULL, writer_main, NULL)) {
 		fprintf(stderr, "mtrace: cannot start the writer thread\n");
 		return -1;
+	}
+	if (g.filter_path) {
+		g.kept_cb = g.access_cb;
+		g.access_cb = filter_access_cb;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

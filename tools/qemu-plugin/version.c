@@ -53,6 +53,9 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 	a->kmap = 0;
 	a->symbols = NULL;
 	a->max_cells = MTRACE_KMAP_DEFAULT_CELLS;
+	a->gran_shift = MTRACE_LINE_SHIFT;
+	a->filter = NULL;
+	a->filter_arg = NULL;
 	for (i = 0; i < argc; i++) {
 		const char *s = argv[i];
 
@@ -79,19 +82,38 @@ int mtrace_parse_args(int argc, char **argv, struct mtrace_args *a,
 					 s + 6);
 				return -1;
 			}
+		} else if (!strcmp(s, "granularity=line")) {
+			a->gran_shift = MTRACE_LINE_SHIFT;
+		} else if (!strcmp(s, "granularity=byte")) {
+			a->gran_shift = MTRACE_BYTE_SHIFT;
+		} else if (!strncmp(s, "filter=", 7) && s[7]) {
+			a->filter = s + 7;
+		} else if (!strncmp(s, "filter-arg=", 11)) {
+			a->filter_arg = s + 11;
 		} else if (!strcmp(s, "window=all")) {
 			a->window_task = 0;
 		} else if (!strcmp(s, "window=task")) {
 			a->window_task = 1;
 		} else {
 			snprintf(err, len,
-				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing|kmap, window=all|task, symbols=PATH, cells=N)",
+				 "mtrace: unknown argument '%s' (log=PATH, mode=all|sharing|kmap, window=all|task, granularity=line|byte, filter=PATH.so, filter-arg=STRING, symbols=PATH, cells=N)",
 				 s);
 			return -1;
 		}
 	}
 	if (!a->file) {
 		snprintf(err, len, "mtrace: no log=PATH argument: where to write the log");
+		return -1;
+	}
+	if (a->filter_arg && !a->filter) {
+		snprintf(err, len,
+			 "mtrace: filter-arg=%s without filter=PATH.so: the policy it is for",
+			 a->filter_arg);
+		return -1;
+	}
+	if (a->kmap && a->gran_shift != MTRACE_LINE_SHIFT) {
+		snprintf(err, len,
+			 "mtrace: granularity=byte is the sharing rule's: mode kmap applies no rule");
 		return -1;
 	}
 	if (a->kmap && !a->symbols) {

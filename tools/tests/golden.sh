@@ -1121,6 +1121,12 @@ run mtrace mtrace-sharing "$M" sharing --system-map fixtures/mtrace.map m.log
 run mtrace mtrace-sharing-csv "$M" sharing --csv --system-map fixtures/mtrace.map m.log
 run mtrace mtrace-sharing-json "$M" sharing --json -n 1 --system-map fixtures/mtrace.map m.log
 run mtrace mtrace-sharing-bare "$M" sharing -n 1 m.log
+# A log made at granularity=byte (header line_shift 0): the same records
+# read, and sharing says at which granularity the plugin flagged them.
+{ echo 'header nr_cpus=2 mode=1 line_shift=0'; grep 'flags=7' "$fx/mtrace.desc"; } |
+	"$MKMTRACE" > byte.log || exit 1
+run mtrace mtrace-sharing-byte "$M" sharing --json -n 1 --system-map fixtures/mtrace.map byte.log
+run mtrace mtrace-sharing-byte-text "$M" sharing -n 1 byte.log
 # Memorizer's records name the objects (a kmap of the same run).
 printf 'ffffffffa0018110,100,ffffffffa0020480,64,100,0,0,insmod\n  ffffffffa0018098,100,3,0\n' > m.kmap
 run mtrace mtrace-sharing-kmap "$M" sharing --kmap m.kmap --system-map fixtures/mtrace.map -n 1 m.log
@@ -1132,6 +1138,7 @@ for c in \
 	"nr-cpus|header nr_cpus=0" \
 	"mode|header mode=7" \
 	"line-shift|header line_shift=7" \
+	"line-shift-5|header line_shift=5" \
 	"rec-size|header rec_size.1=40" \
 	"header-cut|header" \
 	"cpu|header nr_cpus=2;$acc $k cpu=2" \

@@ -3,6 +3,7 @@
  * libkmap unit tests (cmocka). Run with CMOCKA_MESSAGE_OUTPUT=TAP for a
  * TAP summary (tests/run counts each case).
  */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -4864,6 +4865,150 @@ static void test_mtrace_args(void **state)
 		assert_int_equal(mtrace_parse_args(4, junk, &a, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "cells=12x"));
 	}
+	{
+		/* granularity=line|byte; filter=PATH.so, filter-arg=STRING. */
+		char g1[] = "granularity=byte", g2[] = "granularity=line",
+		     g3[] = "granularity=word", f1[] = "filter=/x/select.so",
+		     f2[] = "filter-arg=pid=5;ip=1-2", f3[] = "filter-arg=",
+		     f4[] = "filter=", k1[] = "mode=kmap",
+		     k2[] = "symbols=/tmp/System.map";
+		char *def[] = { a1 }, *byte[] = { a1, g1 },
+		     *line[] = { a1, g1, g2 }, *word[] = { a1, g3 },
+		     *filt[] = { a1, f1, f2 }, *noarg[] = { a1, f1 },
+		     *empty[] = { a1, f3, f1 }, *orphan[] = { a1, f2 },
+		     *nopath[] = { a1, f4 }, *kbyte[] = { a1, k1, k2, g1 },
+		     *kfilt[] = { a1, k1, k2, f1, f2 };
+
+		assert_int_equal(mtrace_parse_args(1, def, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.gran_shift, MTRACE_LINE_SHIFT);
+		assert_null(a.filter);
+		assert_null(a.filter_arg);
+		assert_int_equal(mtrace_parse_args(2, byte, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.gran_shift, MTRACE_BYTE_SHIFT);
+		assert_int_equal(mtrace_parse_args(3, line, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.gran_shift, MTRACE_LINE_SHIFT);
+		assert_int_equal(mtrace_parse_args(2, word, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "unknown argument 'granularity=word'"));
+		assert_non_null(strstr(err, "granularity=line|byte"));
+		assert_int_equal(mtrace_parse_args(3, filt, &a, err, sizeof(err)), 0);
+		assert_string_equal(a.filter, "/x/select.so");
+		assert_string_equal(a.filter_arg, "pid=5;ip=1-2");
+		assert_int_equal(mtrace_parse_args(2, noarg, &a, err, sizeof(err)), 0);
+		assert_null(a.filter_arg);
+		assert_int_equal(mtrace_parse_args(3, empty, &a, err, sizeof(err)), 0);
+		assert_string_equal(a.filter_arg, "");
+		assert_int_equal(mtrace_parse_args(2, orphan, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "without filter=PATH.so"));
+		assert_int_equal(mtrace_parse_args(2, nopath, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "unknown argument 'filter='"));
+		/* Mode kmap applies no sharing rule; it takes a filter. */
+		assert_int_equal(mtrace_parse_args(4, kbyte, &a, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "mode kmap applies no rule"));
+		assert_int_equal(mtrace_parse_args(5, kfilt, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.kmap, 1);
+		assert_string_equal(a.filter, "/x/select.so");
+	}
+}
+
+/*
+ * The filter policies: the built-in one (kernel code's accesses), and
+ * loading one from a shared object: the example, and those the plugin
+ * must refuse.
+ */
+static void test_mtrace_filter(void **state)
+{
+	struct mtrace_filter f;
+	char err[512];
+
+	(void)state;
+	/* The built-in policy: on the instruction's address alone. */
+	assert_null(mtrace_default_init(""));
+	assert_null(mtrace_default_init(NULL));
+	assert_non_null(mtrace_default_init("pid=1"));
+	assert_int_equal(mtrace_default_keep(0x1000, 8, 1, 0, 7,
+					     0xffffffff81000000ull), 1);
+	assert_int_equal(mtrace_default_keep(0, 1, 0, 1, MTRACE_PID_UNKNOWN,
+					     MTRACE_KERNEL_HALF), 1);
+	assert_int_equal(mtrace_default_keep(0xffff888000000000ull, 8, 0, 0, 7,
+					     MTRACE_KERNEL_HALF - 1), 0);
+	assert_int_equal(mtrace_default_keep(0, 4, 1, 0, 1, 0x401000), 0);
+
+	/* Refused: not loadable, no policy, another ABI version. */
+	assert_int_equal(mtrace_filter_load("/nonexistent/f.so", NULL, &f, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "filter=/nonexistent/f.so: does not load"));
+	assert_null(f.keep);
+	assert_int_equal(mtrace_filter_load("libm.so.6", NULL, &f, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a filter policy: it lacks mtrace_filter_abi"));
+	assert_int_equal(mtrace_filter_load(FILTER_ABI0_SO, NULL, &f, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "built for the filter ABI version 2; this plugin's is 1"));
+
+	/* The example, select.so: its init refuses what it cannot parse. */
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, NULL, &f, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "filter-arg=: select.so: give pid="));
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, "ip=5-5", &f, err,
+					    sizeof(err)), -1);
+	assert_non_null(strstr(err, "START below END"));
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, "pid=1/x", &f, err,
+					    sizeof(err)), -1);
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, "pid=1 ip=1-2", &f,
+					    err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "separated by ';'"));
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, "tid=1", &f, err,
+					    sizeof(err)), -1);
+
+	/* pid=: the tasks' accesses only. */
+	assert_int_equal(mtrace_filter_load(FILTER_SELECT_SO, "pid=7/9", &f, err,
+					    sizeof(err)), 0);
+	assert_int_equal(f.keep(0x1000, 8, 1, 0, 7, 0xffffffff81000000ull), 1);
+	assert_int_equal(f.keep(0x1000, 8, 1, 1, 9, 0xffffffff81000000ull), 1);
+	assert_int_equal(f.keep(0x1000, 8, 1, 0, 8, 0xffffffff81000000ull), 0);
+	assert_int_equal(f.keep(0x1000, 8, 1, 0, MTRACE_PID_UNKNOWN,
+				0xffffffff81000000ull), 0);
+	/* ip= and addr=, [START, END), with pid=: all must hold. */
+	assert_int_equal(f.init("ip=0xffffffff81000000-0xffffffff81000100;addr=0x2000-0x3000;pid=7"), NULL);
+	assert_int_equal(f.keep(0x2000, 4, 0, 0, 7, 0xffffffff81000000ull), 1);
+	assert_int_equal(f.keep(0x2fff, 1, 0, 0, 7, 0xffffffff810000ffull), 1);
+	assert_int_equal(f.keep(0x2000, 4, 0, 0, 7, 0xffffffff81000100ull), 0);
+	assert_int_equal(f.keep(0x2000, 4, 0, 0, 7, 0xffffffff80ffffffull), 0);
+	assert_int_equal(f.keep(0x3000, 4, 0, 0, 7, 0xffffffff81000000ull), 0);
+	assert_int_equal(f.keep(0x1fff, 4, 0, 0, 7, 0xffffffff81000000ull), 0);
+	assert_int_equal(f.keep(0x2000, 4, 0, 0, 8, 0xffffffff81000000ull), 0);
+	/* A second init starts over: ip= alone, any task. */
+	assert_int_equal(f.init("ip=16-32"), NULL);
+	assert_int_equal(f.keep(0, 1, 0, 0, 3, 16), 1);
+	assert_int_equal(f.keep(0, 1, 0, 0, MTRACE_PID_UNKNOWN, 31), 1);
+	assert_int_equal(f.keep(0, 1, 0, 0, 3, 32), 0);
+	dlclose(f.handle);
+}
+
+/*
+ * mtrace_line_quiet()'s masks say exactly which states mtrace_line_next()
+ * leaves unchanged and unflagged: every state of a byte (up to 4 vCPUs),
+ * every vCPU of 2 and of 4, reads and writes.
+ */
+static void test_mtrace_line_quiet(void **state)
+{
+	unsigned int nv, cpu, old;
+	int write;
+
+	(void)state;
+	for (nv = 2; nv <= 4; nv += 2)
+		for (cpu = 0; cpu < nv; cpu++)
+			for (write = 0; write < 2; write++)
+				for (old = 0; old < 256; old++) {
+					uint64_t all = (1ull << nv) - 1, clear, set;
+					int shared, quiet;
+
+					quiet = mtrace_line_next(old, cpu, write, 4, all,
+								 &shared) == old && !shared;
+					mtrace_line_quiet(cpu, write, 4, all, &clear, &set);
+					assert_int_equal(quiet, !(old & clear) &&
+							 (old & set) == set);
+				}
 }
 
 /* The log reader, over a log made here as the plugin writes one. */
@@ -4941,6 +5086,22 @@ static void test_mtrace_reader(void **state)
 	assert_int_equal(kmap_mtrace_next(r, &rec), -1);
 	assert_string_equal(kmap_mtrace_error(r),
 			    "m.log: byte 128: record cut short: 45 of 48 bytes");
+	kmap_mtrace_close(r);
+	/*
+	 * granularity=byte's header (line_shift 0) reads as such, and a
+	 * line (every earlier log's 6) as a line; no other shift.
+	 */
+	h.line_shift = MTRACE_BYTE_SHIFT;
+	memcpy(buf, &h, sizeof(h));
+	r = kmap_mtrace_open_mem(buf, off, "m.log");
+	assert_int_equal(kmap_mtrace_next(r, &rec), 1);
+	assert_int_equal(kmap_mtrace_header(r)->line_shift, MTRACE_BYTE_SHIFT);
+	kmap_mtrace_close(r);
+	h.line_shift = 5;
+	memcpy(buf, &h, sizeof(h));
+	r = kmap_mtrace_open_mem(buf, off, "m.log");
+	assert_int_equal(kmap_mtrace_next(r, &rec), -1);
+	assert_non_null(strstr(kmap_mtrace_error(r), "line_shift 5"));
 	kmap_mtrace_close(r);
 }
 
@@ -5556,7 +5717,9 @@ int main(void)
 		cmocka_unit_test(test_mtrace_version),
 		cmocka_unit_test(test_mtrace_insn),
 		cmocka_unit_test(test_mtrace_line_rule),
+		cmocka_unit_test(test_mtrace_line_quiet),
 		cmocka_unit_test(test_mtrace_args),
+		cmocka_unit_test(test_mtrace_filter),
 		cmocka_unit_test(test_mtrace_kmap),
 		cmocka_unit_test(test_mtrace_kmap_early),
 		cmocka_unit_test(test_mtrace_reader),
