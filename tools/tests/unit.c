@@ -4364,6 +4364,61 @@ static void kc_label(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 
 #define V(x)	((int64_t)(x))
 
+/* A kmap counter's files: its System.map and its stream, in a new directory. */
+struct kc_files {
+	char dir[32], smap[64], sbin[64];
+	struct kmap_counter_config c;
+};
+
+/* A counter of 2 vCPUs, at most 100 counters, over System.map map. */
+static struct kmap_counter *kc_open(struct kc_files *t, const char *map)
+{
+	struct kmap_counter *k;
+	char msg[2048];
+	FILE *f;
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/kmap-counter-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->smap, sizeof(t->smap), "%s/System.map", t->dir);
+	snprintf(t->sbin, sizeof(t->sbin), "%s/kmap.bin", t->dir);
+	f = fopen(t->smap, "w");
+	assert_non_null(f);
+	fputs(map, f);
+	fclose(f);
+	memset(&t->c, 0, sizeof(t->c));
+	t->c.nr_vcpus = 2;
+	t->c.max_cells = 100;
+	t->c.stream = t->sbin;
+	t->c.system_map = t->smap;
+	k = kmap_counter_open(&t->c, msg, sizeof(msg));
+	assert_non_null(k);
+	return k;
+}
+
+/* The stream the counter wrote, read back into *buf. */
+static struct kmap_bin_reader *kc_stream(const struct kc_files *t, char **buf)
+{
+	struct kmap_bin_reader *r;
+	size_t len;
+	FILE *f = fopen(t->sbin, "rb");
+
+	assert_non_null(f);
+	*buf = malloc(1 << 16);
+	assert_non_null(*buf);
+	len = fread(*buf, 1, 1 << 16, f);
+	fclose(f);
+	r = kmap_bin_open_mem(*buf, len, "t");
+	assert_non_null(r);
+	return r;
+}
+
+static void kc_remove(const struct kc_files *t)
+{
+	unlink(t->smap);
+	unlink(t->sbin);
+	rmdir(t->dir);
+}
+
 static void test_mtrace_kmap(void **state)
 {
 	static const char map[] =
@@ -4383,28 +4438,16 @@ static void test_mtrace_kmap(void **state)
 	const uint64_t obj = 0xff11000002000040ull, pages = 0xff11000003000000ull;
 	const uint64_t cache = 0xff11000001000000ull, site = 0xffffffff81000150ull;
 	const uint64_t ip_w = 0xffffffff81000410ull, ip_r = 0xffffffff81000420ull;
-	char path[] = "/tmp/kmap-counter-XXXXXX", smap[64], sbin[64], msg[2048];
-	struct kmap_counter_config c = { .nr_vcpus = 2, .max_cells = 100 };
+	struct kc_files t;
 	struct kmap_counter *k;
 	struct kmap_bin_reader *r;
 	struct kmap_bin_rec rec;
-	char *buf;
-	size_t len;
+	char *buf, msg[2048];
 	FILE *f;
 	int i, seen;
 
 	(void)state;
-	assert_non_null(mkdtemp(path));
-	snprintf(smap, sizeof(smap), "%s/System.map", path);
-	snprintf(sbin, sizeof(sbin), "%s/kmap.bin", path);
-	f = fopen(smap, "w");
-	assert_non_null(f);
-	fputs(map, f);
-	fclose(f);
-	c.stream = sbin;
-	c.system_map = smap;
-	k = kmap_counter_open(&c, msg, sizeof(msg));
-	assert_non_null(k);
+	k = kc_open(&t, map);
 
 	/* Before HELLO, nothing counts. */
 	kmap_counter_access(k, 0, obj, 8, ip_w, 42, 1);
@@ -4454,13 +4497,7 @@ static void test_mtrace_kmap(void **state)
 	assert_non_null(strstr(msg, "kmap.bin: kmap written: 4 objects, 14 records, 0.0 MiB; at exit "));
 	assert_non_null(strstr(msg, " objects live, their counters 1 records, in "));
 
-	f = fopen(sbin, "rb");
-	assert_non_null(f);
-	buf = malloc(1 << 16);
-	len = fread(buf, 1, 1 << 16, f);
-	fclose(f);
-	r = kmap_bin_open_mem(buf, len, "t");
-	assert_non_null(r);
+	r = kc_stream(&t, &buf);
 	/* TASK on each vCPU, then the cache. */
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(kmap_bin_next(r, &rec), 1);
@@ -4551,15 +4588,13 @@ static void test_mtrace_kmap(void **state)
 	free(buf);
 
 	/* A System.map that is not one: named, nothing made. */
-	f = fopen(smap, "w");
+	f = fopen(t.smap, "w");
 	assert_non_null(f);
 	fputs("ffffffff81000000 T _stext\nnot a line\n", f);
 	fclose(f);
-	assert_null(kmap_counter_open(&c, msg, sizeof(msg)));
+	assert_null(kmap_counter_open(&t.c, msg, sizeof(msg)));
 	assert_non_null(strstr(msg, "System.map:2: not a System.map line"));
-	unlink(smap);
-	unlink(sbin);
-	rmdir(path);
+	kc_remove(&t);
 }
 
 /*
@@ -4584,28 +4619,15 @@ static void test_mtrace_kmap_early(void **state)
 	const uint64_t cache = 0xff11000001000000ull, area = 0xffffc90000100000ull;
 	const uint64_t ip_w = 0xffffffff81000410ull, ip_r = 0xffffffff81000420ull;
 	const uint64_t ip_z = 0xffffffff81000430ull;
-	char path[] = "/tmp/kmap-counter-XXXXXX", smap[64], sbin[64], msg[2048];
-	struct kmap_counter_config c = { .nr_vcpus = 2, .max_cells = 100 };
+	struct kc_files t;
 	struct kmap_counter *k;
 	struct kmap_bin_reader *r;
 	struct kmap_bin_rec rec;
-	char *buf;
-	size_t len;
-	FILE *f;
+	char *buf, msg[2048];
 	int i, seen;
 
 	(void)state;
-	assert_non_null(mkdtemp(path));
-	snprintf(smap, sizeof(smap), "%s/System.map", path);
-	snprintf(sbin, sizeof(sbin), "%s/kmap.bin", path);
-	f = fopen(smap, "w");
-	assert_non_null(f);
-	fputs(map, f);
-	fclose(f);
-	c.stream = sbin;
-	c.system_map = smap;
-	k = kmap_counter_open(&c, msg, sizeof(msg));
-	assert_non_null(k);
+	k = kc_open(&t, map);
 	kmap_counter_lbase(k, KC_LBASE);
 	kc_label(k, 0, MTRACE_LABEL_HELLO, 6, V(MTRACE_LABEL_VERSION), V(250),
 		 V(2), V(4096), V(KC_MOD_TEXT), V(0x1000));
@@ -4652,13 +4674,7 @@ static void test_mtrace_kmap_early(void **state)
 	assert_non_null(strstr(msg, "1 page and vmalloc allocations not objects, 1 slabs and 1 vmalloc areas from before the module"));
 	assert_non_null(strstr(msg, " 0 bad"));
 
-	f = fopen(sbin, "rb");
-	assert_non_null(f);
-	buf = malloc(1 << 16);
-	len = fread(buf, 1, 1 << 16, f);
-	fclose(f);
-	r = kmap_bin_open_mem(buf, len, "t");
-	assert_non_null(r);
+	r = kc_stream(&t, &buf);
 	/* The area: caller_fn + 0x20, by no task the module could name. */
 	assert_int_equal(kmap_bin_next(r, &rec), 1);
 	assert_int_equal(rec.type, MEMORIZER_REC_ALLOC);
@@ -4728,9 +4744,7 @@ static void test_mtrace_kmap_early(void **state)
 	assert_int_equal(kmap_bin_next(r, &rec), 0);
 	kmap_bin_close(r);
 	free(buf);
-	unlink(smap);
-	unlink(sbin);
-	rmdir(path);
+	kc_remove(&t);
 }
 
 /* Instructions after which the plugin looks physical pages up again. */
