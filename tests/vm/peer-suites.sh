@@ -50,7 +50,7 @@ grew() {
 # core, from /proc/modules while it is loaded), and of those, the ones
 # with accesses: "OBJECTS ACCESSED". Read once, with tracing off (the
 # caller's part): traced, the reader's own accesses to the seq_file
-# buffer, the pipe and tmpfs are hooked and counted, which made each read
+# buffer and to tmpfs were hooked and counted, which made each read
 # several times slower and the kmap bigger.
 module_objects() {
 	set -- $(awk -v m="$1" '$1 == m { print $2, $6 }' /proc/modules)
