@@ -14,7 +14,7 @@ modprobe lkdtm || exit 3
 echo HARDLOCKUP > /sys/kernel/debug/provoke-crash/DIRECT
 exit 0
 GUEST
-vm/run --timeout 100 "$g" 2> "$e"
+vm/run --timeout 100 --append kunit.enable=0 "$g" 2> "$e"
 rc=$?
 cat "$e"
 echo "vm/run exited $rc"
