@@ -49,7 +49,7 @@ demo: demo-kernel initramfs tools
 		scripts/demo-report.sh out/demo
 
 # Ten minutes of whole-system tracing under mixed load, then ten of the
-# guest fuzzer with its own load (make check runs two of each):
+# guest fuzzer with its own load (make check runs one of each):
 # tests/vm/soak.sh, tests/vm/fuzz-control.sh (SEED=N repeats a fuzzer run).
 soak: kernel initramfs tools out/tests/stream-probe
 	@mkdir -p out/soak out/soak-fuzz

@@ -8,7 +8,7 @@ cat > "$g" <<'GUEST'
 [ "$(id -u)" = 0 ] || exit 1
 exit 3
 GUEST
-vm/run --timeout 300 "$g" "a b" "it's" '$HOME'
+vm/run --timeout 300 --append kunit.enable=0 "$g" "a b" "it's" '$HOME'
 rc=$?
 echo "vm/run exited $rc"
 [ $rc -eq 3 ]

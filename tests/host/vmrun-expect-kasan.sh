@@ -22,7 +22,7 @@ failed=0
 expect() {
 	local name=$1 want=$2 pattern=$3 rc
 	shift 3
-	vm/run --timeout 300 --file tests/lib/guest-lib.sh "$@" 2> "$e"
+	vm/run --timeout 300 --append kunit.enable=0 --file tests/lib/guest-lib.sh "$@" 2> "$e"
 	rc=$?
 	sed 's/^/    /' "$e"
 	if [ $rc -eq "$want" ] && grep -q "$pattern" "$e"; then

@@ -22,7 +22,7 @@ done
 echo "largest step: $max"
 GUEST
 marker=vmrun_icount_test=$$
-vm/run --icount --timeout 300 --append "$marker" "$g" > "$o" 2>&1 &
+vm/run --icount --timeout 300 --append "kunit.enable=0 $marker" "$g" > "$o" 2>&1 &
 vmrun=$!
 # Wait for the guest's loop, then stop QEMU for 8 s.
 stopped=0

@@ -18,7 +18,7 @@ done
 kill $load
 echo "one-thread test: $i flips"
 GUEST
-vm/run --one-thread --timeout 300 "$g" > "$o" 2>&1 & run=$!
+vm/run --one-thread --timeout 300 --append kunit.enable=0 "$g" > "$o" 2>&1 & run=$!
 single=no
 for _ in $(seq 120); do
 	if pgrep -af qemu-system-x86 | grep -q 'accel tcg,thread=single'; then

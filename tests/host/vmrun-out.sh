@@ -12,7 +12,7 @@ cp /vmrun/blob /out/blob
 cp /etc/elsewhere/note.txt /out/sub/dir/note
 uname -r > /out/release
 GUEST
-vm/run --timeout 300 --file "$t/blob" --file "$t/note:/etc/elsewhere/note.txt" \
+vm/run --timeout 300 --append kunit.enable=0 --file "$t/blob" --file "$t/note:/etc/elsewhere/note.txt" \
 	--out "$t/back" "$t/guest.sh"
 cmp "$t/blob" "$t/back/blob"
 cmp "$t/note" "$t/back/sub/dir/note"

@@ -9,7 +9,7 @@ modprobe lkdtm || exit 3
 echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT || exit 4
 exit 0
 GUEST
-vm/run --timeout 300 "$g" 2> "$e"
+vm/run --timeout 300 --append kunit.enable=0 "$g" 2> "$e"
 rc=$?
 cat "$e"
 echo "vm/run exited $rc"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Memorizer's interface under an adversary: for SECONDS (default 120; make
+# Memorizer's interface under an adversary: for SECONDS (default 60; make
 # soak runs 600), processes at once drive every control file with random
 # and hostile values (empty, huge, negative, not numbers, the pid of a
 # task that just exited, writes at odd offsets, byte by byte), read every
@@ -19,7 +19,7 @@
 . /vmrun/guest-lib.sh
 probe=/vmrun/stream-probe
 [ -x $probe ] || { echo "fuzz-control: no $probe (vm/run --file out/tests/stream-probe)"; exit 1; }
-duration=${1:-120}
+duration=${1:-60}
 seed=${2:-$(date +%s)}
 faults=${3:-none}
 echo "fuzz-control: seed $seed, $duration s, faults $faults"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Soak: SECONDS (default 120; make soak runs 600) of whole-system tracing
+# Soak: SECONDS (default 60; make soak runs 600) of whole-system tracing
 # with access logging, a binary collector attached, and mixed workloads
 # side by side: hackbench, stress-ng, tar and the test module. vm/run fails
 # the test on any hang, lockup, lockdep, KASAN or RCU report. At the end,
@@ -8,7 +8,7 @@
 # or left unread.
 # vm/run: --append "memorizer_enabled_boot=no" --timeout 1500
 . /vmrun/guest-lib.sh
-duration=${1:-120}
+duration=${1:-60}
 cd /tmp
 modprobe memorizer_test_module || echo "modprobe failed"
 cp /bin/busybox /tmp/busybox-trig

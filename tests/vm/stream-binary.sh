@@ -1,5 +1,5 @@
 #!/bin/sh
-# The binary channel under a workload of a minute and a half: a collector
+# The binary channel under a minute of workload: a collector
 # reads every CPU's buffer while the whole system is traced, accesses
 # included. Memorizer's memory stays flat (records of dead objects leave,
 # sweeps free the counters no longer in use), no record is lost at the
@@ -41,7 +41,7 @@ start=$(uptime_s)
 	sleep 2
 done > /tmp/mem) & sampler=$!
 rounds=0 failed=0
-while [ $(($(uptime_s) - start)) -lt 90 ]; do
+while [ $(($(uptime_s) - start)) -lt 60 ]; do
 	tar zcf /tmp/a.tgz tree &&
 		/tmp/busybox-trig sh -c "echo '20 7 5' > /sys/kernel/debug/memorizer_test/run" ||
 		failed=$((failed + 1))
