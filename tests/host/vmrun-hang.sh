@@ -14,11 +14,11 @@ modprobe lkdtm || exit 3
 echo HARDLOCKUP > /sys/kernel/debug/provoke-crash/DIRECT
 exit 0
 GUEST
-vm/run --timeout 100 --append kunit.enable=0 "$g" 2> "$e"
+vm/run --timeout 120 --append kunit.enable=0 "$g" 2> "$e"
 rc=$?
 cat "$e"
 echo "vm/run exited $rc"
 [ $rc -eq 124 ] &&
-	grep -Eq 'timed out after 100s \((hard lockup|RCU stall|soft lockup)\); CPU backtraces, blocked tasks and held locks captured by NMI' "$e" &&
+	grep -Eq 'timed out after 120s \((hard lockup|RCU stall|soft lockup)\); CPU backtraces, blocked tasks and held locks captured by NMI' "$e" &&
 	grep -q '^vm/run: NMI backtrace for cpu' "$e" &&
 	grep -q '^vm/run:   at lkdtm_HARDLOCKUP+0x' "$e"
