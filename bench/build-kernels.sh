@@ -107,6 +107,19 @@ src_hash=$( {
 		LC_ALL=C sort -z | xargs -0 sha256sum)
 } | sha256sum | cut -d' ' -f1)
 
+# The plugin's mode kmap boots the no-KASAN kernel with its System.map
+# beside it and the guest modules built against it (modules_prepare
+# gives the tree what an out-of-tree module needs). Their sources are not
+# in src_hash: they are rebuilt on every run (seconds), kernels or not,
+# so that a bench never boots a module older than the plugin.
+build_mtrace_modules() {
+	kmake nokasan -s modules_prepare
+	install -m 644 "$top/build/bench/nokasan/System.map" \
+		"$top/out/bench/nokasan/System.map"
+	"$top/scripts/build-mtrace-modules.sh" "$top/build/bench/nokasan" \
+		"$top/out/bench/nokasan/mtrace-modules" >&2
+}
+
 all_up=1
 for v in $variants; do
 	o=$top/out/bench/$v
@@ -114,7 +127,8 @@ for v in $variants; do
 		all_up=0
 done
 if [ $all_up = 1 ]; then
-	log "up to date, nothing to do"
+	log "kernels up to date"
+	build_mtrace_modules
 	exit 0
 fi
 
@@ -191,11 +205,5 @@ for v in memorizer kasan nokasan memorizer-jl kasan-jl; do
 	echo "$kversion" > "$o/kernel.release"
 	echo "$src_hash" > "$o/.inputs"
 done
-# The plugin's mode kmap boots the no-KASAN kernel with its System.map
-# beside it and the guest modules built against it (modules_prepare
-# gives the tree what an out-of-tree module needs).
-kmake nokasan -s modules_prepare
-install -m 644 "$top/build/bench/nokasan/System.map" "$top/out/bench/nokasan/System.map"
-"$top/scripts/build-mtrace-modules.sh" "$top/build/bench/nokasan" \
-	"$top/out/bench/nokasan/mtrace-modules" >&2
+build_mtrace_modules
 log "built: $(for v in $variants; do printf 'out/bench/%s/bzImage ' "$v"; done)"

@@ -160,6 +160,7 @@ struct kmap_counter {
 	FILE *f;
 	char *path;
 	int write_errno, said_hello;
+	int64_t other_version;		/* a HELLO of another convention; 0: none */
 	int labeling;			/* HELLO to BYE: labels taken */
 	int counting;			/* READY to BYE: accesses counted */
 	unsigned int nvcpus;
@@ -1171,6 +1172,8 @@ static void hello(struct kmap_counter *k, const struct vstate *v)
 	struct memorizer_stream_header h;
 	unsigned int i;
 
+	if (v->nargs >= 1 && v->args[0] != MTRACE_LABEL_VERSION)
+		k->other_version = v->args[0];
 	if (v->nargs < 6 || v->args[0] != MTRACE_LABEL_VERSION || k->said_hello) {
 		k->bad_labels++;
 		return;
@@ -1246,9 +1249,9 @@ static void task_comm(struct kmap_counter *k, const struct vstate *v)
 		put(k, &r, MEMORIZER_REC_TASK, sizeof(r), i);
 }
 
-/* Arguments an event needs at least. */
+/* Arguments an event needs at least (HELLO: its version; hello() checks). */
 static const unsigned int nargs_of[MTRACE_LABEL_NR_EVENTS] = {
-	[MTRACE_LABEL_HELLO] = 6, [MTRACE_LABEL_PERCPU_AREA] = 2,
+	[MTRACE_LABEL_HELLO] = 1, [MTRACE_LABEL_PERCPU_AREA] = 2,
 	[MTRACE_LABEL_CACHE] = 6, [MTRACE_LABEL_CACHE_ALLOC] = 4,
 	[MTRACE_LABEL_KMALLOC] = 5, [MTRACE_LABEL_SLAB_FREE] = 4,
 	[MTRACE_LABEL_PAGES] = 3, [MTRACE_LABEL_PAGES_FREE] = 2,
@@ -1689,6 +1692,12 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 	if (k->write_errno) {
 		snprintf(msg, len, "mtrace: %s: write error: %s", k->path,
 			 strerror(k->write_errno));
+		ret = -1;
+	} else if (!k->said_hello && k->other_version) {
+		snprintf(msg, len,
+			 "mtrace: %s: no kmap: mtrace_label.ko speaks label convention %lld, this plugin %d: rebuild the module (scripts/build-mtrace-modules.sh)",
+			 k->path, (long long)k->other_version,
+			 MTRACE_LABEL_VERSION);
 		ret = -1;
 	} else if (!k->said_hello) {
 		snprintf(msg, len,

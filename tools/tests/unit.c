@@ -4747,6 +4747,42 @@ static void test_mtrace_kmap_early(void **state)
 	kc_remove(&t);
 }
 
+/* No kmap without the module's HELLO; a module of another convention is named. */
+static void test_mtrace_kmap_no_hello(void **state)
+{
+	static const char map[] =
+		"0000000000000000 A __per_cpu_start\n"
+		"0000000000000020 A __per_cpu_end\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff82000000 T _etext\n"
+		"ffffffff82000000 D __start_rodata\n"
+		"ffffffff82000040 B _end\n";
+	struct kc_files t;
+	struct kmap_counter *k;
+	char msg[2048], want[256];
+
+	(void)state;
+	k = kc_open(&t, map);
+	kmap_counter_lbase(k, KC_LBASE);
+	assert_int_equal(kmap_counter_close(k, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "no kmap: mtrace_label.ko never loaded (no HELLO label)"));
+	kc_remove(&t);
+
+	k = kc_open(&t, map);
+	kmap_counter_lbase(k, KC_LBASE);
+	kc_label(k, 0, MTRACE_LABEL_HELLO, 6, V(MTRACE_LABEL_VERSION - 1), V(250),
+		 V(2), V(4096), V(KC_MOD_TEXT), V(0x1000));
+	/* Everything after a refused HELLO is refused too. */
+	kc_label(k, 0, MTRACE_LABEL_READY, 0);
+	kmap_counter_access(k, 0, 0xffffffff82000014ull, 4, 0xffffffff81000010ull, 42, 0);
+	assert_int_equal(kmap_counter_close(k, msg, sizeof(msg)), -1);
+	snprintf(want, sizeof(want),
+		 "no kmap: mtrace_label.ko speaks label convention %d, this plugin %d: rebuild the module",
+		 MTRACE_LABEL_VERSION - 1, MTRACE_LABEL_VERSION);
+	assert_non_null(strstr(msg, want));
+	kc_remove(&t);
+}
+
 /* Instructions after which the plugin looks physical pages up again. */
 static void test_mtrace_insn(void **state)
 {
@@ -5736,6 +5772,7 @@ int main(void)
 		cmocka_unit_test(test_mtrace_filter),
 		cmocka_unit_test(test_mtrace_kmap),
 		cmocka_unit_test(test_mtrace_kmap_early),
+		cmocka_unit_test(test_mtrace_kmap_no_hello),
 		cmocka_unit_test(test_mtrace_reader),
 		cmocka_unit_test(test_types_members),
 		cmocka_unit_test(test_types_btf),
