@@ -258,23 +258,6 @@ enum kmap_format kmap_guess_format(const void *buf, size_t len)
 
 static struct kmap_src *src_open(FILE *f, int own, const char *name, char *err);
 
-FILE *kmap_fopen(const char *path, char *err)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-
-	if (!f) {
-		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		snprintf(err, KMAP_ERR_MAX, "%s: is a directory", path);
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
 struct kmap_src *kmap_src_open(const char *path, char *err)
 {
 	FILE *f;

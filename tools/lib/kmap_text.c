@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/memorizer.h>
 
@@ -61,6 +62,23 @@ static void set_err(struct kmap_text_reader *r, const char *fmt, ...)
 	va_end(ap);
 	snprintf(r->err, sizeof(r->err), "%.150s:%lu: %s", r->name, r->line, what);
 	r->failed = 1;
+}
+
+FILE *kmap_fopen(const char *path, char *err)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	if (!f) {
+		snprintf(err, KMAP_ERR_MAX, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, KMAP_ERR_MAX, "%s: is a directory", path);
+		fclose(f);
+		return NULL;
+	}
+	return f;
 }
 
 long kmap_file_read(void *ctx, void *buf, size_t len)

@@ -36,6 +36,7 @@
 
 #include <linux/memorizer.h>
 
+#include "kmap.h"
 #include "kmap_counter.h"
 #include "mtrace_label.h"
 #include "mtrace_log.h"
@@ -267,95 +268,109 @@ static int push_u64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 	return 0;
 }
 
+/* What read_system_map() gathers, in two passes of libkmap's reader. */
+struct map_read {
+	struct kmap_counter *k;
+	uint64_t stext, etext, sinit, einit, rodata, end, pstart, pend;
+	int have_pcpu, oom;
+	size_t tcap, dcap, pcap;
+};
+
+/* First pass: the bounds of text, data and per-CPU data. */
+static int map_bound(void *ctx, const struct kmap_ksym *s)
+{
+	struct map_read *m = ctx;
+	const char *n = s->name;
+
+	if (!strcmp(n, "_stext"))
+		m->stext = s->addr;
+	else if (!strcmp(n, "_etext"))
+		m->etext = s->addr;
+	else if (!strcmp(n, "_sinittext"))
+		m->sinit = s->addr;
+	else if (!strcmp(n, "_einittext"))
+		m->einit = s->addr;
+	else if (!strcmp(n, "__start_rodata"))
+		m->rodata = s->addr;
+	else if (!strcmp(n, "_end"))
+		m->end = s->addr;
+	else if (!strcmp(n, "__per_cpu_start"))
+		m->pstart = s->addr, m->have_pcpu = 1;
+	else if (!strcmp(n, "__per_cpu_end"))
+		m->pend = s->addr;
+	return 0;
+}
+
+/* Second pass: the symbols within the bounds. */
+static int map_take(void *ctx, const struct kmap_ksym *s)
+{
+	struct map_read *m = ctx;
+	struct kmap_counter *k = m->k;
+	uint64_t a = s->addr;
+	char t = s->type;
+
+	if ((t == 't' || t == 'T' || t == 'w' || t == 'W') &&
+	    ((a >= m->stext && a < m->etext) || (a >= m->sinit && a < m->einit))) {
+		if (k->ntext == m->tcap) {
+			size_t c = m->tcap ? m->tcap * 2 : 65536;
+			struct sym *p = realloc(k->text, c * sizeof(*p));
+
+			if (!p)
+				goto oom;
+			k->text = p;
+			m->tcap = c;
+		}
+		k->text[k->ntext].addr = a;
+		if (!(k->text[k->ntext].name = strdup(s->name)))
+			goto oom;
+		k->ntext++;
+	} else if (a >= m->rodata && a < m->end) {
+		if (push_u64(&k->data, &k->ndata, &m->dcap, a))
+			goto oom;
+	} else if (a >= m->pstart && a < m->pend) {
+		if (push_u64(&k->pcpu, &k->npcpu, &m->pcap, a - m->pstart))
+			goto oom;
+	}
+	return 0;
+oom:
+	m->oom = 1;
+	return -1;
+}
+
 static int read_system_map(struct kmap_counter *k, const char *path,
 			   char *err, size_t len)
 {
-	uint64_t stext = 0, etext = 0, sinit = 0, einit = 0, rodata = 0;
-	uint64_t end = 0, pstart = 0, pend = 0, addr;
-	size_t tcap = 0, dcap = 0, pcap = 0, lineno = 0, i;
-	int have_pcpu = 0;
-	char line[512], type, name[256];
-	FILE *f = fopen(path, "r");
+	struct map_read m = { .k = k };
+	char e[KMAP_ERR_MAX];
+	size_t i;
 
-	if (!f) {
-		snprintf(err, len, "mtrace: symbols=%s: %s", path, strerror(errno));
+	if (kmap_sym_read_map(path, map_bound, &m, e)) {
+		snprintf(err, len, "mtrace: %s", e);
 		return -1;
 	}
-	/* First the bounds, then the symbols within them. */
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3) {
-			snprintf(err, len, "mtrace: %s:%zu: not a System.map line",
-				 path, lineno);
-			fclose(f);
-			return -1;
-		}
-		if (!strcmp(name, "_stext"))
-			stext = addr;
-		else if (!strcmp(name, "_etext"))
-			etext = addr;
-		else if (!strcmp(name, "_sinittext"))
-			sinit = addr;
-		else if (!strcmp(name, "_einittext"))
-			einit = addr;
-		else if (!strcmp(name, "__start_rodata"))
-			rodata = addr;
-		else if (!strcmp(name, "_end"))
-			end = addr;
-		else if (!strcmp(name, "__per_cpu_start"))
-			pstart = addr, have_pcpu = 1;
-		else if (!strcmp(name, "__per_cpu_end"))
-			pend = addr;
-	}
-	if (!stext || !etext || !rodata || !end || !have_pcpu || pend <= pstart) {
+	if (!m.stext || !m.etext || !m.rodata || !m.end || !m.have_pcpu ||
+	    m.pend <= m.pstart) {
 		snprintf(err, len,
 			 "mtrace: %s: no _stext, _etext, __start_rodata, _end, __per_cpu_start or __per_cpu_end: not a kernel's System.map",
 			 path);
-		fclose(f);
 		return -1;
 	}
-	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
-			continue;
-		if ((type == 't' || type == 'T' || type == 'w' || type == 'W') &&
-		    ((addr >= stext && addr < etext) ||
-		     (addr >= sinit && addr < einit))) {
-			if (k->ntext == tcap) {
-				size_t c = tcap ? tcap * 2 : 65536;
-				struct sym *p = realloc(k->text, c * sizeof(*p));
-
-				if (!p)
-					goto oom;
-				k->text = p;
-				tcap = c;
-			}
-			k->text[k->ntext].addr = addr;
-			if (!(k->text[k->ntext].name = strdup(name)))
-				goto oom;
-			k->ntext++;
-		} else if (addr >= rodata && addr < end) {
-			if (push_u64(&k->data, &k->ndata, &dcap, addr))
-				goto oom;
-		} else if (addr >= pstart && addr < pend) {
-			if (push_u64(&k->pcpu, &k->npcpu, &pcap, addr - pstart))
-				goto oom;
-		}
+	if (kmap_sym_read_map(path, map_take, &m, e)) {
+		if (m.oom)
+			snprintf(err, len, "mtrace: %s: out of memory", path);
+		else
+			snprintf(err, len, "mtrace: %s", e);
+		return -1;
 	}
-	fclose(f);
 	qsort(k->text, k->ntext, sizeof(*k->text), cmp_sym);
 	k->ndata = uniq_u64(k->data, k->ndata);
 	k->npcpu = uniq_u64(k->pcpu, k->npcpu);
-	k->data_end = end;
-	k->pcpu_end = pend - pstart;
+	k->data_end = m.end;
+	k->pcpu_end = m.pend - m.pstart;
 	/* The per-CPU symbols are offsets from __per_cpu_start: 0 on x86-64. */
 	for (i = 0; i < k->npcpu; i++)
-		k->pcpu[i] += pstart;
+		k->pcpu[i] += m.pstart;
 	return 0;
-oom:
-	fclose(f);
-	snprintf(err, len, "mtrace: %s: out of memory", path);
-	return -1;
 }
 
 /* The function holding return address ra, or NULL. */
