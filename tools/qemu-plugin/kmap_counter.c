@@ -65,6 +65,12 @@
 #define SCAN_BACK	16
 /* Runs of accesses on no object a vCPU holds until its next allocation. */
 #define PENDING		16
+/*
+ * Accesses on an object wait DEFERRED accesses of their vCPU to be
+ * counted, their counter prefetched meanwhile: the counter's cache miss
+ * was most of the counting's time, one at a time.
+ */
+#define DEFERRED	8
 
 enum layer { L_SLAB, L_PAGES, L_VMALLOC, L_STACK, L_PERCPU, L_GLOBAL };
 
@@ -72,21 +78,22 @@ struct cell;
 
 struct obj {
 	uint64_t addr, size;		/* the extent looked up */
-	uint64_t call_site, jiffies;
-	uint64_t id;			/* 0: found, not accessed yet */
-	uint32_t size_req, size_alloc;
-	int32_t pid;
-	uint32_t cache_id, nr_access;
-	uint8_t kind, context, layer, dynamic;
 	/*
 	 * Its counters, by (ip, pid), open addressing (ip 0: empty), at most
 	 * three quarters full: found through the object just looked up, most
 	 * in a cache line or two. A profile of hackbench under one hash of
 	 * every counter had 70% of the counting's time on the misses of its
-	 * bucket and of the chain's first counter.
+	 * bucket and of the chain's first counter. In the object's first
+	 * cache line, with its extent: what every access reads.
 	 */
 	struct cell *cells;
 	uint32_t ncells, cap;
+	uint64_t id;			/* 0: found, not accessed yet */
+	uint64_t call_site, jiffies;
+	uint32_t size_req, size_alloc;
+	int32_t pid;
+	uint32_t cache_id, nr_access;
+	uint8_t kind, context, layer, dynamic;
 	struct obj *prev, *next;	/* every object */
 };
 
@@ -141,6 +148,14 @@ struct sym {
 	char *name;
 };
 
+/* An access on o, to be counted. */
+struct deferred {
+	struct obj *o;
+	uint64_t vaddr, ip;
+	uint32_t pid;
+	uint8_t size, write;
+};
+
 struct vstate {
 	int in_label, overflow;
 	unsigned int nargs, bits;
@@ -149,6 +164,8 @@ struct vstate {
 	struct obj *last_obj;
 	struct pending pend[PENDING];
 	unsigned int npend;
+	struct deferred defer[DEFERRED];	/* a ring, from dhead */
+	unsigned int dhead, ndefer;
 };
 
 struct cache_map {
@@ -805,10 +822,13 @@ static void forget(struct kmap_counter *k, struct obj *o)
 	free(o);
 }
 
+static void drain_all(struct kmap_counter *k);
+
 /* o is freed (by api at site): its counters, its FREE, and it is gone. */
 static void close_obj(struct kmap_counter *k, struct obj *o, unsigned int cpu,
 		      uint8_t api, uint64_t site)
 {
+	drain_all(k);		/* an access deferred may be on o (settle()) */
 	if (o->id) {
 		struct memorizer_rec_free r;
 
@@ -881,9 +901,11 @@ static struct obj *new_obj(struct kmap_counter *k, unsigned int cpu,
 	if (!size || addr < KERNEL_HALF || addr + size < addr)
 		return NULL;
 	close_overlaps(k, cpu, found ? layer : ANY_LAYER, addr, size);
-	o = calloc(1, sizeof(*o));
+	/* Its first 40 bytes in one cache line (struct obj). */
+	o = aligned_alloc(64, (sizeof(*o) + 63) & ~(size_t)63);
 	if (!o)
 		return NULL;
+	memset(o, 0, sizeof(*o));
 	o->addr = addr;
 	o->size = size;
 	o->size_req = o->size_alloc = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
@@ -1036,6 +1058,50 @@ static inline void count_on(struct kmap_counter *k, unsigned int cpu,
 		write_access(k, o, c, c->reads + n, c->writes, cpu);
 	}
 	c->reads = c->writes = 0;
+}
+
+/* Every vCPU's deferred accesses, counted now. */
+static void drain_all(struct kmap_counter *k)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < k->nvcpus; cpu++) {
+		struct vstate *v = &k->v[cpu];
+
+		for (; v->ndefer; v->ndefer--) {
+			const struct deferred *d = &v->defer[v->dhead];
+
+			v->dhead = (v->dhead + 1) % DEFERRED;
+			count_on(k, cpu, d->o, d->vaddr, d->vaddr + d->size,
+				 d->ip, d->pid, d->write, 1);
+		}
+	}
+}
+
+/* An access on o: its counter prefetched, the oldest deferred counted. */
+static inline void defer(struct kmap_counter *k, unsigned int cpu,
+			 struct obj *o, uint64_t vaddr, unsigned int size,
+			 uint64_t ip, uint32_t pid, int write)
+{
+	struct vstate *v = &k->v[cpu];
+	struct deferred *d;
+
+	if (o->cap)
+		__builtin_prefetch(&o->cells[cell_slot(ip, pid, o->cap)], 1);
+	if (v->ndefer == DEFERRED) {
+		d = &v->defer[v->dhead];
+		v->dhead = (v->dhead + 1) % DEFERRED;
+		count_on(k, cpu, d->o, d->vaddr, d->vaddr + d->size, d->ip,
+			 d->pid, d->write, 1);
+	} else {
+		d = &v->defer[(v->dhead + v->ndefer++) % DEFERRED];
+	}
+	d->o = o;
+	d->vaddr = vaddr;
+	d->ip = ip;
+	d->pid = pid;
+	d->size = (uint8_t)size;
+	d->write = (uint8_t)write;
 }
 
 /*
@@ -1296,6 +1362,8 @@ static void event(struct kmap_counter *k, unsigned int cpu, unsigned int e,
 
 	if (e == MTRACE_LABEL_NONE)
 		return;
+	/* No deferred access crosses a label: the stream keeps their order. */
+	drain_all(k);
 	if (e >= MTRACE_LABEL_NR_EVENTS || v->nargs < nargs_of[e] ||
 	    v->overflow || (e != MTRACE_LABEL_HELLO && !k->said_hello)) {
 		k->bad_labels++;
@@ -1606,7 +1674,7 @@ void kmap_counter_access(struct kmap_counter *k, unsigned int cpu,
 		}
 		v->last_obj = o;
 	}
-	count_on(k, cpu, o, vaddr, vaddr + size, ip, pid, write, 1);
+	defer(k, cpu, o, vaddr, size, ip, pid, write);
 }
 
 /* Everything k holds but its objects and its stream. */
@@ -1695,6 +1763,7 @@ int kmap_counter_close(struct kmap_counter *k, char *msg, size_t len)
 	unsigned int cpu;
 	int ret = 0, at;
 
+	drain_all(k);
 	for (cpu = 0; k->counting && cpu < k->nvcpus; cpu++)
 		settle_all(k, cpu);
 	k->counting = 0;
