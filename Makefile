@@ -2,7 +2,7 @@
 # Every target first makes sure the Debian packages it needs are installed
 # (scripts/deps.sh: installs them as root, names them otherwise).
 
-.PHONY: all deps kernel demo-kernel initramfs stock tools patch check check-config demo bench soak fuzz clean distclean
+.PHONY: all deps kernel demo-kernel initramfs-base initramfs stock tools patch check check-config demo bench soak fuzz clean distclean
 
 all: kernel initramfs
 
@@ -16,13 +16,19 @@ kernel: deps
 demo-kernel: kernel
 	@scripts/build-kernel.sh demo
 
+# The guest's programs, for any kernel (out/initramfs-base.cpio.gz), then
+# with the project kernel's modules (out/initramfs.cpio.gz).
+initramfs-base: tools
+	@scripts/build-initramfs.sh --base
+
 initramfs: kernel tools
 	@scripts/build-initramfs.sh
 
 # Debian's own kernel, unmodified, with the mtrace plugin's guest modules
 # built against its headers and an initramfs for it, for vm/run --stock:
 # scripts/build-stock.sh (downloads from Debian's archive into build/stock).
-stock: initramfs
+# No kernel is built.
+stock: initramfs-base
 	@scripts/build-stock.sh
 
 tools: deps

@@ -1,22 +1,53 @@
 #!/usr/bin/env bash
-# Build out/initramfs.cpio.gz: busybox-static, vm/init, the kernel's modules,
-# the static memorizer command (out/bin/memorizer-static, make tools),
-# and the dynamically linked programs of vm/programs.txt with their shared
-# libraries. The archive is written by the kernel's own gen_init_cpio, so
-# device nodes need no root.
+# Build the guest's initramfs, in two archives the kernel unpacks one over
+# the other:
+#   out/initramfs-base.cpio.gz  busybox-static, vm/init, the static
+#       memorizer command (out/bin/memorizer-static, make tools) and the
+#       dynamically linked programs of vm/programs.txt with their shared
+#       libraries: what every kernel boots with (make stock adds Debian's
+#       modules to it);
+#   out/initramfs.cpio.gz       the base, then the project kernel's
+#       modules (out/modules, make kernel).
+# The archives are written by the kernel's own gen_init_cpio, so device
+# nodes need no root; it is built from usr/gen_init_cpio.c of the kernel
+# source (Debian's linux-source-6.12 tarball), so the base needs no
+# kernel build.
+#
+#   scripts/build-initramfs.sh [--base]
+#
+# --base: the base archive only.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/out
-gen_init_cpio=$top/build/obj/usr/gen_init_cpio
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+gen_init_cpio=$top/build/host/gen_init_cpio
 busybox=/bin/busybox
 spec=$(mktemp)
 trap 'rm -f "$spec"' EXIT
 
 die() { printf 'build-initramfs: error: %s\n' "$*" >&2; exit 1; }
 
-[ -x "$gen_init_cpio" ] || die "$gen_init_cpio missing: run 'make kernel' first"
+[ $# = 0 ] || [ "$*" = --base ] || die "usage: build-initramfs.sh [--base]"
 [ -x "$busybox" ] || die "$busybox missing (apt-get install busybox-static)"
+
+# gen_init_cpio, from the patched source tree if make kernel unpacked it,
+# else from the tarball (one file out of it).
+if [ ! -x "$gen_init_cpio" ]; then
+	mkdir -p "$top/build/host"
+	src=$top/build/linux-source-6.12/usr/gen_init_cpio.c
+	if [ ! -f "$src" ]; then
+		[ -f "$tarball" ] ||
+			die "$tarball missing (apt-get install linux-source-6.12)"
+		tar -xJf "$tarball" -C "$top/build/host" --strip-components=2 \
+			--occurrence=1 linux-source-6.12/usr/gen_init_cpio.c ||
+			die "no usr/gen_init_cpio.c in $tarball"
+		src=$top/build/host/gen_init_cpio.c
+	fi
+	cc -O2 -o "$gen_init_cpio.tmp" "$src" ||
+		die "gen_init_cpio did not build from ${src#"$top"/}"
+	mv "$gen_init_cpio.tmp" "$gen_init_cpio"
+fi
 
 declare -A seen=()
 emit_dir() {
@@ -69,13 +100,21 @@ memorizer=$out/bin/memorizer-static
 [ -x "$memorizer" ] || die "$memorizer missing: run 'make tools' first"
 emit_file /usr/bin/memorizer "$memorizer" 0755
 
-# Kernel modules, as modules_install laid them out.
+"$gen_init_cpio" "$spec" | gzip -9n > "$out/initramfs-base.cpio.gz.tmp"
+mv "$out/initramfs-base.cpio.gz.tmp" "$out/initramfs-base.cpio.gz"
+echo "build-initramfs: out/initramfs-base.cpio.gz ($(du -h "$out/initramfs-base.cpio.gz" | cut -f1))"
+[ $# = 0 ] || exit 0
+
+# The project kernel's modules (make kernel), as modules_install laid
+# them out, in an archive of their own after the base.
+: > "$spec"
+seen=()
 if [ -d "$out/modules/lib/modules" ]; then
 	while read -r f; do
 		emit_file "/$f" "$out/modules/$f" 0644
 	done < <(cd "$out/modules" && find lib/modules -type f | LC_ALL=C sort)
 fi
-
-"$gen_init_cpio" "$spec" | gzip -9n > "$out/initramfs.cpio.gz.tmp"
+{ cat "$out/initramfs-base.cpio.gz"
+  "$gen_init_cpio" "$spec" | gzip -9n; } > "$out/initramfs.cpio.gz.tmp"
 mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
-echo "build-initramfs: out/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1))"
+echo "build-initramfs: out/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1)): the base, then the kernel's modules"

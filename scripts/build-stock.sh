@@ -3,9 +3,9 @@
 # vm/run --stock): the kernel image from Debian's archive, the mtrace
 # plugin's guest modules (tools/qemu-plugin/guest/, whatever its Kbuild
 # lists) built out of tree against Debian's headers for that kernel, with
-# the compiler Debian built it with, and an initramfs: the project's
-# (make initramfs) plus the modules of that kernel vm/init needs and the
-# guest modules.
+# the compiler Debian built it with, and an initramfs: the project's base
+# (make initramfs-base: no kernel of the project's is built) plus the
+# modules of that kernel vm/init needs and the guest modules.
 #
 #   scripts/build-stock.sh
 #
@@ -136,12 +136,13 @@ if [ "$(cat "$out/modules/.inputs" 2>/dev/null)" != "$mod_inputs" ]; then
 	log "built $(cd "$out/modules" && ls *.ko | tr '\n' ' ')in out/stock/modules"
 fi
 
-# 5. The initramfs: the project's, and over it an archive of
+# 5. The initramfs: the project's base, and over it an archive of
 # /lib/modules/boot/ (boot_modules and their dependencies, decompressed:
 # busybox insmod reads plain ELF; "order" lists them as vm/init loads
 # them) and /lib/modules/mtrace/ (the guest modules).
-[ -f "$top/out/initramfs.cpio.gz" ] ||
-	die "out/initramfs.cpio.gz missing (run 'make initramfs')"
+base=$top/out/initramfs-base.cpio.gz
+[ -f "$base" ] ||
+	die "out/initramfs-base.cpio.gz missing (run 'make initramfs-base')"
 moddir=$root/lib/modules/$kver
 declare -A queued=()
 order=()
@@ -195,17 +196,17 @@ if [ "$(cat "$stock/.modules-cpio-inputs" 2>/dev/null)" != "$ovl_inputs" ] ||
 	log "build/stock/modules.cpio.gz:" \
 		"$(cd "$stage" && find lib -name '*.ko' | LC_ALL=C sort | sed 's|^lib/modules/|/lib/modules/|' | tr '\n' ' ')"
 fi
-# make initramfs writes a new archive each time (its entries' times), so
-# a new one costs only the joining.
-ird_inputs=$(sha256sum "$top/out/initramfs.cpio.gz" "$overlay" | sha256sum | cut -d' ' -f1)
+# make initramfs-base writes a new archive each time (its entries'
+# times), so a new one costs only the joining.
+ird_inputs=$(sha256sum "$base" "$overlay" | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$out/.initramfs-inputs" 2>/dev/null)" != "$ird_inputs" ] ||
    [ ! -f "$out/initramfs.cpio.gz" ]; then
 	worked=1
-	cat "$top/out/initramfs.cpio.gz" "$overlay" > "$out/initramfs.cpio.gz.tmp"
+	cat "$base" "$overlay" > "$out/initramfs.cpio.gz.tmp"
 	mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
 	echo "$ird_inputs" > "$out/.initramfs-inputs"
 	log "out/stock/initramfs.cpio.gz ($(du -h "$out/initramfs.cpio.gz" | cut -f1)):" \
-		"out/initramfs.cpio.gz, then build/stock/modules.cpio.gz"
+		"out/initramfs-base.cpio.gz, then build/stock/modules.cpio.gz"
 fi
 # 6. System.map and the kernel's BTF, from one boot. Debian's System.map
 # is a placeholder (the real one is in the linux-image-$kver-dbg package,
