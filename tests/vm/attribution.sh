@@ -4,7 +4,7 @@
 # an object's record (accesses_recorded against accesses_untracked, from
 # stats; accesses dropped at the pool's bound are neither, and are said),
 # and the kmap that results passes memorizer check.
-# vm/run: --append memorizer_enabled_boot=no --timeout 1200
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --timeout 1200
 . /vmrun/guest-lib.sh
 cd /tmp
 mkdir -p sample

@@ -1,7 +1,7 @@
 #!/bin/sh
 # clear_object_list and clear_dead_objects drop the records of freed
 # objects and keep live ones.
-# vm/run: --append "memorizer_enabled_boot=no"
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 # A marked process that stays alive holds live objects; its short-lived

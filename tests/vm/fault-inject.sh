@@ -11,7 +11,7 @@
 #    one, and what was recorded stays exact.
 # Each case traces one shell (mode 3) that writes to the module's files,
 # with `times` bounding the failures, so that the counts are known.
-# vm/run: --append "memorizer_enabled_boot=no"
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 cp /bin/busybox /tmp/busybox-trig

@@ -15,7 +15,7 @@
 # count_instruments check it after each of their writes (no other process
 # writes those). vm/run fails the test on any BUG, WARN, KASAN, lockdep,
 # RCU or lockup report.
-# vm/run: --append "memorizer_enabled_boot=no" --timeout 1500 --file out/tests/stream-probe
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --timeout 1500 --file out/tests/stream-probe
 . /vmrun/guest-lib.sh
 probe=/vmrun/stream-probe
 [ -x $probe ] || { echo "fuzz-control: no $probe (vm/run --file out/tests/stream-probe)"; exit 1; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writing a pid traces that process and what it starts afterwards, not
 # the writer.
-# vm/run: --append "memorizer_enabled_boot=no"
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 mkdir -p /tmp/bin

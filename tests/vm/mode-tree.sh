@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mode 3 records the writing process and its children only, while an
 # unmarked process does the same kind of work beside it.
-# vm/run: --append "memorizer_enabled_boot=no"
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 mkdir -p /tmp/bin

@@ -6,7 +6,7 @@
 # objects are recorded with the module function that allocated them as
 # call site and free site, the size asked for, the writing process, and
 # exactly the loads and stores they got.
-# vm/run: --append "memorizer_enabled_boot=no"
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 cp /bin/busybox /tmp/busybox-trig

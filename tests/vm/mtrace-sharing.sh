@@ -7,7 +7,7 @@
 # (tests/vm/host/mtrace-sharing.sh) checks the log and what
 # memorizer sharing makes of it. tests/run builds the modules
 # (scripts/build-mtrace-modules.sh) and gives $out, the --out directory.
-# vm/run: --append "memorizer_enabled_boot=no" --mtrace "$out/mtrace.log" --mtrace-mode sharing --file out/mtrace/modules/obj/mtrace_task.ko --file out/mtrace/modules/obj/mtrace_share_test.ko
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --mtrace "$out/mtrace.log" --mtrace-mode sharing --file out/mtrace/modules/obj/mtrace_task.ko --file out/mtrace/modules/obj/mtrace_share_test.ko
 . /vmrun/guest-lib.sh
 check "mtrace_task loads" insmod /vmrun/mtrace_task.ko
 check "mtrace_share_test loads (its threads ran)" insmod /vmrun/mtrace_share_test.ko

@@ -6,7 +6,7 @@
 # Memorizer's memory stayed within its bound all along, and the stream
 # holds exactly the records the kernel made, less those it says it lost
 # or left unread.
-# vm/run: --append "memorizer_enabled_boot=no" --timeout 1500
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --timeout 1500
 . /vmrun/guest-lib.sh
 duration=${1:-60}
 cd /tmp

@@ -9,7 +9,7 @@
 # TCG its text and the awk passes over it took about 4 of this test's 6
 # minutes in the guest. 2G: the stream lives in the guest's tmpfs beside
 # KASAN's shadow and Memorizer's pool.
-# vm/run: --append memorizer_enabled_boot=no --timeout 900 --mem 2G
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --timeout 900 --mem 2G
 . /vmrun/guest-lib.sh
 cd /tmp
 modprobe memorizer_test_module || echo "modprobe failed"

@@ -6,7 +6,7 @@
 # unread (its LOST records tell no more than the kernel counted), and a
 # collector that keeps up has every test-module object of its time exactly
 # once, with exact counts.
-# vm/run: --append "memorizer_enabled_boot=no memorizer.stream_buf_size=1M" --file out/tests/stream-probe
+# vm/run: --append "memorizer_enabled_boot=no memorizer.stream_buf_size=1M kunit.enable=0" --file out/tests/stream-probe
 . /vmrun/guest-lib.sh
 cd /tmp
 probe=/vmrun/stream-probe

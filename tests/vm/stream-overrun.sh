@@ -2,7 +2,7 @@
 # A binary buffer far too small, filled while nobody reads it: records are
 # lost, and the stream says so exactly: total_overruns equals the sum of
 # the LOST records in the stream.
-# vm/run: --append "memorizer_enabled_boot=no memorizer.stream_buf_size=128K"
+# vm/run: --append "memorizer_enabled_boot=no memorizer.stream_buf_size=128K kunit.enable=0"
 . /vmrun/guest-lib.sh
 cd /tmp
 check "nothing lost yet" [ "$(cat $M/total_overruns)" = 0 ]

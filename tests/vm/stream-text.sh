@@ -3,7 +3,7 @@
 # gone from Memorizer. The test module's objects are the ground truth:
 # 1999 bytes each, allocated by a process named busybox-trig, each stored
 # to W and loaded R times from one instruction each.
-# vm/run: --append memorizer_enabled_boot=no --file out/tests/stream-probe
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0" --file out/tests/stream-probe
 . /vmrun/guest-lib.sh
 cd /tmp
 S=$M/kmap_stream

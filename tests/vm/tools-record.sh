@@ -1,5 +1,5 @@
 #!/bin/sh
-# vm/run: --append memorizer_enabled_boot=no
+# vm/run: --append "memorizer_enabled_boot=no kunit.enable=0"
 # The memorizer command in the guest (the static build on PATH): record
 # traces tar's process tree against the real kernel, memorizer check
 # accepts the kmap, Memorizer is left off, even when record is
