@@ -28,8 +28,8 @@
 int mtrace_check_qemu(const qemu_info_t *info, char *err, size_t len);
 
 /*
- * Mode kmap's counters held at once by default: 40 bytes each, in tables
- * at most three quarters full, some 450 MB.
+ * Mode kmap's counters held at once by default: 32 bytes each, in tables
+ * at most three quarters full, some 360 MB.
  */
 #define MTRACE_KMAP_DEFAULT_CELLS	(1ull << 23)
 
