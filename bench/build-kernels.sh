@@ -126,6 +126,8 @@ for v in $variants; do
 	[ -f "$o/bzImage" ] && [ "$(cat "$o/.inputs" 2>/dev/null)" = "$src_hash" ] ||
 		all_up=0
 done
+# The guest modules are built in nokasan's tree: without it, build it all.
+[ -f "$top/build/bench/nokasan/.config" ] || all_up=0
 if [ $all_up = 1 ]; then
 	log "kernels up to date"
 	build_mtrace_modules
