@@ -12,6 +12,21 @@ which=${3:-text bin mtrace stats calls}
 memorizer=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# verdicts MEMORIZER FILE: check's, report's and text's (ok or bad), a
+# tab, FILE.
+verdicts() {
+	local cmd verdict=
+	for cmd in "check -q" report text; do
+		# shellcheck disable=SC2086
+		if "$1" $cmd "$2" > /dev/null 2>&1; then
+			verdict="$verdict ok"
+		else
+			verdict="$verdict bad"
+		fi
+	done
+	printf '%s\t%s\n' "$verdict" "$2"
+}
+export -f verdicts
 for h in $which; do
 	[ -x "$dir/fuzz-$h" ] || { echo "$dir/fuzz-$h: not built" >&2; exit 1; }
 	mkdir -p "$work/$h"
@@ -38,17 +53,11 @@ for h in $which; do
 		exit 1
 	fi
 	[ -n "$memorizer" ] || continue
+	# Two inputs at a time (the machine's two cores), each line of
+	# verdicts written whole.
 	disagree=0 inputs=0
-	for f in "$work/$h"/*; do
-		verdict=
-		for cmd in "check -q" report text; do
-			# shellcheck disable=SC2086
-			if "$memorizer" $cmd "$f" > /dev/null 2>&1; then
-				verdict="$verdict ok"
-			else
-				verdict="$verdict bad"
-			fi
-		done
+	total=$(find "$work/$h" -type f | wc -l)
+	while IFS=$'\t' read -r verdict f; do
 		inputs=$((inputs + 1))
 		case $verdict in
 		" ok ok ok"|" bad bad bad") ;;
@@ -61,7 +70,12 @@ for h in $which; do
 				"$memorizer" $cmd "$f" 2>&1 >/dev/null | head -3 >&2
 			done ;;
 		esac
-	done
+	done < <(find "$work/$h" -type f -print0 | LC_ALL=C sort -z |
+		xargs -0 -n 32 -P 2 bash -c 'for f; do verdicts "$0" "$f"; done' "$memorizer")
+	if [ "$inputs" != "$total" ]; then
+		echo "fuzz-$h: verdicts on $inputs of $total inputs" >&2
+		exit 1
+	fi
 	echo "fuzz-$h: check, report and text agree on $((inputs - disagree)) of $inputs inputs"
 	[ "$disagree" = 0 ] || exit 1
 done
