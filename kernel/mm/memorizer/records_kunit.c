@@ -1054,9 +1054,15 @@ static void found_pages_test(struct kunit *test)
 		expect_accesses(test, rec, exp_last, 2);
 	}
 	KUNIT_EXPECT_EQ(test, in_folio.untracked, 0UL);
-	for (i = 0; i < 4; i += 2)
-		KUNIT_EXPECT_NULL(test, find_record((unsigned long)b +
-						    i * PAGE_SIZE));
+	/*
+	 * Pages 0 and 2, untouched, hold no live record; a closed one may be
+	 * an earlier test's, whose pages the allocator gave back here.
+	 */
+	for (i = 0; i < 4; i += 2) {
+		rec = find_record((unsigned long)b + i * PAGE_SIZE);
+		KUNIT_EXPECT_TRUE(test, !rec ||
+				  rec->state != MEMORIZER_RECORD_LIVE);
+	}
 	for (i = 0; i < 2; i++) {
 		rec = find_record((unsigned long)in_block[i].p);
 		if (expect_found(test, rec, MEMORIZER_KIND_PAGES,
